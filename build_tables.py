@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Solve Shut the Box exactly and write the shipped tables into data/.
+
+    python3 build_tables.py            # (re)write data/*.msgpack where they changed
+    python3 build_tables.py --check    # rebuild in memory; exit 1 if data/ differs
+
+Never imported by the package: the query path only reads what this writes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from shutthebox.rules import STANDARD
+from shutthebox.solver import solve_two_player
+from shutthebox.writer import encode_two_player, write_atomic
+
+DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
+
+# file name -> (rules, solver, encoder)
+TABLES = {
+    "standard.msgpack": (STANDARD, solve_two_player, encode_two_player),
+}
+
+
+def check_rounding(solution) -> None:
+    """Every printed value (6 decimals) from float64 equals the exact rounding.
+
+    Exact values here never end in a decimal 5 (no factor 5 in their
+    denominators), but float64 could still round across a boundary; fail the
+    build rather than ship a wrong last digit.
+    """
+    pairs = [(solution.e1, solution.d1)] + [(row, solution.d2) for row in solution.e2]
+    for numerators, denominator in pairs:
+        for numerator in numerators:
+            exact = (2 * numerator * 10**6 + denominator) // (2 * denominator)
+            printed = "%.6f" % (numerator / denominator)
+            if int(printed.replace(".", "")) != exact:
+                raise AssertionError("float rounding differs from exact for %d/%d" % (numerator, denominator))
+
+
+def build(name: str) -> bytes:
+    rules, solve, encode = TABLES[name]
+    solution = solve(rules)
+    check_rounding(solution)
+    return encode(solution)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="exit 1 if data/ differs from a fresh build")
+    parser.add_argument("--out", default=DATA, help="folder to write (default: data/)")
+    args = parser.parse_args(argv)
+    stale = []
+    try:
+        for name in TABLES:
+            started = time.perf_counter()
+            data = build(name)
+            seconds = time.perf_counter() - started
+            path = os.path.join(args.out, name)
+            if args.check:
+                try:
+                    with open(path, "rb") as handle:
+                        same = handle.read() == data
+                except FileNotFoundError:
+                    same = False
+                print("%s: %s (%d bytes, built in %.2f s)" % (path, "up to date" if same else "DIFFERS", len(data), seconds))
+                if not same:
+                    stale.append(path)
+            else:
+                changed = write_atomic(path, data)
+                print("%s: %s (%d bytes, built in %.2f s)" % (path, "written" if changed else "unchanged", len(data), seconds))
+    except KeyboardInterrupt:
+        print("interrupted; no table was left half-written", file=sys.stderr)
+        return 130
+    if stale:
+        print("run `make tables` and commit data/", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,18 @@
+"""Exact optimal play for Shut the Box, answered from precomputed tables.
+
+>>> import shutthebox
+>>> shutthebox.load().move_one("146789", 9)
+(9,)
+"""
+
+from .errors import InvalidQuery, InvalidRules, ShutTheBoxError, TableError
+
+__version__ = "0.1.0"
+__all__ = ["load", "InvalidQuery", "InvalidRules", "ShutTheBoxError", "TableError", "__version__"]
+
+
+def load(path=None):
+    """Load and verify a two-player table (see :func:`shutthebox.api.load`)."""
+    from .api import load as _load  # the reader is imported only when asked for
+
+    return _load(path)

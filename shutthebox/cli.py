@@ -1,0 +1,255 @@
+"""The ``ShutTheBox`` command: argv -> query -> table -> text and exit status.
+
+Exit status: 0 answered, 1 a batch line failed, 2 bad query, 3 bad table.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from .errors import InvalidQuery, ShutTheBoxError
+
+PROG = "ShutTheBox"
+
+USAGE = """\
+usage: ShutTheBox --one --expect POSITION
+       ShutTheBox --one --move POSITION ROLL
+       ShutTheBox --two --expect POSITION SCORE
+       ShutTheBox --two --move POSITION SCORE ROLL
+       ShutTheBox --batch < queries.txt
+       ShutTheBox --rules"""
+
+HELP = USAGE + """
+
+Exact optimal play for two-player Shut the Box (tiles 1-9; two dice while the
+open tiles sum to more than 6, one die otherwise), answered from a table that
+was solved once, offline. A tie counts as half a win.
+
+questions:
+  --one --expect POSITION           player one's expected wins before rolling
+      $ ShutTheBox --one --expect 123456789
+      0.502810
+  --one --move POSITION ROLL        player one's optimal move for a roll
+      $ ShutTheBox --one --move 146789 9
+      [9]
+  --two --expect POSITION SCORE     player two's expected wins, player one
+                                    having finished with SCORE
+      $ ShutTheBox --two --expect 123456789 8
+      0.381212
+  --two --move POSITION SCORE ROLL  player two's optimal move for a roll
+      $ ShutTheBox --two --move 13456789 17 12
+      [3, 9]
+
+POSITION lists the open tiles, like 146789. SCORE is player one's final score,
+the sum of the tiles left open (1 to 45). A move lists the tiles to close;
+among exactly equal moves the one closing the highest tiles is shown.
+
+options:
+  --batch        answer one query per line of standard input (the arguments
+                 above without the program name), one answer per line; a bad
+                 line prints "error: <why>" and the exit status becomes 1
+  --table PATH   answer from another table file (or set SHUTTHEBOX_TABLE)
+  --rules        print the rules, size and location of the table
+  --version      print the program's and the table format's versions
+  -h, --help     print this help
+
+exit status: 0 answered, 1 a batch line failed, 2 bad query, 3 table missing
+or damaged"""
+
+EXPECT_ONE, MOVE_ONE, EXPECT_TWO, MOVE_TWO = range(4)
+# (player, question) -> (query kind, names of its arguments)
+_FORMS = {
+    ("--one", "--expect"): (EXPECT_ONE, ("POSITION",)),
+    ("--one", "--move"): (MOVE_ONE, ("POSITION", "ROLL")),
+    ("--two", "--expect"): (EXPECT_TWO, ("POSITION", "SCORE")),
+    ("--two", "--move"): (MOVE_TWO, ("POSITION", "SCORE", "ROLL")),
+}
+_PLAYERS = ("--one", "--two")
+_QUESTIONS = ("--expect", "--move")
+_FLAGS = {"--batch", "--rules", "--version", "--help", "-h"}
+_MOVE_TEXT: dict = {}
+
+
+def _looks_like_option(token: str) -> bool:
+    return token[:1] == "-" and not token[1:].isdigit()
+
+
+def parse_query(tokens) -> tuple[int, list]:
+    """``["--two", "--move", "13456789", "17", "12"]`` -> (MOVE_TWO, the three texts)."""
+    form = _FORMS.get(tuple(tokens[:2]))
+    if form is not None and len(tokens) == len(form[1]) + 2 and not any(map(_looks_like_option, tokens[2:])):
+        return form[0], tokens[2:]
+    players = [t for t in tokens if t in _PLAYERS]
+    questions = [t for t in tokens if t in _QUESTIONS]
+    unknown = [t for t in tokens if _looks_like_option(t) and t not in _PLAYERS and t not in _QUESTIONS]
+    args = [t for t in tokens if not _looks_like_option(t)]
+    if unknown:
+        if unknown[0] in _FLAGS or unknown[0].startswith("--table"):
+            raise InvalidQuery("%s is an option of the command line, not of a query" % unknown[0])
+        raise InvalidQuery("unknown option '%s' (the questions are --one/--two with --expect/--move)" % unknown[0])
+    if not tokens:
+        raise InvalidQuery("no question asked: use --one or --two with --expect or --move (see --help)")
+    if len(set(players)) > 1:
+        raise InvalidQuery("ask for one player only: --one or --two, not both")
+    if len(set(questions)) > 1:
+        raise InvalidQuery("ask one question only: --expect or --move, not both")
+    if not players:
+        raise InvalidQuery("say which player: --one or --two")
+    if not questions:
+        raise InvalidQuery("say which question: --expect or --move")
+    kind, names = _FORMS[(players[0], questions[0])]
+    if len(players) > 1 or len(questions) > 1:
+        raise InvalidQuery("%s is given twice" % (players[0] if len(players) > 1 else questions[0]))
+    if len(args) != len(names):
+        raise InvalidQuery(
+            "%s %s takes %s, but got %s"
+            % (players[0], questions[0], " ".join(names),
+               "no arguments" if not args else "%d: %s" % (len(args), " ".join(args)))
+        )
+    return kind, args
+
+
+def _whole(name: str, text: str) -> int:
+    if text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())) and len(text) < 12:
+        return int(text)
+    raise InvalidQuery("the %s must be a whole number, not '%s'" % (name, text))
+
+
+def _move_text(tiles) -> str:
+    try:
+        return _MOVE_TEXT[tiles]
+    except KeyError:
+        text = _MOVE_TEXT[tiles] = "[%s]" % ", ".join(map(str, tiles))
+        return text
+
+
+def run_query(table, kind: int, args) -> str:
+    """The answer to a parsed query, as the assignment prints it."""
+    if kind == EXPECT_ONE:
+        return "%.6f" % table.expect_one(args[0])
+    if kind == EXPECT_TWO:
+        return "%.6f" % table.expect_two(args[0], _whole("score", args[1]))
+    if kind == MOVE_ONE:
+        return _move_text(table.move_one(args[0], _whole("roll", args[1])))
+    return _move_text(table.move_two(args[0], _whole("score", args[1]), _whole("roll", args[2])))
+
+
+def answer_line(table, line: str) -> tuple[str, bool]:
+    """One batch line -> (output line, ok). A blank line gets a blank answer."""
+    tokens = line.split()
+    if not tokens:
+        return "", True
+    try:
+        return run_query(table, *parse_query(tokens)), True
+    except InvalidQuery as error:
+        return "error: %s" % error, False
+
+
+def run_batch(table, stdin, stdout) -> int:
+    """Answer stdin line by line; each chunk read is answered before the next
+    read, so a tool may also talk to it one query at a time."""
+    failed = False
+    pending = b""
+    read = stdin.read1 if hasattr(stdin, "read1") else stdin.read
+    while True:
+        chunk = read(1 << 16)
+        if not chunk:
+            break
+        cut = chunk.rfind(b"\n")
+        if cut < 0:
+            pending += chunk
+            continue
+        lines = (pending + chunk[:cut]).decode("utf-8", "replace").split("\n")
+        pending = chunk[cut + 1 :]
+        out = []
+        for line in lines:
+            text, ok = answer_line(table, line)
+            out.append(text)
+            failed = failed or not ok
+        out.append("")
+        stdout.write("\n".join(out))
+        stdout.flush()
+    if pending:
+        text, ok = answer_line(table, pending.decode("utf-8", "replace"))
+        stdout.write(text + "\n")
+        failed = failed or not ok
+    return 1 if failed else 0
+
+
+def _split_options(argv):
+    """Pull the command-line options out of argv; the rest is the query."""
+    options = {"table": None}
+    tokens = []
+    words = iter(argv)
+    for word in words:
+        if word == "--table":
+            options["table"] = next(words, None)
+            if not options["table"]:
+                raise InvalidQuery("--table needs the path of a table file")
+        elif word.startswith("--table="):
+            options["table"] = word[len("--table=") :]
+        elif word in _FLAGS:
+            options[word.lstrip("-")] = True
+        else:
+            tokens.append(word)
+    return options, tokens
+
+
+def _describe(table) -> str:
+    header = table.file.header
+    return "\n".join([
+        "table:     %s" % os.path.abspath(table.path),
+        "size:      %d bytes" % table.file.size,
+        "game:      %s" % header.get("game"),
+        "rules:     %s" % table.rules.describe(),
+        "format:    %s.%s, made by %s" % (header["format"][0], header["format"][1], header.get("generator")),
+    ])
+
+
+def main(argv=None) -> int:
+    """Run the command; return its exit status."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    try:
+        try:
+            options, tokens = _split_options(argv)
+            if options.get("help") or options.get("h"):
+                print(HELP)
+                return 0
+            if options.get("version"):
+                from . import __version__
+                from .table import FORMAT_MAJOR, FORMAT_MINOR
+
+                print("%s %s (table format %d.%d)" % (PROG, __version__, FORMAT_MAJOR, FORMAT_MINOR))
+                return 0
+            listing = options.get("batch") or options.get("rules")
+            if listing and tokens:
+                raise InvalidQuery(
+                    "--%s takes no question on the command line, got %s"
+                    % ("batch" if options.get("batch") else "rules", " ".join(tokens))
+                )
+            query = None if listing else parse_query(tokens)
+            from .api import load
+
+            table = load(options["table"])
+            if options.get("rules"):
+                print(_describe(table))
+                return 0
+            if options.get("batch"):
+                status = run_batch(table, sys.stdin.buffer, sys.stdout)
+            else:
+                sys.stdout.write(run_query(table, *query) + "\n")
+                status = 0
+            sys.stdout.flush()
+            return status
+        except ShutTheBoxError as error:
+            sys.stderr.write("%s: %s\n" % (PROG, error))
+            return error.exit_status
+    except BrokenPipeError:
+        # The reader went away (``| head``): not an error. Keep Python from
+        # complaining again when it flushes stdout at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return 130

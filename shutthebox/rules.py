@@ -1,0 +1,175 @@
+"""Rule sets: tiles, dice, the one-die rule, and what they imply.
+
+A *position* is a bitmask of the open tiles (bit ``i`` set means tile ``i + 1``
+is open); a *move* is the bitmask of the tiles it closes, so the position after
+a move is ``position & ~move``.
+
+This module is pure and light: the query path imports it to validate rolls,
+the solver imports it to enumerate rolls and moves.
+"""
+
+from __future__ import annotations
+
+from .errors import InvalidRules
+
+# Tiles are stored as uint16 bitmasks in the table file.
+MAX_TILES = 16
+
+
+class Rules:
+    """One rule set of Shut the Box.
+
+    ``Rules()`` is the assignment's game: tiles 1-9, two six-sided dice while
+    the open tiles sum to more than 6, one die otherwise.
+
+    >>> Rules().dice_for(7), Rules().dice_for(6)
+    (2, 1)
+    >>> Rules(tiles=12).max_score
+    78
+    """
+
+    __slots__ = ("tiles", "sides", "dice", "one_die_at_most", "max_move_tiles")
+
+    def __init__(
+        self,
+        tiles: int = 9,
+        sides: int = 6,
+        dice: int = 2,
+        one_die_at_most: int | None = 6,
+        max_move_tiles: int | None = None,
+    ):
+        _check_int("tiles", tiles, 1, MAX_TILES)
+        _check_int("sides", sides, 2, 100)
+        _check_int("dice", dice, 1, 10)
+        if one_die_at_most is not None:
+            if dice == 1:
+                raise InvalidRules("a one-die rule needs a game of more than one die")
+            _check_int("one_die_at_most", one_die_at_most, 0, tiles * (tiles + 1) // 2)
+        if max_move_tiles is not None:
+            _check_int("max_move_tiles", max_move_tiles, 1, tiles)
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "sides", sides)
+        object.__setattr__(self, "dice", dice)
+        object.__setattr__(self, "one_die_at_most", one_die_at_most)
+        object.__setattr__(self, "max_move_tiles", max_move_tiles)
+
+    def __setattr__(self, name, value):
+        raise AttributeError("Rules are immutable")
+
+    def _key(self):
+        return (self.tiles, self.sides, self.dice, self.one_die_at_most, self.max_move_tiles)
+
+    def __eq__(self, other):
+        return isinstance(other, Rules) and self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __repr__(self):
+        return "Rules(%s)" % ", ".join("%s=%r" % item for item in self.as_dict().items())
+
+    # -- derived facts ---------------------------------------------------
+
+    @property
+    def all_open(self) -> int:
+        """The starting position: every tile open."""
+        return (1 << self.tiles) - 1
+
+    @property
+    def max_score(self) -> int:
+        """The worst score: the sum of all tiles."""
+        return self.tiles * (self.tiles + 1) // 2
+
+    @property
+    def max_roll(self) -> int:
+        return self.dice * self.sides
+
+    @property
+    def outcomes(self) -> int:
+        """Equally likely outcomes of one throw of all the dice (36 for 2d6).
+
+        Every roll probability is a whole number of these, one die included.
+        """
+        return self.sides**self.dice
+
+    def dice_for(self, open_sum: int) -> int:
+        """How many dice are thrown when the open tiles sum to ``open_sum``."""
+        if self.one_die_at_most is not None and open_sum <= self.one_die_at_most:
+            return 1
+        return self.dice
+
+    def roll_range(self, dice: int) -> tuple[int, int]:
+        """Lowest and highest total that ``dice`` dice can show."""
+        return dice, dice * self.sides
+
+    def roll_weights(self, dice: int) -> dict[int, int]:
+        """Chance of each total with ``dice`` dice, in units of 1/outcomes."""
+        counts = {0: 1}
+        for _ in range(dice):
+            nxt: dict[int, int] = {}
+            for total, count in counts.items():
+                for face in range(1, self.sides + 1):
+                    nxt[total + face] = nxt.get(total + face, 0) + count
+            counts = nxt
+        scale = self.sides ** (self.dice - dice)
+        return {roll: count * scale for roll, count in sorted(counts.items())}
+
+    # -- the file's view -------------------------------------------------
+
+    def as_dict(self) -> dict:
+        return {
+            "tiles": self.tiles,
+            "sides": self.sides,
+            "dice": self.dice,
+            "one_die_at_most": self.one_die_at_most,
+            "max_move_tiles": self.max_move_tiles,
+        }
+
+    @classmethod
+    def from_dict(cls, fields: dict) -> "Rules":
+        return cls(**fields)
+
+    def describe(self) -> str:
+        """One line in words, as a player would say it."""
+        text = "tiles 1-%d, %d dice with %d sides" % (self.tiles, self.dice, self.sides)
+        if self.one_die_at_most is not None:
+            text += ", one die once the open tiles sum to %d or less" % self.one_die_at_most
+        if self.max_move_tiles is not None:
+            text += ", at most %d tiles closed per roll" % self.max_move_tiles
+        return text
+
+
+def _check_int(name, value, low, high):
+    if type(value) is not int or not low <= value <= high:
+        raise InvalidRules("%s must be a whole number from %d to %d, not %r" % (name, low, high, value))
+
+
+STANDARD = Rules()
+
+
+def tile_sums(tiles: int) -> list[int]:
+    """``tile_sums(n)[mask]`` is the sum of the tiles in ``mask``."""
+    sums = [0] * (1 << tiles)
+    for mask in range(1, 1 << tiles):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + low.bit_length()
+    return sums
+
+
+def moves_by_roll(rules: Rules, position: int, sums: list[int]) -> dict[int, list[int]]:
+    """Legal moves at ``position`` for each roll total, best tie-break first.
+
+    The tie-break closes the highest tiles: compare the closed tiles sorted in
+    decreasing order, the lexicographically greatest wins. For two different
+    sets the first difference of those lists is at the highest tile in only one
+    of them, so the order is exactly the order of the bitmasks as integers.
+    Submasks are enumerated in decreasing integer order, hence already sorted.
+    """
+    limit = rules.max_move_tiles
+    moves: dict[int, list[int]] = {}
+    move = position
+    while move:
+        if limit is None or move.bit_count() <= limit:
+            moves.setdefault(sums[move], []).append(move)
+        move = (move - 1) & position
+    return moves
