@@ -86,39 +86,66 @@ class Table:
 
     def expect_one(self, position) -> float:
         """Player one's expected wins at ``position``, before rolling."""
-        return self._e1[self._position(position)]
+        try:
+            mask = self._positions[position]
+        except (KeyError, TypeError):
+            mask = self._position(position)
+        return self._e1[mask]
 
     def move_one(self, position, roll: int) -> tuple[int, ...]:
         """Player one's optimal move: the tiles to close, increasing."""
-        mask = self._position(position)
-        self._check_roll(mask, roll)
-        return self._move(mask, roll, self._m1[mask * self._rolls + roll])
+        try:
+            mask = self._positions[position]
+        except (KeyError, TypeError):
+            mask = self._position(position)
+        try:
+            low, high = self._ranges[mask]
+        except KeyError:
+            low, high = self._roll_range(mask)
+        if type(roll) is not int or not low <= roll <= high:
+            self._bad_roll(mask, roll)
+        try:
+            return self._tiles[self._m1[mask * self._rolls + roll]]
+        except KeyError:
+            return self._no_move(mask, roll, self._m1[mask * self._rolls + roll])
 
     def expect_two(self, position, score: int) -> float:
         """Player two's expected wins at ``position``, player one having scored ``score``."""
-        mask = self._position(position)
+        try:
+            mask = self._positions[position]
+        except (KeyError, TypeError):
+            mask = self._position(position)
         if type(score) is not int or not 0 < score < self._scores:
             self._bad_score(score)
         return self._e2[mask * self._scores + score]
 
     def move_two(self, position, score: int, roll: int) -> tuple[int, ...]:
         """Player two's optimal move, player one having scored ``score``."""
-        mask = self._position(position)
+        try:
+            mask = self._positions[position]
+        except (KeyError, TypeError):
+            mask = self._position(position)
         if type(score) is not int or not 0 < score < self._scores:
             self._bad_score(score)
-        self._check_roll(mask, roll)
-        return self._move(mask, roll, self._m2[(mask * self._scores + score) * self._rolls + roll])
+        try:
+            low, high = self._ranges[mask]
+        except KeyError:
+            low, high = self._roll_range(mask)
+        if type(roll) is not int or not low <= roll <= high:
+            self._bad_roll(mask, roll)
+        move = self._m2[(mask * self._scores + score) * self._rolls + roll]
+        try:
+            return self._tiles[move]
+        except KeyError:
+            return self._no_move(mask, roll, move)
 
     # -- validation -------------------------------------------------------
 
     def _position(self, position) -> int:
-        try:
-            return self._positions[position]
-        except (KeyError, TypeError):
-            mask = parse_position(position, self.rules.tiles)
-            if type(position) is str and len(self._positions) < _CACHE_LIMIT:
-                self._positions[position] = mask
-            return mask
+        mask = parse_position(position, self.rules.tiles)
+        if type(position) is str and len(self._positions) < _CACHE_LIMIT:
+            self._positions[position] = mask
+        return mask
 
     def open_sum(self, mask: int) -> int:
         return sum(tiles_of(mask))
@@ -127,17 +154,14 @@ class Table:
         """Lowest and highest roll the dice can show at a position (bitmask)."""
         return self.rules.roll_range(self.rules.dice_for(self.open_sum(mask)))
 
-    def _check_roll(self, mask, roll):
-        try:
-            low, high = self._ranges[mask]
-        except KeyError:
-            low, high = self._ranges[mask] = self.roll_range(mask)
-        if type(roll) is not int or not low <= roll <= high:
-            self._bad_roll(mask, roll, low, high)
+    def _roll_range(self, mask):
+        found = self._ranges[mask] = self.roll_range(mask)
+        return found
 
-    def _bad_roll(self, mask, roll, low, high):
+    def _bad_roll(self, mask, roll):
         if type(roll) is not int:
             raise InvalidQuery("the roll must be a whole number, not %r" % (roll,))
+        low, high = self.roll_range(mask)
         dice = self.rules.dice_for(self.open_sum(mask))
         raise InvalidQuery(
             "roll %d is impossible: the open tiles %s sum to %d, so %s thrown (%d to %d)"
@@ -145,17 +169,15 @@ class Table:
                "one die is" if dice == 1 else "%d dice are" % dice, low, high)
         )
 
-    def _move(self, mask, roll, move):
+    def _no_move(self, mask, roll, move):
+        """Tiles of a move not seen yet, or the error for a roll with no move."""
         if not move:
             raise InvalidQuery(
                 "no open tiles of %s add up to %d: the turn ends there, scoring %d"
                 % (format_position(mask), roll, self.open_sum(mask))
             )
-        try:
-            return self._tiles[move]
-        except KeyError:
-            tiles = self._tiles[move] = tiles_of(move)
-            return tiles
+        tiles = self._tiles[move] = tiles_of(move)
+        return tiles
 
     def _bad_score(self, score):
         if score == 0 and type(score) is int:

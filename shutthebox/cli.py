@@ -77,9 +77,6 @@ def _looks_like_option(token: str) -> bool:
 
 def parse_query(tokens) -> tuple[int, list]:
     """``["--two", "--move", "13456789", "17", "12"]`` -> (MOVE_TWO, the three texts)."""
-    form = _FORMS.get(tuple(tokens[:2]))
-    if form is not None and len(tokens) == len(form[1]) + 2 and not any(map(_looks_like_option, tokens[2:])):
-        return form[0], tokens[2:]
     players = [t for t in tokens if t in _PLAYERS]
     questions = [t for t in tokens if t in _QUESTIONS]
     unknown = [t for t in tokens if _looks_like_option(t) and t not in _PLAYERS and t not in _QUESTIONS]
@@ -110,7 +107,14 @@ def parse_query(tokens) -> tuple[int, list]:
     return kind, args
 
 
+_SMALL = {str(number): number for number in range(100)}
+
+
 def _whole(name: str, text: str) -> int:
+    try:
+        return _SMALL[text]
+    except KeyError:
+        pass
     if text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())) and len(text) < 12:
         return int(text)
     raise InvalidQuery("the %s must be a whole number, not '%s'" % (name, text))
@@ -138,6 +142,12 @@ def run_query(table, kind: int, args) -> str:
 def answer_line(table, line: str) -> tuple[str, bool]:
     """One batch line -> (output line, ok). A blank line gets a blank answer."""
     tokens = line.split()
+    try:  # fast path for well-formed lines; the slow path below is the reference
+        kind, names = _FORMS[tokens[0], tokens[1]]
+        if len(tokens) == len(names) + 2:
+            return run_query(table, kind, tokens[2:]), True
+    except Exception:
+        pass
     if not tokens:
         return "", True
     try:
