@@ -20,20 +20,15 @@ from shutthebox.writer import encode_two_player, write_atomic
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
-# file name -> (rules, solver, encoder)
-TABLES = {
-    "standard.msgpack": (STANDARD, solve_two_player, encode_two_player),
-}
 
 
-def check_rounding(solution) -> None:
+def check_rounding(pairs) -> None:
     """Every printed value (6 decimals) from float64 equals the exact rounding.
 
-    Exact values here never end in a decimal 5 (no factor 5 in their
-    denominators), but float64 could still round across a boundary; fail the
-    build rather than ship a wrong last digit.
+    ``pairs`` yields (numerators, denominator). Exact values here never end in
+    a decimal 5 (no factor 5 in their denominators), but float64 could still
+    round across a boundary: fail the build rather than ship a wrong digit.
     """
-    pairs = [(solution.e1, solution.d1)] + [(row, solution.d2) for row in solution.e2]
     for numerators, denominator in pairs:
         for numerator in numerators:
             exact = (2 * numerator * 10**6 + denominator) // (2 * denominator)
@@ -42,11 +37,20 @@ def check_rounding(solution) -> None:
                 raise AssertionError("float rounding differs from exact for %d/%d" % (numerator, denominator))
 
 
+def two_player(rules):
+    solution = solve_two_player(rules)
+    check_rounding([(solution.e1, solution.d1)] + [(row, solution.d2) for row in solution.e2])
+    return encode_two_player(solution)
+
+
+# file name in data/ -> function returning the file's bytes
+TABLES = {
+    "standard.msgpack": lambda: two_player(STANDARD),
+}
+
+
 def build(name: str) -> bytes:
-    rules, solve, encode = TABLES[name]
-    solution = solve(rules)
-    check_rounding(solution)
-    return encode(solution)
+    return TABLES[name]()
 
 
 def main(argv=None) -> int:
