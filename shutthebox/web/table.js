@@ -1,0 +1,372 @@
+/* A reader of ShutTheBox table files (docs/FORMAT.md), written from that
+ * document alone. Runs in the browser (a plain <script>, defines
+ * window.ShutTheBoxTable) and in Node.js (require), with the msgpack decoder
+ * passed in: `ShutTheBoxTable.parse(bytes, MessagePack.decode)`.
+ *
+ * Positions and moves are bitmasks (bit i set = tile i + 1); the helpers
+ * convert from and to the players' digits ("146789", [3, 9]).
+ */
+(function (root, factory) {
+  "use strict";
+  if (typeof module === "object" && module.exports) {
+    module.exports = factory();
+  } else {
+    root.ShutTheBoxTable = factory();
+  }
+})(typeof self !== "undefined" ? self : this, function () {
+  "use strict";
+
+  var MAGIC = "ShutTheBox table";
+  var FORMAT_MAJOR = 1;
+  var GAME = "two-player";
+  var ITEMSIZE = { "<f8": 8, "<u2": 2 };
+  var REBUILD = "rebuild it with `make tables`";
+
+  /** The table is missing, damaged, or of an unknown version: never answer from it. */
+  function TableError(message) {
+    this.name = "TableError";
+    this.message = message;
+    this.stack = new Error(message).stack;
+  }
+  TableError.prototype = Object.create(Error.prototype);
+  TableError.prototype.constructor = TableError;
+
+  /** A question with no answer (bad position, impossible roll, no move), in the player's words. */
+  function InvalidQuery(message) {
+    this.name = "InvalidQuery";
+    this.message = message;
+    this.stack = new Error(message).stack;
+  }
+  InvalidQuery.prototype = Object.create(Error.prototype);
+  InvalidQuery.prototype.constructor = InvalidQuery;
+
+  // -- CRC-32 (zlib's: polynomial 0x04C11DB7 reflected, init and final xor ~0)
+
+  var CRC_TABLE = (function () {
+    var table = new Uint32Array(256);
+    for (var n = 0; n < 256; n++) {
+      var c = n;
+      for (var k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+      table[n] = c >>> 0;
+    }
+    return table;
+  })();
+
+  function crc32(bytes, start, end) {
+    var crc = 0xffffffff;
+    for (var i = start; i < end; i++) crc = CRC_TABLE[(crc ^ bytes[i]) & 0xff] ^ (crc >>> 8);
+    return (crc ^ 0xffffffff) >>> 0;
+  }
+
+  // -- tiles and bitmasks
+
+  function tilesOf(mask) {
+    var tiles = [];
+    for (var tile = 1; mask; tile++, mask >>>= 1) if (mask & 1) tiles.push(tile);
+    return tiles;
+  }
+
+  function maskOf(tiles) {
+    var mask = 0;
+    for (var i = 0; i < tiles.length; i++) mask |= 1 << (tiles[i] - 1);
+    return mask;
+  }
+
+  function tileSum(mask) {
+    var sum = 0;
+    for (var tile = 1; mask; tile++, mask >>>= 1) if (mask & 1) sum += tile;
+    return sum;
+  }
+
+  function formatPosition(mask) {
+    var tiles = tilesOf(mask);
+    return tiles.length && tiles[tiles.length - 1] > 9 ? tiles.join(",") : tiles.join("");
+  }
+
+  function formatMove(tiles) {
+    return "[" + tiles.join(", ") + "]";
+  }
+
+  // -- reading a file
+
+  function ascii(bytes, start, end) {
+    var text = "";
+    for (var i = start; i < end; i++) text += String.fromCharCode(bytes[i]);
+    return text;
+  }
+
+  function damaged(name, what) {
+    return new TableError("The table " + name + " " + what + "; " + REBUILD + ".");
+  }
+
+  // The file starts with: map header, "magic" (a5 + 5 bytes), MAGIC (b0 + 16 bytes),
+  // then "format" (a6 + 6 bytes) and [major, minor], both small ints in practice.
+  var MAGIC_KEY = [0xa5].concat(Array.prototype.map.call("magic", function (c) { return c.charCodeAt(0); }),
+    [0xb0], Array.prototype.map.call(MAGIC, function (c) { return c.charCodeAt(0); }));
+  var CRC_TAIL = [0xa5, 0x63, 0x72, 0x63, 0x33, 0x32, 0xce]; // "crc32" then uint32
+
+  function checkVersionEarly(bytes, name) {
+    // Refuse an unknown major version before anything else, as FORMAT.md asks;
+    // if the header is not laid out as expected the full decode checks it later.
+    var at = 1 + MAGIC_KEY.length;
+    if (bytes.length > at + 9 && bytes[at] === 0xa6 && ascii(bytes, at + 1, at + 7) === "format" &&
+        bytes[at + 7] === 0x92 && bytes[at + 8] < 0x80) {
+      var major = bytes[at + 8];
+      if (major !== FORMAT_MAJOR) throw unknownVersion(name, major, bytes[at + 9]);
+    }
+  }
+
+  function unknownVersion(name, major, minor) {
+    return new TableError("The table " + name + " has format version " + major + "." + (minor < 0x80 ? minor : "?") +
+      "; this page reads version " + FORMAT_MAJOR + ".x only: get the table that came with this page, or " +
+      REBUILD + ".");
+  }
+
+  /**
+   * Verify and decode a table file (a Uint8Array or ArrayBuffer) -> Table.
+   * Throws TableError naming `name` and saying what is wrong.
+   */
+  function parse(input, decode, name) {
+    name = name || "file";
+    var bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
+    if (bytes.length === 0) throw damaged(name, "is empty");
+    for (var i = 0; i < MAGIC_KEY.length; i++) {
+      if (bytes[1 + i] !== MAGIC_KEY[i]) throw damaged(name, "is not a ShutTheBox table (wrong magic)");
+    }
+    checkVersionEarly(bytes, name);
+    var tail = bytes.length - 4 - CRC_TAIL.length;
+    if (bytes.length < 64) throw damaged(name, "is truncated (no checksum at its end)");
+    for (i = 0; i < CRC_TAIL.length; i++) {
+      if (bytes[tail + i] !== CRC_TAIL[i]) throw damaged(name, "is truncated (no checksum at its end)");
+    }
+    var n = bytes.length;
+    var stored = ((bytes[n - 4] << 24) | (bytes[n - 3] << 16) | (bytes[n - 2] << 8) | bytes[n - 1]) >>> 0;
+    if (crc32(bytes, 0, n - 4) !== stored) throw damaged(name, "is damaged (checksum mismatch)");
+    var fields;
+    try {
+      fields = decode(bytes);
+    } catch (error) {
+      throw damaged(name, "cannot be decoded (" + error.message + ")");
+    }
+    return new Table(checkFields(fields, name, n), name, n);
+  }
+
+  function isInt(value) {
+    return typeof value === "number" && Math.floor(value) === value;
+  }
+
+  function checkFields(fields, name, size) {
+    if (!fields || typeof fields !== "object" || fields.magic !== MAGIC) throw damaged(name, "is not a ShutTheBox table");
+    var format = fields.format;
+    if (!Array.isArray(format) || !isInt(format[0])) throw damaged(name, "has no format version");
+    if (format[0] !== FORMAT_MAJOR) throw unknownVersion(name, format[0], format[1]);
+    if (fields.game !== GAME) {
+      throw new TableError("The table " + name + " answers the game '" + fields.game + "', not '" + GAME + "'.");
+    }
+    var r = fields.rules || {};
+    var ok = isInt(r.tiles) && r.tiles >= 1 && r.tiles <= 16 && isInt(r.sides) && r.sides >= 2 &&
+      isInt(r.dice) && r.dice >= 1 && (r.one_die_at_most == null || isInt(r.one_die_at_most)) &&
+      (r.max_move_tiles == null || isInt(r.max_move_tiles));
+    if (!ok) throw damaged(name, "has malformed rules");
+    var rules = {
+      tiles: r.tiles, sides: r.sides, dice: r.dice,
+      oneDieAtMost: r.one_die_at_most == null ? null : r.one_die_at_most,
+      maxMoveTiles: r.max_move_tiles == null ? null : r.max_move_tiles,
+    };
+    rules.maxScore = (rules.tiles * (rules.tiles + 1)) / 2;
+    rules.maxRoll = rules.dice * rules.sides;
+    if (fields.max_score !== rules.maxScore || fields.max_roll !== rules.maxRoll) {
+      throw damaged(name, "has max_score or max_roll inconsistent with its rules");
+    }
+    var P = 1 << rules.tiles, S = rules.maxScore + 1, R = rules.maxRoll + 1;
+    var want = { e1: ["<f8", [P]], m1: ["<u2", [P, R]], e2: ["<f8", [P, S]], m2: ["<u2", [P, S, R]] };
+    var arrays = {};
+    var given = fields.arrays || {};
+    Object.keys(want).forEach(function (key) {
+      var a = given[key];
+      var dtype = want[key][0], shape = want[key][1];
+      if (!a || a.dtype !== dtype || !Array.isArray(a.shape) || a.shape.join() !== shape.join()) {
+        throw damaged(name, "has no array " + key + " of type " + dtype + " and shape [" + shape.join(", ") + "]");
+      }
+      var count = shape.reduce(function (x, y) { return x * y; }, 1);
+      if (!(a.data instanceof Uint8Array) || a.data.length !== count * ITEMSIZE[dtype]) {
+        throw damaged(name, "has an array " + key + " of the wrong length");
+      }
+      // bin data may start at any offset: read through a little-endian DataView.
+      arrays[key] = new DataView(a.data.buffer, a.data.byteOffset, a.data.byteLength);
+    });
+    return { header: fields, rules: rules, arrays: arrays, S: S, R: R };
+  }
+
+  /** Exact answers for one rule set of the two-player game. */
+  function Table(parsed, name, size) {
+    this.name = name;
+    this.size = size;
+    this.header = parsed.header;
+    this.rules = parsed.rules;
+    this.allOpen = (1 << parsed.rules.tiles) - 1;
+    this._a = parsed.arrays;
+    this._S = parsed.S;
+    this._R = parsed.R;
+  }
+
+  Table.prototype = {
+    /** Bitmask of a position given as digits ("146789"), "1,4,10", an array of tiles, or a bitmask number. */
+    position: function (position) {
+      var tiles = this.rules.tiles;
+      if (typeof position === "number") {
+        if (!isInt(position) || position <= 0 || position > this.allOpen) {
+          throw new InvalidQuery("position " + position + " is not a set of tiles 1 to " + tiles);
+        }
+        return position;
+      }
+      var numbers;
+      if (typeof position === "string") {
+        var text = position.trim();
+        var parts = /[, ]/.test(text) ? text.split(/[, ]+/).filter(Boolean) : text.split("");
+        numbers = parts.map(function (part) {
+          if (!/^[0-9]+$/.test(part)) throw new InvalidQuery("position '" + position + "': '" + part + "' is not a tile");
+          return parseInt(part, 10);
+        });
+      } else if (Array.isArray(position)) {
+        numbers = position;
+      } else {
+        throw new InvalidQuery("a position is a string of tiles like '146789' or a list of tiles");
+      }
+      if (!numbers.length) throw new InvalidQuery("the position is empty: with no tile open the box is already shut");
+      var mask = 0;
+      numbers.forEach(function (tile) {
+        if (!isInt(tile) || tile < 1 || tile > tiles) {
+          throw new InvalidQuery("position '" + position + "': there is no tile " + tile + " (the tiles are 1 to " + tiles + ")");
+        }
+        var bit = 1 << (tile - 1);
+        if (mask & bit) throw new InvalidQuery("position '" + position + "': tile " + tile + " is listed twice");
+        mask |= bit;
+      });
+      return mask;
+    },
+
+    /** How many dice are thrown at a position (bitmask). */
+    diceFor: function (mask) {
+      var r = this.rules;
+      return r.oneDieAtMost !== null && tileSum(mask) <= r.oneDieAtMost ? 1 : r.dice;
+    },
+
+    /** [lowest, highest] roll the dice can show at a position (bitmask). */
+    rollRange: function (mask) {
+      var dice = this.diceFor(mask);
+      return [dice, dice * this.rules.sides];
+    },
+
+    /** Every legal move (bitmask) for a roll, highest tiles first (the tie-break order). */
+    legalMoves: function (mask, roll) {
+      var moves = [];
+      var limit = this.rules.maxMoveTiles;
+      for (var move = mask; move; move = (move - 1) & mask) {
+        if (tileSum(move) === roll && (limit === null || tilesOf(move).length <= limit)) moves.push(move);
+      }
+      return moves;
+    },
+
+    _checkRoll: function (mask, roll) {
+      var range = this.rollRange(mask);
+      if (!isInt(roll)) throw new InvalidQuery("the roll must be a whole number, not " + roll);
+      if (roll < range[0] || roll > range[1]) {
+        var dice = this.diceFor(mask);
+        throw new InvalidQuery("roll " + roll + " is impossible: the open tiles " + formatPosition(mask) + " sum to " +
+          tileSum(mask) + ", so " + (dice === 1 ? "one die is" : dice + " dice are") + " thrown (" +
+          range[0] + " to " + range[1] + ")");
+      }
+    },
+
+    _checkScore: function (score) {
+      if (score === 0) throw new InvalidQuery("score 0 means player one shut the box and won: player two does not play");
+      if (!isInt(score) || score < 1 || score > this.rules.maxScore) {
+        throw new InvalidQuery("player one's score must be a whole number from 1 to " + this.rules.maxScore + ", not " + score);
+      }
+    },
+
+    // -- raw lookups on bitmasks (no validation) ---------------------------
+
+    e1: function (mask) { return this._a.e1.getFloat64(mask * 8, true); },
+    m1: function (mask, roll) { return this._a.m1.getUint16((mask * this._R + roll) * 2, true); },
+    e2: function (mask, score) { return this._a.e2.getFloat64((mask * this._S + score) * 8, true); },
+    m2: function (mask, score, roll) { return this._a.m2.getUint16(((mask * this._S + score) * this._R + roll) * 2, true); },
+
+    // -- the four questions, as the Python API and the command line ask them
+
+    /** Player one's expected wins at a position, before rolling. */
+    expectOne: function (position) {
+      return this.e1(this.position(position));
+    },
+
+    /** Player one's optimal move: the tiles to close, increasing. InvalidQuery if the turn ends. */
+    moveOne: function (position, roll) {
+      var mask = this.position(position);
+      this._checkRoll(mask, roll);
+      return this._moveTiles(mask, roll, this.m1(mask, roll));
+    },
+
+    /** Player two's expected wins at a position, player one having scored `score`. */
+    expectTwo: function (position, score) {
+      var mask = this.position(position);
+      this._checkScore(score);
+      return this.e2(mask, score);
+    },
+
+    /** Player two's optimal move, player one having scored `score`. */
+    moveTwo: function (position, score, roll) {
+      var mask = this.position(position);
+      this._checkScore(score);
+      this._checkRoll(mask, roll);
+      return this._moveTiles(mask, roll, this.m2(mask, score, roll));
+    },
+
+    _moveTiles: function (mask, roll, move) {
+      if (!move) {
+        throw new InvalidQuery("no open tiles of " + formatPosition(mask) + " add up to " + roll +
+          ": the turn ends there, scoring " + tileSum(mask));
+      }
+      return tilesOf(move);
+    },
+
+    // -- values of moves, for coaching ---------------------------------------
+
+    /**
+     * The mover's expected wins after a move (bitmask; 0 = no move: the turn ends).
+     * `score` is null for player one, else player one's final score.
+     */
+    valueAfter: function (mask, move, score) {
+      var after = mask & ~move;
+      if (score === null || score === undefined) {
+        if (after === 0) return 1;
+        return move ? this.e1(after) : 1 - this.e2(this.allOpen, tileSum(mask));
+      }
+      if (after === 0) return 1;
+      if (!move) {
+        var mine = tileSum(mask);
+        return mine < score ? 1 : mine === score ? 0.5 : 0;
+      }
+      return this.e2(after, score);
+    },
+
+    /** The table's move (bitmask, 0 = none) for player one (score null) or two. */
+    bestMove: function (mask, roll, score) {
+      return score === null || score === undefined ? this.m1(mask, roll) : this.m2(mask, score, roll);
+    },
+  };
+
+  return {
+    parse: parse,
+    Table: Table,
+    TableError: TableError,
+    InvalidQuery: InvalidQuery,
+    crc32: crc32,
+    tilesOf: tilesOf,
+    maskOf: maskOf,
+    tileSum: tileSum,
+    formatPosition: formatPosition,
+    formatMove: formatMove,
+    FORMAT_MAJOR: FORMAT_MAJOR,
+  };
+});

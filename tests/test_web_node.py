@@ -1,0 +1,137 @@
+"""The JavaScript reader (shutthebox/web/table.js, run by Node.js through
+web/answer.js with the vendored msgpack decoder) answers exactly as the Python
+API does, and refuses damaged tables.
+
+Needs `node`; skipped without it, except under CI (CI=... set), where it fails.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+
+import pytest
+
+import shutthebox
+from shutthebox.errors import InvalidQuery
+from shutthebox.notation import format_position
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ANSWER_JS = os.path.join(ROOT, "web", "answer.js")
+NODE = shutil.which("node")
+
+
+def _need_node():
+    if NODE:
+        return
+    if os.environ.get("CI"):
+        pytest.fail("node is not installed, but CI must run the Node.js reader test (see .ci/run)")
+    pytest.skip("node is not installed: the Node.js reader test needs it (apt-get install nodejs)")
+
+
+@pytest.fixture(scope="module")
+def table():
+    return shutthebox.load()
+
+
+def _run(table_path, questions, timeout=60):
+    _need_node()
+    stdin = "".join(json.dumps(q) + "\n" for q in questions)
+    return subprocess.run(
+        [NODE, ANSWER_JS, table_path], input=stdin, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def random_questions(rules, count, seed):
+    """Random questions of every kind, mostly valid, some impossible or malformed."""
+    rng = random.Random(seed)
+    questions = []
+    for _ in range(count):
+        mask = rng.randrange(1, 1 << rules.tiles)
+        position = format_position(mask)
+        open_sum = sum(i + 1 for i in range(rules.tiles) if mask >> i & 1)
+        low, high = rules.roll_range(rules.dice_for(open_sum))
+        roll = rng.randint(low, high) if rng.random() < 0.9 else rng.randint(0, rules.max_roll + 2)
+        score = rng.randint(1, rules.max_score) if rng.random() < 0.95 else rng.choice([0, rules.max_score + 1])
+        kind = rng.choice(["e1", "m1", "e2", "m2"])
+        questions.append({"e1": [kind, position], "m1": [kind, position, roll],
+                          "e2": [kind, position, score], "m2": [kind, position, score, roll]}[kind])
+    # Malformed positions: the readers must refuse them alike.
+    questions += [["e1", ""], ["e1", "0"], ["m1", "1x3", 4], ["e2", "11", 5], ["m2", "12345678910", 5, 7]]
+    return questions
+
+
+def python_answer(table, question):
+    kind, args = question[0], question[1:]
+    ask = {"e1": table.expect_one, "m1": table.move_one, "e2": table.expect_two, "m2": table.move_two}[kind]
+    try:
+        result = ask(*args)
+    except InvalidQuery:
+        return "error"
+    return {"value": result} if kind[0] == "e" else {"move": list(result)}
+
+
+def test_node_reader_answers_like_the_python_api(table):
+    questions = random_questions(table.rules, 600, seed=20240605)
+    questions += [["e1", "123456789"], ["m1", "146789", 9], ["e2", "123456789", 8], ["m2", "13456789", 17, 12]]
+    done = _run(table.path, questions)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(questions)
+    kinds = {"value": 0, "move": 0, "error": 0}
+    for number, (question, answer) in enumerate(zip(questions, answers), 1):
+        expected = python_answer(table, question)
+        got = "error" if "error" in answer else answer
+        # Values are the very float64 of the file: compared exactly, not with a tolerance.
+        assert got == expected, "question %d %s: node %r, python %r" % (number, question, answer, expected)
+        kinds[next(iter(answer))] += 1
+    assert min(kinds.values()) >= 30, kinds  # every kind of answer was exercised
+    assert answers[-1] == {"move": [3, 9]}
+    assert "%.6f" % answers[-4]["value"] == "0.502810"
+
+
+def _damaged_copies(path, folder):
+    data = open(path, "rb").read()
+    flipped = bytearray(data)
+    flipped[len(data) // 2] ^= 0x01
+    future = bytearray(data)
+    at = data.index(b"\xa6format\x92") + 8
+    future[at] = 2  # format [2, 0]: an unknown major version
+    return {
+        "truncated": (data[: len(data) // 3], "truncated"),
+        "flipped": (bytes(flipped), "checksum mismatch"),
+        "not a table": (b"\x89hello, this is not a table" * 10, "not a ShutTheBox table"),
+        "empty": (b"", "empty"),
+        "future": (bytes(future), "format version 2.0"),
+    }
+
+
+def test_node_reader_refuses_damaged_tables(table, tmp_path):
+    for name, (data, reason) in _damaged_copies(table.path, tmp_path).items():
+        path = tmp_path / ("%s.msgpack" % name.replace(" ", "-"))
+        path.write_bytes(data)
+        done = _run(str(path), [["e1", "123456789"]])
+        assert done.returncode == 3, (name, done.stdout, done.stderr)
+        assert reason in done.stderr and done.stdout == "", (name, done.stderr)
+        assert len(done.stderr.strip().splitlines()) == 1
+
+
+def test_node_reader_reports_a_missing_table(tmp_path):
+    done = _run(str(tmp_path / "nothing.msgpack"), [])
+    assert done.returncode == 3
+    assert "cannot be read" in done.stderr
+
+
+def test_vendored_decoder_is_the_pinned_library():
+    """The shipped bundle is @msgpack/msgpack at the version package-lock.json pins."""
+    lock = json.load(open(os.path.join(ROOT, "web", "package-lock.json")))
+    pinned = lock["packages"]["node_modules/@msgpack/msgpack"]["version"]
+    stamp = open(os.path.join(ROOT, "shutthebox", "web", "vendor", "VERSION")).read()
+    assert stamp.startswith("@msgpack/msgpack %s " % pinned)
+    installed = os.path.join(ROOT, "web", "node_modules", "@msgpack", "msgpack", "dist.umd", "msgpack.min.js")
+    if os.path.exists(installed):  # after `make web`: the shipped file is the library's, byte for byte
+        shipped = os.path.join(ROOT, "shutthebox", "web", "vendor", "msgpack.min.js")
+        assert open(installed, "rb").read() == open(shipped, "rb").read()

@@ -1,0 +1,63 @@
+#!/usr/bin/env node
+// The table reader in Node.js: the page's reader (shutthebox/web/table.js) with
+// the vendored decoder, answering questions given as JSON lines on stdin:
+//
+//   ["e1", "123456789"]            -> {"value": 0.5028...}
+//   ["m1", "146789", 9]            -> {"move": [9]}
+//   ["e2", "123456789", 8]         -> {"value": ...}
+//   ["m2", "13456789", 17, 12]     -> {"move": [3, 9]}
+//   a question with no answer      -> {"error": "..."}
+//
+// usage: node web/answer.js TABLE < questions.jsonl > answers.jsonl
+// A missing or damaged table: one line on stderr, exit status 3.
+"use strict";
+const fs = require("fs");
+const path = require("path");
+
+const web = path.join(__dirname, "..", "shutthebox", "web");
+const MessagePack = require(path.join(web, "vendor", "msgpack.min.js"));
+const STB = require(path.join(web, "table.js"));
+
+function main(argv) {
+  if (argv.length !== 1) {
+    process.stderr.write("usage: node answer.js TABLE < questions.jsonl\n");
+    return 2;
+  }
+  let table;
+  try {
+    let bytes;
+    try {
+      bytes = fs.readFileSync(argv[0]);
+    } catch (error) {
+      throw new STB.TableError("The table " + argv[0] + " cannot be read (" + error.code + ").");
+    }
+    table = STB.parse(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), MessagePack.decode, argv[0]);
+  } catch (error) {
+    if (!(error instanceof STB.TableError)) throw error;
+    process.stderr.write("answer.js: " + error.message + "\n");
+    return 3;
+  }
+  const ask = {
+    e1: (q) => ({ value: table.expectOne(q[1]) }),
+    m1: (q) => ({ move: table.moveOne(q[1], q[2]) }),
+    e2: (q) => ({ value: table.expectTwo(q[1], q[2]) }),
+    m2: (q) => ({ move: table.moveTwo(q[1], q[2], q[3]) }),
+  };
+  const out = [];
+  for (const line of fs.readFileSync(0, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    const question = JSON.parse(line);
+    let answer;
+    try {
+      answer = ask[question[0]](question);
+    } catch (error) {
+      if (!(error instanceof STB.InvalidQuery)) throw error;
+      answer = { error: error.message };
+    }
+    out.push(JSON.stringify(answer));
+  }
+  process.stdout.write(out.join("\n") + (out.length ? "\n" : ""));
+  return 0;
+}
+
+process.exitCode = main(process.argv.slice(2));
