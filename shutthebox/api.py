@@ -166,7 +166,7 @@ class Table:
         raise InvalidQuery(
             "roll %d is impossible: the open tiles %s sum to %d, so %s thrown (%d to %d)"
             % (roll, format_position(mask), self.open_sum(mask),
-               "one die is" if dice == 1 else "%d dice are" % dice, low, high)
+               _dice_words(dice), low, high)
         )
 
     def _no_move(self, mask, roll, move):
@@ -186,3 +186,9 @@ class Table:
             "player one's score must be a whole number from 1 to %d (the sum of the tiles left open), not %r"
             % (self._scores - 1, score)
         )
+
+
+def _dice_words(dice: int) -> str:
+    if dice == 1:
+        return "one die is"
+    return "%s dice are" % ({2: "two", 3: "three"}.get(dice) or dice)

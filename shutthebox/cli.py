@@ -115,9 +115,19 @@ def _whole(name: str, text: str) -> int:
         return _SMALL[text]
     except KeyError:
         pass
-    if text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())) and len(text) < 12:
-        return int(text)
+    if text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())):
+        if len(text) < 12:
+            return int(text)
+        raise InvalidQuery("the %s %s is far out of range" % (name, text))
     raise InvalidQuery("the %s must be a whole number, not '%s'" % (name, text))
+
+
+def one_line(message) -> str:
+    """The message with control characters escaped, so it stays one line."""
+    text = str(message)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _move_text(tiles) -> str:
@@ -153,7 +163,7 @@ def answer_line(table, line: str) -> tuple[str, bool]:
     try:
         return run_query(table, *parse_query(tokens)), True
     except InvalidQuery as error:
-        return "error: %s" % error, False
+        return "error: %s" % one_line(error), False
 
 
 def run_batch(table, stdin, stdout) -> int:
@@ -253,7 +263,7 @@ def main(argv=None) -> int:
             sys.stdout.flush()
             return status
         except ShutTheBoxError as error:
-            sys.stderr.write("%s: %s\n" % (PROG, error))
+            sys.stderr.write("%s: %s\n" % (PROG, one_line(error)))
             return error.exit_status
     except BrokenPipeError:
         # The reader went away (``| head``): not an error. Keep Python from

@@ -44,7 +44,7 @@ class Rules:
         if one_die_at_most is not None:
             if dice == 1:
                 raise InvalidRules("a one-die rule needs a game of more than one die")
-            _check_int("one_die_at_most", one_die_at_most, 0, tiles * (tiles + 1) // 2)
+            _check_int("one_die_at_most", one_die_at_most, 0, 10_000)
         if max_move_tiles is not None:
             _check_int("max_move_tiles", max_move_tiles, 1, tiles)
         object.__setattr__(self, "tiles", tiles)

@@ -1,0 +1,82 @@
+"""An independent, deliberately naive solver for checking the real one.
+
+It shares no code with shutthebox: tiles are tuples, probabilities are
+Fractions from enumerating every face of every die, moves come from
+itertools.combinations, and the tie-break is the literal rule (sort the
+closed tiles decreasingly, take the lexicographically greatest).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations, product
+
+HALF = Fraction(1, 2)
+
+
+class BruteForce:
+    def __init__(self, tiles=9, sides=6, dice=2, one_die_at_most=6, max_move_tiles=None):
+        self.all_tiles = tuple(range(1, tiles + 1))
+        self.sides, self.dice = sides, dice
+        self.one_die_at_most, self.max_move_tiles = one_die_at_most, max_move_tiles
+        self.expect_one = lru_cache(maxsize=None)(self._expect_one)
+        self.expect_two = lru_cache(maxsize=None)(self._expect_two)
+
+    def roll_chances(self, open_tiles):
+        few = self.one_die_at_most is not None and sum(open_tiles) <= self.one_die_at_most
+        count = 1 if few else self.dice
+        totals = Counter(sum(faces) for faces in product(range(1, self.sides + 1), repeat=count))
+        return {roll: Fraction(n, self.sides**count) for roll, n in totals.items()}
+
+    def moves(self, open_tiles, roll):
+        most = len(open_tiles) if self.max_move_tiles is None else self.max_move_tiles
+        return [c for k in range(1, most + 1) for c in combinations(open_tiles, k) if sum(c) == roll]
+
+    @staticmethod
+    def after(open_tiles, move):
+        return tuple(t for t in open_tiles if t not in move)
+
+    @staticmethod
+    def pick(options):
+        """(value, move) pairs -> the best value and its tie-broken move."""
+        top = max(value for value, _ in options)
+        tied = [move for value, move in options if value == top]
+        return top, max(tied, key=lambda move: sorted(move, reverse=True))
+
+    def _turn(self, open_tiles, value_of, end_value):
+        if not open_tiles:
+            return Fraction(1)
+        total = Fraction(0)
+        for roll, chance in self.roll_chances(open_tiles).items():
+            options = [(value_of(self.after(open_tiles, m)), m) for m in self.moves(open_tiles, roll)]
+            total += chance * (self.pick(options)[0] if options else end_value(sum(open_tiles)))
+        return total
+
+    def _expect_two(self, open_tiles, score):
+        def end(own):
+            return Fraction(1) if own < score else HALF if own == score else Fraction(0)
+
+        return self._turn(open_tiles, lambda rest: self.expect_two(rest, score), end)
+
+    def _expect_one(self, open_tiles):
+        def end(own):
+            return 1 - self.expect_two(self.all_tiles, own)
+
+        return self._turn(open_tiles, self.expect_one, end)
+
+    def move_one(self, open_tiles, roll):
+        if roll not in self.roll_chances(open_tiles):
+            return ()
+        options = [(self.expect_one(self.after(open_tiles, m)), m) for m in self.moves(open_tiles, roll)]
+        return self.pick(options)[1] if options else ()
+
+    def move_two(self, open_tiles, score, roll):
+        if roll not in self.roll_chances(open_tiles):
+            return ()
+        options = [(self.expect_two(self.after(open_tiles, m), score), m) for m in self.moves(open_tiles, roll)]
+        return self.pick(options)[1] if options else ()
+
+    def positions(self):
+        return [c for k in range(1, len(self.all_tiles) + 1) for c in combinations(self.all_tiles, k)]

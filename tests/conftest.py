@@ -1,0 +1,46 @@
+"""Shared fixtures: the shipped table, the exact standard solution, the command."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+COMMAND = os.path.join(ROOT, "ShutTheBox")
+STANDARD_TABLE = os.path.join(ROOT, "data", "standard.msgpack")
+
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)
+
+
+@pytest.fixture(scope="session")
+def table():
+    import shutthebox
+
+    return shutthebox.load(STANDARD_TABLE)
+
+
+@pytest.fixture(scope="session")
+def solution():
+    from shutthebox.rules import STANDARD
+    from shutthebox.solver import solve_two_player
+
+    return solve_two_player(STANDARD)
+
+
+def run(*args, stdin: str | bytes | None = None, env: dict | None = None, command=(COMMAND,)):
+    """Run the real command; return the CompletedProcess (text mode)."""
+    environment = dict(os.environ)
+    environment.pop("SHUTTHEBOX_TABLE", None)
+    environment.update(env or {})
+    return subprocess.run(
+        [*command, *args],
+        input=stdin,
+        capture_output=True,
+        text=not isinstance(stdin, bytes),
+        env=environment,
+        timeout=60,
+    )
