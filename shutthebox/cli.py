@@ -18,7 +18,8 @@ usage: ShutTheBox --one --expect POSITION
        ShutTheBox --two --expect POSITION SCORE
        ShutTheBox --two --move POSITION SCORE ROLL
        ShutTheBox --batch < queries.txt
-       ShutTheBox --rules"""
+       ShutTheBox --rules
+       ShutTheBox serve [--port N] [--host ADDRESS]   (the browser assistant)"""
 
 HELP = USAGE + """
 
@@ -230,6 +231,10 @@ def _describe(table) -> str:
 def main(argv=None) -> int:
     """Run the command; return its exit status."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["serve"]:  # imported only when asked for: the query path stays light
+        from .serve import main as serve_main
+
+        return serve_main(argv[1:])
     try:
         try:
             options, tokens = _split_options(argv)
