@@ -1,0 +1,152 @@
+"""``ShutTheBox serve``: serves the page and the very table bytes on 127.0.0.1;
+mistakes on its command line are one line on stderr and exit status 2."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import selectors
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+COMMAND = [sys.executable, os.path.join(ROOT, "ShutTheBox")]
+TABLE = os.path.join(ROOT, "data", "standard.msgpack")
+
+
+@contextlib.contextmanager
+def running_server(*args, timeout=15.0):
+    """Start ``ShutTheBox serve --port 0 ARGS`` and yield its base URL; always stopped."""
+    proc = subprocess.Popen(COMMAND + ["serve", "--port", "0", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        selector = selectors.DefaultSelector()
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        deadline = time.monotonic() + timeout
+        line = ""
+        while not line and time.monotonic() < deadline:
+            if selector.select(timeout=max(0.0, deadline - time.monotonic())):
+                line = proc.stdout.readline()
+                if not line:
+                    break
+        selector.close()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        if not found:
+            proc.kill()
+            raise AssertionError("serve did not print its address in %.0f s: %r %r"
+                                 % (timeout, line, proc.stderr.read()))
+        yield found.group(0), proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
+        proc.stderr_text = proc.stderr.read()
+        for stream in (proc.stdout, proc.stderr):
+            stream.close()
+
+
+def get(url, method="GET"):
+    request = urllib.request.Request(url, method=method)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+def run(*args, timeout=20):
+    return subprocess.run(COMMAND + list(args), capture_output=True, text=True, timeout=timeout, cwd=ROOT)
+
+
+def test_serves_the_page_and_the_very_table_bytes():
+    with running_server() as (url, proc):
+        status, headers, body = get(url)
+        assert status == 200 and headers["Content-Type"].startswith("text/html")
+        assert b"Shut the Box" in body and b"vendor/msgpack.min.js" in body
+        for name in ("app.js", "table.js", "style.css", "vendor/msgpack.min.js", "vendor/msgpack.LICENSE.txt"):
+            status, headers, body = get(url + name)
+            assert status == 200 and body, name
+        assert get(url + "app.js")[1]["Content-Type"].startswith("text/javascript")
+        status, headers, body = get(url + "standard.msgpack?x=1")
+        assert status == 200
+        assert body == open(TABLE, "rb").read()  # unconverted
+        status, headers, body = get(url + "standard.msgpack", method="HEAD")
+        assert status == 200 and body == b"" and int(headers["Content-Length"]) == os.path.getsize(TABLE)
+
+
+def test_serves_nothing_but_the_page():
+    with running_server() as (url, proc):
+        for path in ("nothing.html", "../pyproject.toml", "%2e%2e/serve.py", "serve.py", "web/index.html"):
+            assert get(url + path)[0] == 404, path
+
+
+def test_serves_another_table_and_warns_when_it_is_damaged(tmp_path):
+    damaged = tmp_path / "damaged.msgpack"
+    data = bytearray(open(TABLE, "rb").read())
+    data[1000] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    with running_server("--table", str(damaged)) as (url, proc):
+        assert get(url + "standard.msgpack")[2] == bytes(data)  # the page says why it refuses it
+    assert "warning: table file %s is damaged (checksum mismatch)" % damaged in proc.stderr_text
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--port", "abc"], "--port must be a whole number"),
+        (["--port", "70000"], "--port must be a whole number"),
+        (["--port"], "--port needs a value"),
+        (["--bogus"], "unknown argument '--bogus'"),
+        (["extra"], "unknown argument 'extra'"),
+    ],
+)
+def test_bad_arguments_are_one_line_and_exit_2(args, message):
+    done = run("serve", *args)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and message in done.stderr
+    assert done.stderr.startswith("ShutTheBox serve: ") and "Traceback" not in done.stderr
+
+
+def test_port_in_use_is_one_line_and_exit_2():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        done = run("serve", "--port", str(port))
+    assert done.returncode == 2
+    assert done.stderr == "ShutTheBox serve: port %d on 127.0.0.1 is in use; choose another with --port " \
+        "(0 picks a free one)\n" % port
+
+
+def test_missing_table_exit_3(tmp_path):
+    done = run("serve", "--port", "0", "--table", str(tmp_path / "none.msgpack"))
+    assert done.returncode == 3
+    assert done.stderr.count("\n") == 1 and "does not exist" in done.stderr
+
+
+def test_help():
+    done = run("serve", "--help")
+    assert done.returncode == 0 and done.stdout.startswith("usage: ShutTheBox serve")
+    assert "ShutTheBox serve" in run("--help").stdout
+
+
+def test_query_path_does_not_import_the_server():
+    code = (
+        "import sys; from shutthebox.cli import main; main(['--one', '--expect', '123456789']); "
+        "print(sorted(m for m in ('shutthebox.serve', 'http.server', 'socketserver') if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["0.502810", "[]"]
