@@ -1,0 +1,370 @@
+"""The page in a real browser (Debian's chromium driven by Playwright) against
+``ShutTheBox serve``: coach answers match the Python API, a seeded game is
+played to the end, illegal moves are refused, a bad table gives a message.
+Screenshots of each mode go to test-output/.
+
+Needs /usr/bin/chromium and the playwright package (never `playwright install`:
+the system browser is used). Skipped without them, except under CI (CI set),
+where they must be there (.ci/run installs them).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+
+import pytest
+
+import shutthebox
+from shutthebox.errors import InvalidQuery
+from shutthebox.notation import format_position, tiles_of
+
+from test_serve import ROOT, TABLE, running_server
+
+OUTPUT = os.path.join(ROOT, "test-output")
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+PHONE = {"width": 390, "height": 844}
+WAIT_MS = 15000
+
+
+def _missing(what, fix):
+    if os.environ.get("CI"):
+        pytest.fail("%s is missing, but CI must run the browser tests (%s)" % (what, fix))
+    pytest.skip("%s is missing: the browser tests need it (%s)" % (what, fix))
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package", "pip install -e '.[test]'")
+    if not os.path.exists(CHROMIUM):
+        _missing("chromium (%s)" % CHROMIUM, "apt-get install chromium")
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=30000)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    with running_server() as (url, proc):
+        yield url
+
+
+@pytest.fixture(scope="module")
+def table():
+    return shutthebox.load(TABLE)
+
+
+@pytest.fixture
+def open_page(browser, server):
+    """open_page(query, phone=False) -> a loaded page; its errors fail the test."""
+    contexts, errors = [], []
+
+    def opener(query="", phone=False, wait_ready=True):
+        context = browser.new_context(viewport=PHONE if phone else {"width": 900, "height": 1000})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(server + query)
+        page.wait_for_function("document.body.dataset.state !== 'loading'")
+        if wait_ready:
+            assert page.evaluate("document.body.dataset.state") == "ready", page.inner_text("#error")
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+    assert not errors, errors
+
+
+def screenshot(page, name):
+    os.makedirs(OUTPUT, exist_ok=True)
+    page.screenshot(path=os.path.join(OUTPUT, name), full_page=True)
+
+
+# -- what the API says the coach must show ----------------------------------------
+
+
+def legal_moves(rules, mask, roll):
+    """Every set of open tiles summing to the roll, by brute force."""
+    moves = []
+    for move in range(1, mask + 1):
+        if move & mask == move and sum(tiles_of(move)) == roll:
+            if rules.max_move_tiles is None or len(tiles_of(move)) <= rules.max_move_tiles:
+                moves.append(move)
+    return moves
+
+
+def expected_coach(table, player, mask, score, roll):
+    rules = table.rules
+    position = format_position(mask)
+    if player == 1:
+        expect = table.expect_one(position)
+        value_of = lambda after: 1.0 if not after else table.expect_one(format_position(after))  # noqa: E731
+        end_value = 1.0 - table.expect_two(format_position(rules.all_open), sum(tiles_of(mask)))
+        ask_move = lambda: table.move_one(position, roll)  # noqa: E731
+    else:
+        expect = table.expect_two(position, score)
+        value_of = lambda after: 1.0 if not after else table.expect_two(format_position(after), score)  # noqa: E731
+        mine = sum(tiles_of(mask))
+        end_value = 1.0 if mine < score else 0.5 if mine == score else 0.0
+        ask_move = lambda: table.move_two(position, score, roll)  # noqa: E731
+    answer = {"expect": expect}
+    if roll is None:
+        return answer
+    try:
+        answer["best"] = list(ask_move())
+    except InvalidQuery:
+        answer["best"] = None
+    answer["values"] = {tuple(tiles_of(m)): value_of(mask & ~m) for m in legal_moves(rules, mask, roll)}
+    answer["end_value"] = None if answer["values"] else end_value
+    return answer
+
+
+def check_coach(got, want, question):
+    assert got["expect"] == want["expect"], question
+    if "best" not in want:
+        assert got["roll"] is None and got["moves"] == [], question
+        return
+    assert got["best"] == want["best"], question
+    values = {tuple(m["tiles"]): m["value"] for m in got["moves"]}
+    assert values == want["values"], question  # the same moves, the very same float64 values
+    if got["moves"]:
+        assert got["moves"][0]["best"] and got["moves"][0]["tiles"] == want["best"], question
+        rest = [m["value"] for m in got["moves"][1:]]
+        assert rest == sorted(rest, reverse=True), question
+        assert got["moves"][0]["value"] >= max(rest, default=0), question
+    else:
+        assert got["turnEnds"] and got["endValue"] == want["end_value"], question
+
+
+# -- coach -------------------------------------------------------------------------
+
+
+def test_coach_matches_the_api_for_random_positions(open_page, table):
+    page = open_page("?mode=coach")
+    rules = table.rules
+    rng = random.Random(5)
+    questions = []
+    for _ in range(400):
+        mask = rng.randrange(1, 1 << rules.tiles)
+        low, high = table.roll_range(mask)
+        player = rng.choice([1, 2])
+        score = rng.randint(1, rules.max_score) if player == 2 else None
+        roll = rng.randint(low, high) if rng.random() < 0.85 else None
+        questions.append([player, format_position(mask), score, roll])
+    answers = page.evaluate(
+        """questions => questions.map(q => {
+            try { return window.shutTheBox.coach(q[0], q[1], q[2], q[3]); }
+            catch (error) { return {error: error.message}; }
+        })""",
+        questions,
+    )
+    turn_ends = 0
+    for question, got in zip(questions, answers):
+        assert "error" not in got, (question, got)
+        player, position, score, roll = question
+        want = expected_coach(table, player, table._position(position), score, roll)
+        check_coach(got, want, question)
+        turn_ends += bool(got["turnEnds"])
+    assert len(answers) == 400 and turn_ends >= 10
+
+
+def set_coach(page, table, player, mask, score, roll):
+    """Drive the coach with clicks only."""
+    page.click("#coach-p%d" % player)
+    if player == 2:
+        page.fill("#coach-score", str(score))
+    for tile in range(1, table.rules.tiles + 1):
+        button = page.locator("#coach-tiles [data-tile='%d']" % tile)
+        if (button.get_attribute("aria-pressed") == "true") != bool(mask >> (tile - 1) & 1):
+            button.click()
+    page.click("#coach-rolls [data-roll='%d']" % roll)
+
+
+def test_coach_by_clicks_shows_the_api_answers(open_page, table):
+    page = open_page("?mode=coach")
+    cases = [(1, "146789", None, 9), (2, "13456789", 17, 12), (1, "123456789", None, 7),
+             (2, "2458", 9, 8), (1, "1345", None, 11), (2, "12", 3, 3)]
+    for player, position, score, roll in cases:
+        mask = table._position(position)
+        set_coach(page, table, player, mask, score, roll)
+        want = expected_coach(table, player, mask, score, roll)
+        summary = page.inner_text("#coach-summary")
+        assert ("%.2f%%" % (want["expect"] * 100)) in summary, (position, summary)
+        rows = page.locator("#coach-moves tr[data-move]")
+        shown = {tuple(int(d) for d in rows.nth(i).get_attribute("data-move")):
+                 float(rows.nth(i).locator("td[data-value]").get_attribute("data-value"))
+                 for i in range(rows.count())}
+        assert shown == want["values"], position
+        if want["best"]:
+            assert page.get_attribute("#coach-moves tr.best", "data-move") == "".join(map(str, want["best"]))
+            assert "best move %s" % shownmove(want["best"]) in summary
+        else:
+            assert "the turn ends with score %d" % sum(tiles_of(mask)) in summary
+        if player == 2:
+            assert "Score to beat: %d" % score in summary
+    screenshot(page, "coach.png")
+    # Keyboard: a digit key opens or shuts its tile; the URL keeps the question.
+    assert page.get_attribute("#coach-tiles [data-tile='9']", "aria-pressed") == "false"  # position 12
+    page.keyboard.press("9")
+    assert page.get_attribute("#coach-tiles [data-tile='9']", "aria-pressed") == "true"
+    assert "pos=129&" in page.url
+
+
+def shownmove(tiles):
+    return "[%s]" % ", ".join(map(str, tiles))
+
+
+def test_coach_on_a_phone(open_page):
+    page = open_page("?mode=coach&pos=13456789&player=2&score=17&roll=12", phone=True)
+    assert page.is_visible("#coach-moves tr.best")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "coach-phone.png")
+
+
+# -- play --------------------------------------------------------------------------
+
+
+def wait_for_human(page, before):
+    """Wait until the page waits for the human (or the game is over) after `before` points."""
+    page.wait_for_function(
+        """before => {
+            const s = window.shutTheBox.play.state();
+            return s.chances.length > before && ['roll', 'move', 'over'].includes(document.body.dataset.play);
+        }""",
+        arg=before,
+    )
+    return page.evaluate("window.shutTheBox.play.state()")
+
+
+def table_move(table, state):
+    if state["player"] == 1:
+        return list(table.move_one(state["position"], state["roll"]))
+    return list(table.move_two(state["position"], state["score1"], state["roll"]))
+
+
+def play_game(page, table, keyboard=False, blunder_once=False):
+    """Play the human's side to the end; return the final state and the feedback texts."""
+    state = page.evaluate("window.shutTheBox.play.state()")
+    if state["awaiting"] not in ("roll", "move", "over"):
+        state = wait_for_human(page, len(state["chances"]) - 1)
+    feedback, blundered = [], False
+    for _ in range(40):
+        if state["over"]:
+            return state, feedback
+        before = len(state["chances"])
+        if state["awaiting"] == "roll":
+            page.keyboard.press("r") if keyboard else page.click("#roll")
+        else:
+            move = table_move(table, state)
+            if blunder_once and not blundered:
+                mask = table._position(state["position"])
+                others = [m for m in legal_moves(table.rules, mask, state["roll"]) if list(tiles_of(m)) != move]
+                if others:
+                    move, blundered = list(tiles_of(others[-1])), True
+            for tile in move:
+                page.keyboard.press(str(tile)) if keyboard else page.click("#play-tiles [data-tile='%d']" % tile)
+            assert page.evaluate("window.shutTheBox.play.state().chosen") == move
+            page.keyboard.press("Enter") if keyboard else page.click("#confirm")
+            feedback.append(page.inner_text("#feedback"))
+        state = wait_for_human(page, before)
+    raise AssertionError("the game did not end in 40 actions: %r" % state)
+
+
+def test_play_a_seeded_game_to_the_end(open_page, table):
+    page = open_page("?mode=play&seed=12345&seat=1&anim=0")
+    first = page.evaluate("window.shutTheBox.play.state()")
+    assert first["seed"] == 12345 and first["awaiting"] == "roll"
+    assert first["chances"] == [table.expect_one("123456789")]
+    state, feedback = play_game(page, table, blunder_once=True)
+    assert state["over"] and state["result"] in (0, 0.5, 1)
+    assert feedback and feedback[0].startswith(("Not optimal", "Optimal"))
+    assert all(text.startswith("Optimal") for text in feedback[1:]), feedback
+    if feedback[0].startswith("Not optimal"):
+        assert "giving away" in feedback[0] and state["lost"] > 0
+    summary = page.inner_text("#summary")
+    assert page.is_visible("#summary") and ("Your moves: %d, optimal %d" % (state["moves"], state["optimal"])) in summary
+    assert int(page.get_attribute("#chart", "data-points")) == len(state["chances"]) >= 3
+    assert page.locator("#chart polyline").count() == 1
+    assert "seed=12345" in page.url
+    screenshot(page, "play.png")
+
+    # The seed fixes the dice: the same choices replay the very same game.
+    page.click("#replay")
+    again, _ = play_game(page, table, blunder_once=True)
+    assert again["chances"] == state["chances"] and again["result"] == state["result"]
+
+
+def test_play_second_by_keyboard_on_a_phone(open_page, table):
+    page = open_page("?mode=play&seed=777&seat=2&anim=0", phone=True)
+    state, feedback = play_game(page, table, keyboard=True)
+    assert state["over"] and state["seat"] == 2
+    assert all(text.startswith("Optimal") for text in feedback), feedback
+    assert state["lost"] == 0
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot(page, "play-phone.png")
+
+
+def test_illegal_choices_are_refused_with_a_reason(open_page, table):
+    page = open_page("?mode=play&seed=2024&seat=1&anim=0")
+    page.click("#play-tiles [data-tile='5']")
+    assert page.get_attribute("#play-message", "data-refused") == "true"
+    assert "Roll the dice first" in page.inner_text("#play-message")
+    page.click("#roll")
+    state = page.evaluate("window.shutTheBox.play.state()")
+    assert state["awaiting"] == "move", state
+    roll = state["roll"]
+    # A tile too big for the roll is refused on the spot.
+    too_big = next(t for t in range(9, 0, -1) if t > roll) if roll < 9 else None
+    if too_big:
+        page.click("#play-tiles [data-tile='%d']" % too_big)
+        assert page.get_attribute("#play-message", "data-refused") == "true"
+        assert "more than the roll of %d" % roll in page.inner_text("#play-message")
+    # Tiles short of the roll cannot be closed.
+    page.click("#play-tiles [data-tile='1']")
+    page.click("#confirm")
+    message = page.inner_text("#play-message")
+    assert page.get_attribute("#play-message", "data-refused") == "true"
+    assert "add up to 1, but they must add up to the roll, %d" % roll in message
+    after = page.evaluate("window.shutTheBox.play.state()")
+    assert after["position"] == "123456789" and after["awaiting"] == "move" and after["moves"] == 0
+    screenshot(page, "play-refused.png")
+
+
+# -- a bad table -------------------------------------------------------------------
+
+
+def test_missing_table_shows_a_message(open_page):
+    page = open_page("?table=nothing-here.msgpack", wait_ready=False)
+    assert page.evaluate("document.body.dataset.state") == "error"
+    text = page.inner_text("#error")
+    assert "could not be loaded" in text and "nothing-here.msgpack (HTTP 404)" in text
+    assert page.is_hidden("#coach") and page.is_hidden("#play")
+
+
+def test_damaged_table_shows_a_message(browser, server, open_page):
+    data = bytearray(open(TABLE, "rb").read())
+    data[len(data) // 2] ^= 0x10
+    page = open_page("?mode=coach", wait_ready=False)  # a good load first, then a damaged one
+    page.route("**/standard.msgpack", lambda route: route.fulfill(status=200, body=bytes(data),
+                                                                  content_type="application/vnd.msgpack"))
+    page.reload()
+    page.wait_for_function("document.body.dataset.state !== 'loading'")
+    assert page.evaluate("document.body.dataset.state") == "error"
+    text = page.inner_text("#error")
+    assert "damaged (checksum mismatch)" in text and "make tables" in text
+    screenshot(page, "damaged-table.png")
+    page.route("**/standard.msgpack", lambda route: route.fulfill(status=200, body=bytes(data[:5000])))
+    page.reload()
+    page.wait_for_function("document.body.dataset.state !== 'loading'")
+    assert "truncated" in page.inner_text("#error")
