@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: all install tables check-tables test bench clean
+.PHONY: all install tables check-tables test bench clean web
 
 all: tables test
 
@@ -23,3 +23,8 @@ bench:
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache test-output
+
+# Refresh the browser page's vendored msgpack decoder from the version pinned in
+# web/package-lock.json (needs npm; the copy in shutthebox/web/vendor/ is committed).
+web:
+	cd web && npm ci --no-audit --no-fund && npm run vendor
