@@ -473,6 +473,7 @@
       if (this.over) return;
       if (this.human()) {
         this.awaiting = this.roll === null ? "roll" : "move";
+        if (this.awaiting === "roll" && !$("play-message").textContent) this.say("Your turn: press Roll (R).");
         this.render();
         return;
       }
