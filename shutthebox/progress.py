@@ -1,0 +1,65 @@
+"""A progress bar on standard error, drawn only when it is a terminal."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+
+class Progress:
+    """``with Progress(total, "greedy") as bar: bar.update(done)``.
+
+    Silent when the stream is not a terminal (pipes, files, CI logs); redraws
+    at most ten times a second; clears its line when closed.
+    """
+
+    def __init__(self, total: int, label: str = "", stream=None, unit: str = "games", enabled=None):
+        self.stream = stream if stream is not None else sys.stderr
+        if enabled is None:
+            try:
+                enabled = self.stream.isatty()
+            except (AttributeError, ValueError):
+                enabled = False
+        self.enabled = enabled
+        self.total = max(total, 1)
+        self.label = label
+        self.unit = unit
+        self.started = time.perf_counter()
+        self._drawn = 0.0
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def update(self, done: int) -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if now - self._drawn < 0.1 and done < self.total:
+            return
+        self._drawn = now
+        fraction = min(done / self.total, 1.0)
+        width = 30
+        filled = int(fraction * width)
+        rate = done / (now - self.started) if now > self.started else 0.0
+        self.stream.write(
+            "\r%-14s [%s%s] %3d%%  %s %s/s " % (
+                self.label[:14], "#" * filled, "." * (width - filled), fraction * 100, _short(rate), self.unit)
+        )
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+            self.enabled = False
+
+
+def _short(number: float) -> str:
+    for limit, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if number >= limit:
+            return "%.1f%s" % (number / limit, suffix)
+    return "%.0f" % number

@@ -1,0 +1,221 @@
+"""Exact single-player solution and exact strategy evaluation (build and analysis time only).
+
+One player, one turn: throw, close tiles summing to the roll, until no move
+fits. Two objectives are solved, each with its own optimal moves:
+
+* ``shut``: maximise the probability of shutting the box (every tile closed);
+* ``score``: minimise the expected final score (the sum of the open tiles, 0
+  when shut).
+
+Why integers suffice: a turn from a position with ``k`` open tiles lasts at
+most ``k`` throws, each with probabilities in units of ``1/outcomes``, so both
+values times ``outcomes**tiles`` are whole numbers (the score objective's end
+values are whole numbers too). The solver checks every division is exact, so
+ties between moves are decided exactly. Among exactly equal moves the first in
+tie-break order (the highest tiles: the largest bitmask) wins, as in the
+two-player solver.
+
+Never imported by the query path: it reads the tables this module's results
+are written to (``encode_solo``, docs/FORMAT.md section "one-player").
+"""
+
+from __future__ import annotations
+
+import sys
+from array import array
+from fractions import Fraction
+
+from .rules import Rules, moves_by_roll, tile_sums
+
+# Bump when the numbers written for the same rules could change.
+SOLO_VERSION = 1
+GAME = "one-player"
+OBJECTIVES = ("shut", "score")
+
+
+class Throws:
+    """What one throw can do at each position, precomputed once per rule set.
+
+    ``options[position]`` is ``(stuck, choices)``: ``stuck`` is the weight (in
+    units of ``1/outcomes``) of the rolls with no legal move, and ``choices``
+    lists ``(roll, weight, moves)`` with the legal moves in tie-break order
+    (largest bitmask first).
+    """
+
+    def __init__(self, rules: Rules):
+        self.rules = rules
+        self.size = 1 << rules.tiles
+        self.width = rules.max_roll + 1
+        self.sums = sums = tile_sums(rules.tiles)
+        weights = {n: rules.roll_weights(n) for n in {1, rules.dice}}
+        self.options = [(0, [])]
+        for position in range(1, self.size):
+            moves = moves_by_roll(rules, position, sums)
+            stuck = 0
+            choices = []
+            for roll, weight in weights[rules.dice_for(sums[position])].items():
+                if roll in moves:
+                    choices.append((roll, weight, tuple(moves[roll])))
+                else:
+                    stuck += weight
+            self.options.append((stuck, choices))
+
+    def rolls(self, position: int) -> dict[int, int]:
+        """Every roll the dice can show at ``position`` and its weight."""
+        return self.rules.roll_weights(self.rules.dice_for(self.sums[position]))
+
+
+class SoloSolution:
+    """Exact values and optimal moves of both objectives for every position.
+
+    ``shut[position] / denominator`` is the probability of shutting the box,
+    ``score[position] / denominator`` the lowest expected final score, both
+    before rolling at ``position``; ``shut_moves[position][roll]`` and
+    ``score_moves[position][roll]`` are the optimal moves (bitmasks, 0 = no
+    legal move).
+    """
+
+    def __init__(self, rules, denominator, shut, shut_moves, score, score_moves):
+        self.rules = rules
+        self.denominator = denominator
+        self.shut, self.shut_moves = shut, shut_moves
+        self.score, self.score_moves = score, score_moves
+
+    def shut_probability(self, position: int) -> Fraction:
+        return Fraction(self.shut[position], self.denominator)
+
+    def expected_score(self, position: int) -> Fraction:
+        return Fraction(self.score[position], self.denominator)
+
+    def value(self, position: int, objective: str = "shut") -> Fraction:
+        return self.shut_probability(position) if objective == "shut" else self.expected_score(position)
+
+    def move(self, position: int, roll: int, objective: str = "shut") -> int:
+        moves = self.shut_moves if objective == "shut" else self.score_moves
+        return moves[position][roll]
+
+
+def solve_solo(rules: Rules, throws: Throws | None = None) -> SoloSolution:
+    """Solve both single-player objectives exactly for ``rules``."""
+    throws = throws or Throws(rules)
+    outcomes = rules.outcomes
+    denominator = outcomes**rules.tiles
+    size, width, sums, options = throws.size, throws.width, throws.sums, throws.options
+    shut = [denominator] + [0] * (size - 1)
+    score = [0] * size
+    shut_moves = [[0] * width]
+    score_moves = [[0] * width]
+    # Successors are smaller integers than their position: increasing order works.
+    for position in range(1, size):
+        stuck, choices = options[position]
+        shut_total = 0
+        score_total = stuck * sums[position] * denominator
+        shut_row = [0] * width
+        score_row = [0] * width
+        for roll, weight, moves in choices:
+            best_shut = -1
+            best_score = None
+            for move in moves:
+                successor = position ^ move
+                value = shut[successor]
+                if value > best_shut:  # strict: the first (highest-tile) move keeps ties
+                    best_shut, shut_move = value, move
+                value = score[successor]
+                if best_score is None or value < best_score:
+                    best_score, score_move = value, move
+            shut_total += weight * best_shut
+            score_total += weight * best_score
+            shut_row[roll] = shut_move
+            score_row[roll] = score_move
+        shut[position], left = divmod(shut_total, outcomes)
+        score[position], right = divmod(score_total, outcomes)
+        if left or right:
+            raise ArithmeticError("inexact value at position %d" % position)
+        shut_moves.append(shut_row)
+        score_moves.append(score_row)
+    return SoloSolution(rules, denominator, shut, shut_moves, score, score_moves)
+
+
+# -- the table file ------------------------------------------------------------
+
+
+def _array(values, typecode: str, dtype: str, shape) -> dict:
+    packed = array(typecode, values)
+    if sys.byteorder != "little":  # pragma: no cover - big-endian hosts only
+        packed.byteswap()
+    return {"dtype": dtype, "shape": list(shape), "data": packed.tobytes()}
+
+
+def solo_arrays(solution: SoloSolution) -> dict:
+    """The four arrays of a one-player table, in the layout of docs/FORMAT.md."""
+    rules = solution.rules
+    positions, rolls = 1 << rules.tiles, rules.max_roll + 1
+    d = solution.denominator
+    return {
+        # int / int is correctly rounded to the nearest float64
+        "shut": _array([n / d for n in solution.shut], "d", "<f8", (positions,)),
+        "shut_move": _array([m for row in solution.shut_moves for m in row], "H", "<u2", (positions, rolls)),
+        "score": _array([n / d for n in solution.score], "d", "<f8", (positions,)),
+        "score_move": _array([m for row in solution.score_moves for m in row], "H", "<u2", (positions, rolls)),
+    }
+
+
+def encode_solo(solution: SoloSolution) -> bytes:
+    from .writer import encode  # build time only
+
+    return encode(GAME, solution.rules, solo_arrays(solution))
+
+
+# -- exact evaluation of any strategy --------------------------------------------
+
+
+class Evaluation:
+    """Exact values of one strategy: ``shut[position]`` and ``score[position]``
+    are Fractions (probability of shutting the box, expected final score)."""
+
+    def __init__(self, rules, name, shut, score):
+        self.rules, self.name = rules, name
+        self.shut, self.score = shut, score
+
+    @property
+    def start_shut(self) -> Fraction:
+        return self.shut[self.rules.all_open]
+
+    @property
+    def start_score(self) -> Fraction:
+        return self.score[self.rules.all_open]
+
+
+def evaluate(strategy, throws: Throws | None = None) -> Evaluation:
+    """Exact probability of shutting the box and expected final score of ``strategy``
+    from every position, by dynamic programming over its choices.
+
+    ``strategy.choices(position, roll)`` gives ``[(move, probability), ...]``
+    (one move with probability 1 for a deterministic strategy), so a random
+    strategy is averaged over its choices exactly.
+    """
+    rules = strategy.rules
+    throws = throws or Throws(rules)
+    size, sums, options = throws.size, throws.sums, throws.options
+    outcomes = rules.outcomes
+    one = Fraction(1)
+    shut = [one] + [Fraction(0)] * (size - 1)
+    score = [Fraction(0)] * size
+    for position in range(1, size):
+        stuck, choices = options[position]
+        shut_total = Fraction(0)
+        score_total = Fraction(stuck * sums[position])
+        for roll, weight, moves in choices:
+            picks = strategy.choices(position, roll)
+            if not picks:
+                raise ValueError("strategy %s chose no move at %s, roll %d" % (strategy.name, bin(position), roll))
+            for move, chance in picks:
+                if move not in moves:
+                    raise ValueError("strategy %s chose an illegal move %s at %s, roll %d"
+                                     % (strategy.name, bin(move), bin(position), roll))
+                successor = position ^ move
+                shut_total += weight * chance * shut[successor]
+                score_total += weight * chance * score[successor]
+        shut[position] = shut_total / outcomes
+        score[position] = score_total / outcomes
+    return Evaluation(rules, strategy.name, shut, score)
