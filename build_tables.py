@@ -15,6 +15,8 @@ import sys
 import time
 
 from shutthebox.rules import STANDARD
+from shutthebox.solo import encode_solo, solve_solo
+from shutthebox.solo_table import VARIANTS, table_name
 from shutthebox.solver import solve_two_player
 from shutthebox.writer import encode_two_player, write_atomic
 
@@ -43,10 +45,20 @@ def two_player(rules):
     return encode_two_player(solution)
 
 
+def one_player(rules):
+    solution = solve_solo(rules)
+    d = solution.denominator
+    check_rounding([(solution.shut, d), (solution.score, d)])
+    return encode_solo(solution)
+
+
 # file name in data/ -> function returning the file's bytes
 TABLES = {
     "standard.msgpack": lambda: two_player(STANDARD),
 }
+# single-player tables, one per dice rule set (both objectives in one file)
+for _variant, _rules in VARIANTS.items():
+    TABLES[table_name(_variant)] = lambda rules=_rules: one_player(rules)
 
 
 def build(name: str) -> bytes:

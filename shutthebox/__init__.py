@@ -8,7 +8,7 @@
 from .errors import InvalidQuery, InvalidRules, ShutTheBoxError, TableError
 
 __version__ = "0.1.0"
-__all__ = ["load", "InvalidQuery", "InvalidRules", "ShutTheBoxError", "TableError", "__version__"]
+__all__ = ["load", "load_solo", "InvalidQuery", "InvalidRules", "ShutTheBoxError", "TableError", "__version__"]
 
 
 def load(path=None):
@@ -16,3 +16,13 @@ def load(path=None):
     from .api import load as _load  # the reader is imported only when asked for
 
     return _load(path)
+
+
+def load_solo(variant="standard", path=None):
+    """Load and verify a single-player table (see :func:`shutthebox.solo_table.load_solo`).
+
+    ``variant`` is ``"standard"``, ``"two-dice"`` or ``"two-tiles"``.
+    """
+    from .solo_table import load_solo as _load_solo
+
+    return _load_solo(variant, path)

@@ -19,6 +19,10 @@ usage: ShutTheBox --one --expect POSITION
        ShutTheBox --two --move POSITION SCORE ROLL
        ShutTheBox --batch < queries.txt
        ShutTheBox --rules
+       ShutTheBox --solo --expect POSITION [--variant NAME] [--objective shut|score]
+       ShutTheBox --solo --move POSITION ROLL [--variant NAME] [--objective shut|score]
+       ShutTheBox simulate [--variant NAME|all] [--strategy NAME] [--games N] [--seed N]
+       ShutTheBox report [--out DIR] [--games N]
        ShutTheBox serve [--port N] [--host ADDRESS]   (the browser assistant)"""
 
 HELP = USAGE + """
@@ -46,6 +50,24 @@ POSITION lists the open tiles, like 146789. SCORE is player one's final score,
 the sum of the tiles left open (1 to 45). A move lists the tiles to close;
 among exactly equal moves the one closing the highest tiles is shown.
 
+single player (one turn; the aim is to close every tile):
+  --solo --expect POSITION          probability of shutting the box from
+                                    POSITION before rolling, playing optimally
+      $ ShutTheBox --solo --expect 123456789 --variant two-dice
+      0.071432
+  --solo --move POSITION ROLL       the optimal move for a roll
+      $ ShutTheBox --solo --move 12345 7 --variant two-dice
+      [3, 4]
+  --variant NAME    standard (default: one die once the open tiles sum to 6 or
+                    less), two-dice (always two dice), two-tiles (standard dice,
+                    at most two tiles closed per roll)
+  --objective shut  (default) play for the best chance of shutting the box;
+  --objective score play for the lowest expected final score (the sum of the
+                    tiles left open, 0 when shut): --expect prints that score
+  simulate          Monte Carlo benchmark of the strategies against their
+                    exact values (ShutTheBox simulate --help)
+  report            write a Markdown report with an SVG chart (--out DIR)
+
 options:
   --batch        answer one query per line of standard input (the arguments
                  above without the program name), one answer per line; a bad
@@ -58,7 +80,7 @@ options:
 exit status: 0 answered, 1 a batch line failed, 2 bad query, 3 table missing
 or damaged"""
 
-EXPECT_ONE, MOVE_ONE, EXPECT_TWO, MOVE_TWO = range(4)
+EXPECT_ONE, MOVE_ONE, EXPECT_TWO, MOVE_TWO, SOLO = range(5)
 # (player, question) -> (query kind, names of its arguments)
 _FORMS = {
     ("--one", "--expect"): (EXPECT_ONE, ("POSITION",)),
@@ -78,6 +100,10 @@ def _looks_like_option(token: str) -> bool:
 
 def parse_query(tokens) -> tuple[int, list]:
     """``["--two", "--move", "13456789", "17", "12"]`` -> (MOVE_TWO, the three texts)."""
+    if _is_solo(tokens):
+        from .solo_query import parse_solo
+
+        return SOLO, parse_solo(tokens)
     players = [t for t in tokens if t in _PLAYERS]
     questions = [t for t in tokens if t in _QUESTIONS]
     unknown = [t for t in tokens if _looks_like_option(t) and t not in _PLAYERS and t not in _QUESTIONS]
@@ -139,8 +165,20 @@ def _move_text(tiles) -> str:
         return text
 
 
+def _is_solo(tokens) -> bool:
+    """A single-player question (solo_query.py answers it)."""
+    for token in tokens:
+        if token == "--solo" or token.startswith(("--variant", "--objective")):
+            return True
+    return False
+
+
 def run_query(table, kind: int, args) -> str:
     """The answer to a parsed query, as the assignment prints it."""
+    if kind == SOLO:
+        from .solo_query import run_solo
+
+        return run_solo(args, None, _whole)
     if kind == EXPECT_ONE:
         return "%.6f" % table.expect_one(args[0])
     if kind == EXPECT_TWO:
@@ -235,6 +273,14 @@ def main(argv=None) -> int:
         from .serve import main as serve_main
 
         return serve_main(argv[1:])
+    if argv[:1] == ["simulate"]:
+        from .simulate import main as simulate_main
+
+        return simulate_main(argv[1:])
+    if argv[:1] == ["report"]:
+        from .report import main as report_main
+
+        return report_main(argv[1:])
     try:
         try:
             options, tokens = _split_options(argv)
@@ -248,12 +294,23 @@ def main(argv=None) -> int:
                 print("%s %s (table format %d.%d)" % (PROG, __version__, FORMAT_MAJOR, FORMAT_MINOR))
                 return 0
             listing = options.get("batch") or options.get("rules")
+            if options.get("rules") and not options.get("batch") and _is_solo(tokens):
+                from .solo_query import solo_table_for
+
+                print(_describe(solo_table_for(tokens, options["table"])))
+                return 0
             if listing and tokens:
                 raise InvalidQuery(
                     "--%s takes no question on the command line, got %s"
                     % ("batch" if options.get("batch") else "rules", " ".join(tokens))
                 )
             query = None if listing else parse_query(tokens)
+            if query is not None and query[0] == SOLO:
+                from .solo_query import run_solo
+
+                sys.stdout.write(run_solo(query[1], options["table"], _whole) + "\n")
+                sys.stdout.flush()
+                return 0
             from .api import load
 
             table = load(options["table"])
