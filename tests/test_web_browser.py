@@ -368,3 +368,17 @@ def test_damaged_table_shows_a_message(browser, server, open_page):
     page.reload()
     page.wait_for_function("document.body.dataset.state !== 'loading'")
     assert "truncated" in page.inner_text("#error")
+
+
+def test_dice_are_animated_and_the_seed_fixes_them(open_page):
+    quiet = open_page("?mode=play&seed=99&seat=1&anim=0")
+    quiet.click("#roll")
+    expected = quiet.evaluate("window.shutTheBox.play.state().dice")
+    page = open_page("?mode=play&seed=99&seat=1")
+    page.click("#roll")
+    assert page.locator("#dice .die.rolling").count() == len(expected)
+    page.wait_for_function("document.body.dataset.play !== 'rolling'")
+    assert page.evaluate("window.shutTheBox.play.state().dice") == expected
+    assert page.locator("#dice .die.rolling").count() == 0
+    faces = [int(page.locator("#dice .die").nth(i).get_attribute("data-face")) for i in range(len(expected))]
+    assert faces == expected

@@ -516,6 +516,7 @@
       this.awaiting = "rolling";
       this.say("");
       $("feedback").textContent = "";
+      this.render();
       this.throwDice().then(function () {
         if (game !== self.game) return;
         self.busy = false;
