@@ -22,13 +22,19 @@ class Rules:
     ``Rules()`` is the assignment's game: tiles 1-9, two six-sided dice while
     the open tiles sum to more than 6, one die otherwise.
 
+    The one-die rule: one die is thrown when the open tiles sum to
+    ``one_die_at_most`` or less (None: never), or, with ``one_die_high_shut``,
+    once every tile above 6 is shut. With ``one_die_optional`` the player may
+    then choose one die or all of them; otherwise one die is forced.
+
     >>> Rules().dice_for(7), Rules().dice_for(6)
     (2, 1)
     >>> Rules(tiles=12).max_score
     78
     """
 
-    __slots__ = ("tiles", "sides", "dice", "one_die_at_most", "max_move_tiles")
+    __slots__ = ("tiles", "sides", "dice", "one_die_at_most", "max_move_tiles", "one_die_optional",
+                 "one_die_high_shut")
 
     def __init__(
         self,
@@ -37,14 +43,21 @@ class Rules:
         dice: int = 2,
         one_die_at_most: int | None = 6,
         max_move_tiles: int | None = None,
+        one_die_optional: bool = False,
+        one_die_high_shut: bool = False,
     ):
         _check_int("tiles", tiles, 1, MAX_TILES)
         _check_int("sides", sides, 2, 100)
         _check_int("dice", dice, 1, 10)
-        if one_die_at_most is not None:
+        if type(one_die_optional) is not bool or type(one_die_high_shut) is not bool:
+            raise InvalidRules("one_die_optional and one_die_high_shut must be true or false")
+        if one_die_at_most is not None or one_die_high_shut:
             if dice == 1:
                 raise InvalidRules("a one-die rule needs a game of more than one die")
+        if one_die_at_most is not None:
             _check_int("one_die_at_most", one_die_at_most, 0, 10_000)
+        elif one_die_optional and not one_die_high_shut:
+            raise InvalidRules("an optional one die needs a rule for when it may be thrown")
         if max_move_tiles is not None:
             _check_int("max_move_tiles", max_move_tiles, 1, tiles)
         object.__setattr__(self, "tiles", tiles)
@@ -52,12 +65,15 @@ class Rules:
         object.__setattr__(self, "dice", dice)
         object.__setattr__(self, "one_die_at_most", one_die_at_most)
         object.__setattr__(self, "max_move_tiles", max_move_tiles)
+        object.__setattr__(self, "one_die_optional", one_die_optional)
+        object.__setattr__(self, "one_die_high_shut", one_die_high_shut)
 
     def __setattr__(self, name, value):
         raise AttributeError("Rules are immutable")
 
     def _key(self):
-        return (self.tiles, self.sides, self.dice, self.one_die_at_most, self.max_move_tiles)
+        return (self.tiles, self.sides, self.dice, self.one_die_at_most, self.max_move_tiles,
+                self.one_die_optional, self.one_die_high_shut)
 
     def __eq__(self, other):
         return isinstance(other, Rules) and self._key() == other._key()
@@ -93,10 +109,33 @@ class Rules:
         return self.sides**self.dice
 
     def dice_for(self, open_sum: int) -> int:
-        """How many dice are thrown when the open tiles sum to ``open_sum``."""
+        """How many dice are thrown when the open tiles sum to ``open_sum``.
+
+        Only for rules where that alone decides (no optional or high-tiles
+        one-die rule); :meth:`dice_choices` answers for every rule set.
+        """
         if self.one_die_at_most is not None and open_sum <= self.one_die_at_most:
             return 1
         return self.dice
+
+    def dice_choices(self, position: int, open_sum: int) -> tuple[int, ...]:
+        """The numbers of dice the player may throw at ``position``.
+
+        All dice come first: on exactly equal values the player throws them.
+        """
+        few = (self.one_die_at_most is not None and open_sum <= self.one_die_at_most) or (
+            self.one_die_high_shut and position >> 6 == 0
+        )
+        if not few:
+            return (self.dice,)
+        return (self.dice, 1) if self.one_die_optional else (1,)
+
+    def possible_rolls(self, position: int, open_sum: int) -> frozenset:
+        """Every roll the dice can show at ``position``."""
+        rolls = set()
+        for dice in self.dice_choices(position, open_sum):
+            rolls.update(range(dice, dice * self.sides + 1))
+        return frozenset(rolls)
 
     def roll_range(self, dice: int) -> tuple[int, int]:
         """Lowest and highest total that ``dice`` dice can show."""
@@ -117,13 +156,37 @@ class Rules:
     # -- the file's view -------------------------------------------------
 
     def as_dict(self) -> dict:
-        return {
+        """The rules as stored in a table file.
+
+        The two later one-die options appear only when set, so a reader that
+        does not know them refuses such a table instead of misreading it.
+        """
+        fields = {
             "tiles": self.tiles,
             "sides": self.sides,
             "dice": self.dice,
             "one_die_at_most": self.one_die_at_most,
             "max_move_tiles": self.max_move_tiles,
         }
+        if self.one_die_optional:
+            fields["one_die_optional"] = True
+        if self.one_die_high_shut:
+            fields["one_die_high_shut"] = True
+        return fields
+
+    def key(self) -> str:
+        """A short name for file names: ``t9-2d6-one6``, ``t12-2d6-opt-high-max2``."""
+        parts = ["t%d" % self.tiles, "%dd%d" % (self.dice, self.sides)]
+        when = []
+        if self.one_die_at_most is not None:
+            when.append("%d" % self.one_die_at_most)
+        if self.one_die_high_shut:
+            when.append("high")
+        if when:
+            parts.append(("opt" if self.one_die_optional else "one") + "-".join(when))
+        if self.max_move_tiles is not None:
+            parts.append("max%d" % self.max_move_tiles)
+        return "-".join(parts)
 
     @classmethod
     def from_dict(cls, fields: dict) -> "Rules":
@@ -131,9 +194,16 @@ class Rules:
 
     def describe(self) -> str:
         """One line in words, as a player would say it."""
-        text = "tiles 1-%d, %d dice with %d sides" % (self.tiles, self.dice, self.sides)
+        text = "tiles 1-%d, %d %s with %d sides" % (self.tiles, self.dice, "die" if self.dice == 1 else "dice",
+                                                    self.sides)
+        when = []
         if self.one_die_at_most is not None:
-            text += ", one die once the open tiles sum to %d or less" % self.one_die_at_most
+            when.append("the open tiles sum to %d or less" % self.one_die_at_most)
+        if self.one_die_high_shut:
+            when.append("every tile above 6 is shut")
+        if when:
+            text += ", %s once %s" % ("one die allowed" if self.one_die_optional else "one die",
+                                      " or ".join(when))
         if self.max_move_tiles is not None:
             text += ", at most %d tiles closed per roll" % self.max_move_tiles
         return text

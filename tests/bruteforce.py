@@ -17,18 +17,35 @@ HALF = Fraction(1, 2)
 
 
 class BruteForce:
-    def __init__(self, tiles=9, sides=6, dice=2, one_die_at_most=6, max_move_tiles=None):
+    def __init__(self, tiles=9, sides=6, dice=2, one_die_at_most=6, max_move_tiles=None,
+                 one_die_optional=False, one_die_high_shut=False):
         self.all_tiles = tuple(range(1, tiles + 1))
         self.sides, self.dice = sides, dice
         self.one_die_at_most, self.max_move_tiles = one_die_at_most, max_move_tiles
+        self.one_die_optional, self.one_die_high_shut = one_die_optional, one_die_high_shut
         self.expect_one = lru_cache(maxsize=None)(self._expect_one)
         self.expect_two = lru_cache(maxsize=None)(self._expect_two)
+        self.results = lru_cache(maxsize=None)(self._results)
+        self.turn_results = lru_cache(maxsize=None)(self._turn_results)
 
-    def roll_chances(self, open_tiles):
+    def dice_counts(self, open_tiles):
+        """Numbers of dice the player may throw, all dice first."""
         few = self.one_die_at_most is not None and sum(open_tiles) <= self.one_die_at_most
-        count = 1 if few else self.dice
+        few = few or (self.one_die_high_shut and all(t <= 6 for t in open_tiles))
+        if not few:
+            return [self.dice]
+        return [self.dice, 1] if self.one_die_optional else [1]
+
+    def chances(self, count):
         totals = Counter(sum(faces) for faces in product(range(1, self.sides + 1), repeat=count))
         return {roll: Fraction(n, self.sides**count) for roll, n in totals.items()}
+
+    def roll_chances(self, open_tiles):
+        """Every roll some allowed number of dice can show (chances of the first)."""
+        merged = {}
+        for count in reversed(self.dice_counts(open_tiles)):
+            merged.update(self.chances(count))
+        return merged
 
     def moves(self, open_tiles, roll):
         most = len(open_tiles) if self.max_move_tiles is None else self.max_move_tiles
@@ -48,11 +65,14 @@ class BruteForce:
     def _turn(self, open_tiles, value_of, end_value):
         if not open_tiles:
             return Fraction(1)
-        total = Fraction(0)
-        for roll, chance in self.roll_chances(open_tiles).items():
-            options = [(value_of(self.after(open_tiles, m)), m) for m in self.moves(open_tiles, roll)]
-            total += chance * (self.pick(options)[0] if options else end_value(sum(open_tiles)))
-        return total
+        best = None
+        for count in self.dice_counts(open_tiles):
+            total = Fraction(0)
+            for roll, chance in self.chances(count).items():
+                options = [(value_of(self.after(open_tiles, m)), m) for m in self.moves(open_tiles, roll)]
+                total += chance * (self.pick(options)[0] if options else end_value(sum(open_tiles)))
+            best = total if best is None else max(best, total)
+        return best
 
     def _expect_two(self, open_tiles, score):
         def end(own):
@@ -80,3 +100,48 @@ class BruteForce:
 
     def positions(self):
         return [c for k in range(1, len(self.all_tiles) + 1) for c in combinations(self.all_tiles, k)]
+
+    # -- any number of players, from the full list of posted scores ----------
+
+    def _results(self, players, posted):
+        """Expected wins of every player, players ``1..len(posted)`` having
+        posted those scores and the next one about to start: a tuple."""
+        player = len(posted)
+        if player == players:
+            best = min(posted)
+            winners = [i for i, score in enumerate(posted) if score == best]
+            return tuple(Fraction(1, len(winners)) if i in winners else Fraction(0) for i in range(players))
+        return self.turn_results(players, posted, self.all_tiles)
+
+    def _turn_results(self, players, posted, open_tiles):
+        """Result vector of the moving player's turn from ``open_tiles``."""
+        player = len(posted)
+        if not open_tiles:
+            return tuple(Fraction(int(i == player)) for i in range(players))
+        best = None
+        for count in self.dice_counts(open_tiles):
+            total = [Fraction(0)] * players
+            for roll, chance in self.chances(count).items():
+                moves = self.moves(open_tiles, roll)
+                if moves:
+                    options = [(self.turn_results(players, posted, self.after(open_tiles, m)), m) for m in moves]
+                    top = max(vector[player] for vector, _ in options)
+                    tied = [(vector, m) for vector, m in options if vector[player] == top]
+                    vector = max(tied, key=lambda pair: sorted(pair[1], reverse=True))[0]
+                else:
+                    vector = self.results(players, posted + (sum(open_tiles),))
+                total = [t + chance * v for t, v in zip(total, vector)]
+            if best is None or total[player] > best[player]:
+                best = total
+        return tuple(best)
+
+    def move_of_player(self, players, posted, open_tiles, roll):
+        if roll not in self.roll_chances(open_tiles):
+            return ()
+        options = [(self.turn_results(players, posted, self.after(open_tiles, m)), m)
+                   for m in self.moves(open_tiles, roll)]
+        if not options:
+            return ()
+        player = len(posted)
+        top = max(vector[player] for vector, _ in options)
+        return max((m for vector, m in options if vector[player] == top), key=lambda m: sorted(m, reverse=True))

@@ -6,7 +6,7 @@ import pytest
 
 from bruteforce import BruteForce
 from shutthebox.rules import Rules
-from shutthebox.solver import solve_two_player
+from shutthebox.solver import solve_players, solve_two_player
 
 
 def mask(tiles):
@@ -49,6 +49,10 @@ TINY_RULES = [
     Rules(tiles=5, sides=3, dice=2, one_die_at_most=None, max_move_tiles=2),
     Rules(tiles=3, sides=2, dice=3, one_die_at_most=2),
     Rules(tiles=6, sides=6, dice=2, one_die_at_most=6),
+    Rules(tiles=5, sides=4, dice=2, one_die_at_most=5, one_die_optional=True),
+    Rules(tiles=8, sides=4, dice=2, one_die_at_most=None, one_die_high_shut=True),
+    Rules(tiles=8, sides=3, dice=2, one_die_at_most=3, one_die_high_shut=True, one_die_optional=True,
+          max_move_tiles=3),
 ]
 
 
@@ -75,3 +79,47 @@ def test_tiny_games_match_brute_force(rules):
 def test_standard_game_matches_brute_force():
     """Every value and every tie-broken move of the real game, exactly."""
     assert_matches_brute_force(Rules())
+
+
+@pytest.mark.parametrize("rules", [Rules(), *TINY_RULES], ids=repr)
+def test_two_players_of_the_general_solver_are_the_two_player_solution(rules):
+    general, special = solve_players(rules, 2), solve_two_player(rules)
+    for position in range(1 << rules.tiles):
+        assert general.expect(position, general.state(1)) == special.expect_one(position)
+        assert general.moves[0][position] == special.m1[position]
+        for score in range(1, rules.max_score + 1):
+            state = general.state(2, score, 1)
+            assert general.expect(position, state) == special.expect_two(position, score)
+            assert general.moves[state][position] == special.m2[score][position]
+
+
+def posted_scores(rules, count):
+    if count == 0:
+        yield ()
+        return
+    for rest in posted_scores(rules, count - 1):
+        for score in range(1, rules.max_score + 1):
+            yield rest + (score,)
+
+
+@pytest.mark.parametrize("rules, players", [
+    (Rules(tiles=3, sides=3, dice=2, one_die_at_most=2), 3),
+    (Rules(tiles=3, sides=2, dice=2, one_die_at_most=None), 4),
+    (Rules(tiles=4, sides=3, dice=2, one_die_at_most=3, one_die_optional=True), 3),
+    (Rules(tiles=4, sides=4, dice=1, one_die_at_most=None, max_move_tiles=2), 3),
+], ids=repr)
+def test_several_players_match_brute_force_over_every_list_of_posted_scores(rules, players):
+    """The brute force keeps every posted score; the solver only the best one and
+    how many share it. Equal answers show that this summary is enough."""
+    solution = solve_players(rules, players)
+    brute = BruteForce(**rules.as_dict())
+    for player in range(1, players + 1):
+        for posted in posted_scores(rules, player - 1):
+            best = min(posted) if posted else 0
+            state = solution.state(player, best, posted.count(best))
+            for open_tiles in brute.positions():
+                bits = mask(open_tiles)
+                assert solution.expect(bits, state) == brute.turn_results(players, posted, open_tiles)[player - 1]
+                for roll in range(rules.max_roll + 1):
+                    found = tiles(solution.move(bits, state, roll))
+                    assert found == brute.move_of_player(players, posted, open_tiles, roll), (posted, open_tiles, roll)
