@@ -324,12 +324,6 @@ def test_illegal_choices_are_refused_with_a_reason(open_page, table):
     state = page.evaluate("window.shutTheBox.play.state()")
     assert state["awaiting"] == "move", state
     roll = state["roll"]
-    # A tile too big for the roll is refused on the spot.
-    too_big = next(t for t in range(9, 0, -1) if t > roll) if roll < 9 else None
-    if too_big:
-        page.click("#play-tiles [data-tile='%d']" % too_big)
-        assert page.get_attribute("#play-message", "data-refused") == "true"
-        assert "more than the roll of %d" % roll in page.inner_text("#play-message")
     # Tiles short of the roll cannot be closed.
     page.click("#play-tiles [data-tile='1']")
     page.click("#confirm")
@@ -339,6 +333,25 @@ def test_illegal_choices_are_refused_with_a_reason(open_page, table):
     after = page.evaluate("window.shutTheBox.play.state()")
     assert after["position"] == "123456789" and after["awaiting"] == "move" and after["moves"] == 0
     screenshot(page, "play-refused.png")
+    # A tile that takes the choice past the roll is refused on the spot (9 + 8 > 12).
+    page.keyboard.press("Escape")
+    page.click("#play-tiles [data-tile='9']")
+    page.click("#play-tiles [data-tile='8']")
+    assert page.get_attribute("#play-message", "data-refused") == "true"
+    assert "more than the roll of %d" % roll in page.inner_text("#play-message")
+    assert 8 not in page.evaluate("window.shutTheBox.play.state().chosen")
+    # After a legal move, a shut tile cannot be chosen again.
+    page.keyboard.press("Escape")
+    move = table_move(table, after)
+    for tile in move:
+        page.click("#play-tiles [data-tile='%d']" % tile)
+    page.click("#confirm")
+    page.wait_for_function("document.body.dataset.play === 'roll'")
+    page.click("#roll")
+    page.wait_for_function("['move', 'computer', 'over'].includes(document.body.dataset.play)")
+    assert page.evaluate("document.body.dataset.play") == "move"  # seed 2024: the second roll has a move
+    page.click("#play-tiles [data-tile='%d']" % move[0])
+    assert "Tile %d is already shut" % move[0] in page.inner_text("#play-message")
 
 
 # -- a bad table -------------------------------------------------------------------
