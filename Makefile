@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: all install tables check-tables test bench clean web
+.PHONY: all install tables check-tables test bench report simulate clean web
 
 all: tables test
 
@@ -20,6 +20,13 @@ test:
 
 bench:
 	$(PYTHON) bench/bench.py
+
+# Single player: the Markdown + SVG report (report/), and the Monte Carlo benchmark of every strategy.
+report:
+	$(PYTHON) ./ShutTheBox report --out report
+
+simulate:
+	$(PYTHON) ./ShutTheBox simulate --variant all
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache test-output

@@ -138,6 +138,38 @@ def bench_build() -> None:
            len(data) < 2**20)
 
 
+def bench_solo(repeat: int, games: int) -> None:
+    """Single player: table builds, a --solo query against a two-player one, Monte Carlo speed."""
+    from shutthebox.simulate import REFERENCE_SECONDS_PER_MILLION, simulate
+    from shutthebox.solo import Throws, encode_solo, solve_solo
+    from shutthebox.solo_table import VARIANTS
+    from shutthebox.strategies import STRATEGIES, make
+
+    for variant, rules in VARIANTS.items():
+        seconds = min(timeit.repeat(lambda: encode_solo(solve_solo(rules)), number=1, repeat=3))
+        report("exact build of solo-%s" % variant, "%.3f s" % seconds, "< 1 s", seconds < 1)
+    two = COMMAND + ["--two", "--move", "13456789", "17", "12"]
+    solo = COMMAND + ["--solo", "--move", "12345", "7", "--variant", "two-dice"]
+    wall(solo, 3)
+    two_cpu, solo_cpu = [], []
+    for _ in range(repeat):  # interleaved
+        wall(two, 1, cpu=two_cpu)
+        wall(solo, 1, cpu=solo_cpu)
+    ratio = statistics.median(solo_cpu) / statistics.median(two_cpu)
+    report("--solo query / two-player query (CPU)", "%.3f (%.1f ms / %.1f ms)" % (
+        ratio, statistics.median(solo_cpu) * 1e3, statistics.median(two_cpu) * 1e3), "<= 1.10", ratio <= 1.10)
+    rules = VARIANTS["two-dice"]
+    throws = Throws(rules)
+    for name in STRATEGIES:
+        sim = simulate(make(name, rules, seed=1), games, seed=1, throws=throws, progress=False)
+        per_minute = sim.games_per_second * 60
+        per_million = 1e6 / sim.games_per_second
+        report("simulate %s (two-dice, one core)" % name,
+               "%.1f M games/min (%.2f s/M, %.1fx ref)" % (
+                   per_minute / 1e6, per_million, REFERENCE_SECONDS_PER_MILLION / per_million),
+               ">= 1 M games/min", per_minute >= 1e6)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Speed and size figures with their targets.")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -151,6 +183,7 @@ def main(argv=None) -> int:
     bench_lookup(3 if args.quick else 7)
     bench_batch(200_000 if args.quick else 1_000_000, 3)
     bench_build()
+    bench_solo(repeat, 200_000 if args.quick else 1_000_000)
     missed = [row for row in ROWS if row[3] == "MISSED"]
     print("%d figures, %d missed their target" % (len(ROWS), len(missed)))
     return 0
