@@ -14,7 +14,8 @@ import os
 import sys
 import time
 
-from shutthebox.rules import STANDARD
+from shutthebox.api import table_name as two_player_name
+from shutthebox.rules import STANDARD, Rules
 from shutthebox.solo import encode_solo, solve_solo
 from shutthebox.solo_table import VARIANTS, table_name
 from shutthebox.solver import solve_two_player
@@ -25,17 +26,22 @@ DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
 def check_rounding(pairs) -> None:
-    """Every printed value (6 decimals) from float64 equals the exact rounding.
+    """Every printed value (``%.6f`` of the stored float64) is the exact value
+    rounded to 6 decimals.
 
-    ``pairs`` yields (numerators, denominator). Exact values here never end in
-    a decimal 5 (no factor 5 in their denominators), but float64 could still
-    round across a boundary: fail the build rather than ship a wrong digit.
+    ``pairs`` yields (numerators, denominator). float64 could round across a
+    decimal boundary: fail the build rather than ship a wrong digit. A value
+    exactly halfway (like 1/128 = 0.0078125, possible since denominators are
+    2**a * 3**b) is stored exactly, and ``%.6f`` rounds it half to even, in
+    every language; the check expects that.
     """
     for numerators, denominator in pairs:
         for numerator in numerators:
-            exact = (2 * numerator * 10**6 + denominator) // (2 * denominator)
+            whole, rest = divmod(numerator * 10**6, denominator)
+            if 2 * rest > denominator or (2 * rest == denominator and whole % 2):
+                whole += 1
             printed = "%.6f" % (numerator / denominator)
-            if int(printed.replace(".", "")) != exact:
+            if int(printed.replace(".", "")) != whole:
                 raise AssertionError("float rounding differs from exact for %d/%d" % (numerator, denominator))
 
 
@@ -56,6 +62,9 @@ def one_player(rules):
 TABLES = {
     "standard.msgpack": lambda: two_player(STANDARD),
 }
+# the most popular variants: 10 and 12 tiles, otherwise the assignment's rules
+for _tiles in (10, 12):
+    TABLES[two_player_name(Rules(tiles=_tiles), 2)] = lambda rules=Rules(tiles=_tiles): two_player(rules)
 # single-player tables, one per dice rule set (both objectives in one file)
 for _variant, _rules in VARIANTS.items():
     TABLES[table_name(_variant)] = lambda rules=_rules: one_player(rules)

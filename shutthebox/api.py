@@ -7,8 +7,9 @@
 >>> table.move_two("13456789", 17, 12)
 (3, 9)
 
-Expected wins count a tie as half a win; moves are the closed tiles in
-increasing order, the highest tiles first among exactly equal moves.
+Expected wins count a tie as half a win (a share of the win for ties among
+several players); moves are the closed tiles in increasing order, the highest
+tiles first among exactly equal moves.
 """
 
 from __future__ import annotations
@@ -17,20 +18,39 @@ import os
 
 from .errors import InvalidQuery, TableError
 from .notation import format_position, parse_position, tiles_of
+from .rules import STANDARD, Rules
 from .table import read_table
 
 TABLE_ENV = "SHUTTHEBOX_TABLE"
+CACHE_ENV = "SHUTTHEBOX_CACHE"
 STANDARD_TABLE = "standard.msgpack"
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 # Installed wheel first (data mapped into the package), then the checkout.
 SEARCH_PATH = (os.path.join(_PACKAGE, "data"), os.path.join(os.path.dirname(_PACKAGE), "data"))
 _CACHE_LIMIT = 1 << 16
+MAX_PLAYERS = 8
 
 
-def find_table(name: str = STANDARD_TABLE) -> str:
-    """Path of a shipped table, next to the package first; TableError if none."""
+def table_name(rules: Rules = STANDARD, players: int = 2) -> str:
+    """File name of the table for ``rules`` and ``players``: ``t12-2d6-one6-p2.msgpack``."""
+    if rules == STANDARD and players == 2:
+        return STANDARD_TABLE
+    return "%s-p%d.msgpack" % (rules.key(), players)
+
+
+def cache_dir() -> str:
+    """Where tables built on demand are kept: $SHUTTHEBOX_CACHE, else the user's cache."""
+    folder = os.environ.get(CACHE_ENV)
+    if not folder:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+        folder = os.path.join(base, "shutthebox")
+    return folder
+
+
+def find_table(name: str = STANDARD_TABLE, cached: bool = False) -> str:
+    """Path of a shipped (or, with ``cached``, a cached) table; TableError if none."""
     tried = []
-    for folder in SEARCH_PATH:
+    for folder in SEARCH_PATH + ((cache_dir(),) if cached else ()):
         path = os.path.join(folder, name)
         if os.path.exists(path):
             return path
@@ -41,13 +61,190 @@ def find_table(name: str = STANDARD_TABLE) -> str:
     )
 
 
-def load(path: str | None = None) -> "Table":
-    """Load and verify a two-player table: ``path``, else $SHUTTHEBOX_TABLE, else the shipped one."""
-    path = path or os.environ.get(TABLE_ENV) or find_table()
-    return Table(read_table(path))
+def build_cached(rules: Rules, players: int = 2, progress: bool | None = None) -> str:
+    """Solve the table for ``rules`` and ``players`` into the cache; return its path.
+
+    Shows progress on a terminal. The file appears atomically, complete or not
+    at all, so an interrupted build leaves nothing behind.
+    """
+    from .progress import Progress  # build-time modules: only now
+    from .writer import build_table, write_atomic
+
+    path = os.path.join(cache_dir(), table_name(rules, players))
+    with Progress(1, "solving", unit="turns", enabled=progress) as bar:
+
+        def report(done, total):
+            bar.total = total
+            bar.update(done)
+
+        data = build_table(rules, players, report)
+    try:
+        write_atomic(path, data)
+    except OSError as error:
+        raise TableError("cannot write table %s (%s); set %s to a writable folder"
+                         % (path, error.strerror or error, CACHE_ENV)) from None
+    return path
 
 
-class Table:
+def load(path: str | None = None, *, rules: Rules | None = None, players: int = 2, build: bool = True,
+         progress: bool | None = None):
+    """Load and verify a table.
+
+    With no arguments: $SHUTTHEBOX_TABLE, else the shipped standard table.
+    With ``rules`` and/or ``players``: the shipped or cached table for them,
+    solved on first use (unless ``build`` is false) and cached. Returns a
+    :class:`Table` for two players, a :class:`PlayersTable` for more.
+    """
+    if path is None:
+        if rules is None and players == 2:
+            path = os.environ.get(TABLE_ENV) or find_table()
+        else:
+            rules = STANDARD if rules is None else rules
+            if type(players) is not int or not 2 <= players <= MAX_PLAYERS:
+                raise InvalidQuery("players must be a whole number from 2 to %d, not %r" % (MAX_PLAYERS, players))
+            try:
+                path = find_table(table_name(rules, players), cached=True)
+            except TableError:
+                if not build:
+                    raise
+                path = build_cached(rules, players, progress)
+    return open_table(path)
+
+
+def open_table(path: str):
+    """The right reader for the file's game."""
+    tablefile = read_table(path)
+    game = tablefile.header.get("game")
+    if game == "multi-player":
+        return PlayersTable(tablefile)
+    return Table(tablefile)
+
+
+class _Answers:
+    """What every table reader shares: positions, rolls, moves, messages."""
+
+    game = ""
+    expected: dict = {}
+
+    def __init__(self, tablefile):
+        self.file = tablefile
+        self.path = tablefile.path
+        self.rules = rules = tablefile.rules
+        self._scores, self._rolls = rules.max_score + 1, rules.max_roll + 1
+        shapes = tablefile.shapes
+        if tablefile.header.get("game") != self.game or any(
+            shapes.get(name) != shape for name, shape in self.expected_shapes().items()
+        ):
+            raise TableError("table file %s is not a %s table for %s; rebuild it with `make tables`"
+                             % (self.path, self.game, rules.describe()))
+        self._positions: dict = {}
+        self._tiles: dict = {}
+        self._valid: dict = {}
+
+    def expected_shapes(self) -> dict:
+        raise NotImplementedError
+
+    def __repr__(self):
+        return "<shutthebox.%s %s: %s>" % (type(self).__name__, self.path, self.rules.describe())
+
+    # -- validation, shared ---------------------------------------------------
+
+    def _position(self, position) -> int:
+        mask = parse_position(position, self.rules.tiles)
+        if type(position) is str and len(self._positions) < _CACHE_LIMIT:
+            self._positions[position] = mask
+        return mask
+
+    def position(self, position) -> int:
+        """The bitmask of a position, validated."""
+        try:
+            return self._positions[position]
+        except (KeyError, TypeError):
+            return self._position(position)
+
+    def open_sum(self, mask: int) -> int:
+        return sum(tiles_of(mask))
+
+    def possible_rolls(self, mask: int) -> frozenset:
+        """Every roll the dice can show at a position (bitmask)."""
+        try:
+            return self._valid[mask]
+        except KeyError:
+            rolls = self._valid[mask] = self.rules.possible_rolls(mask, self.open_sum(mask))
+            return rolls
+
+    def roll_range(self, mask: int) -> tuple[int, int]:
+        """Lowest and highest roll the dice can show at a position (bitmask)."""
+        rolls = self.possible_rolls(mask)
+        return min(rolls), max(rolls)
+
+    def _check_roll(self, mask, roll):
+        try:
+            valid = self._valid[mask]
+        except KeyError:
+            valid = self.possible_rolls(mask)
+        if type(roll) is not int or roll not in valid:
+            self._bad_roll(mask, roll)
+
+    def _bad_roll(self, mask, roll):
+        if type(roll) is not int:
+            raise InvalidQuery("the roll must be a whole number, not %r" % (roll,))
+        rules, total = self.rules, self.open_sum(mask)
+        choices = rules.dice_choices(mask, total)
+        rolls = sorted(self.possible_rolls(mask))
+        if rules.one_die_at_most is not None and total <= rules.one_die_at_most:
+            why = "the open tiles %s sum to %d, so " % (format_position(mask), total)
+        elif 1 in choices:
+            why = "every tile above 6 is shut, so "
+        elif rules.one_die_at_most is not None:
+            why = "the open tiles %s sum to %d, so " % (format_position(mask), total)
+        elif rules.one_die_high_shut:
+            why = "a tile above 6 is open, so "
+        else:
+            why = ""
+        if len(choices) > 1:
+            what = "%s or one die may be thrown" % _dice_words(choices[0])
+        else:
+            what = "%s %s thrown" % (_dice_words(choices[0]), "is" if choices[0] == 1 else "are")
+        shown = "%d to %d" % (rolls[0], rolls[-1]) if len(rolls) == rolls[-1] - rolls[0] + 1 else \
+            ", ".join(map(str, rolls))
+        raise InvalidQuery("roll %d is impossible: %s%s (%s)" % (roll, why, what, shown))
+
+    def _move_tiles(self, mask, roll, move):
+        try:
+            return self._tiles[move]
+        except KeyError:
+            pass
+        if not move:
+            raise InvalidQuery(
+                "no open tiles of %s add up to %d: the turn ends there, scoring %d"
+                % (format_position(mask), roll, self.open_sum(mask))
+            )
+        tiles = self._tiles[move] = tiles_of(move)
+        return tiles
+
+    def _check_scores(self, scores, players) -> tuple[int, int, int]:
+        """(player, best, shared) for the scores posted before the player."""
+        try:
+            posted = list(scores)
+        except TypeError:
+            raise InvalidQuery("the scores posted so far must be a list of whole numbers, not %r" % (scores,)) from None
+        if len(posted) >= players:
+            raise InvalidQuery("%d scores posted, but in a game of %d players at most %d are posted before a turn"
+                               % (len(posted), players, players - 1))
+        for score in posted:
+            if score == 0 and type(score) is int:
+                raise InvalidQuery("score 0 means that player shut the box and won: nobody plays after")
+            if type(score) is not int or not 0 < score < self._scores:
+                raise InvalidQuery("a posted score must be a whole number from 1 to %d (the sum of the tiles left "
+                                   "open), not %r" % (self._scores - 1, score))
+        if not posted:
+            return 1, 0, 0
+        best = min(posted)
+        return len(posted) + 1, best, posted.count(best)
+
+
+class Table(_Answers):
     """Exact answers for one rule set of the two-player game.
 
     Positions are digit strings (``"146789"``) or iterables of tiles; scores
@@ -55,32 +252,22 @@ class Table:
     the player, for a question that has no answer.
     """
 
+    game = "two-player"
+    players = 2
+
     def __init__(self, tablefile):
-        self.file = tablefile
-        self.path = tablefile.path
-        self.rules = rules = tablefile.rules
-        header, shapes = tablefile.header, tablefile.shapes
-        positions, scores, rolls = 1 << rules.tiles, rules.max_score + 1, rules.max_roll + 1
-        expected = {
-            "e1": (positions,),
-            "m1": (positions, rolls),
-            "e2": (positions, scores),
-            "m2": (positions, scores, rolls),
-        }
-        if header.get("game") != "two-player" or any(shapes.get(k) != v for k, v in expected.items()):
-            raise TableError(
-                "table file %s is not a two-player table for %s; rebuild it with `make tables`"
-                % (self.path, rules.describe())
-            )
+        super().__init__(tablefile)
         arrays = tablefile.arrays
         self._e1, self._m1, self._e2, self._m2 = arrays["e1"], arrays["m1"], arrays["e2"], arrays["m2"]
-        self._scores, self._rolls = scores, rolls
-        self._positions: dict = {}
-        self._tiles: dict = {}
-        self._ranges: dict = {}
+        self._c1, self._c2 = arrays.get("c1"), arrays.get("c2")
 
-    def __repr__(self):
-        return "<shutthebox.Table %s: %s>" % (self.path, self.rules.describe())
+    def expected_shapes(self):
+        positions, scores, rolls = 1 << self.rules.tiles, self._scores, self._rolls
+        shapes = {"e1": (positions,), "m1": (positions, rolls), "e2": (positions, scores),
+                  "m2": (positions, scores, rolls)}
+        if self.rules.one_die_optional:
+            shapes.update(c1=(positions,), c2=(positions, scores))
+        return shapes
 
     # -- the four questions ---------------------------------------------
 
@@ -99,15 +286,16 @@ class Table:
         except (KeyError, TypeError):
             mask = self._position(position)
         try:
-            low, high = self._ranges[mask]
+            valid = self._valid[mask]
         except KeyError:
-            low, high = self._roll_range(mask)
-        if type(roll) is not int or not low <= roll <= high:
+            valid = self.possible_rolls(mask)
+        if type(roll) is not int or roll not in valid:
             self._bad_roll(mask, roll)
+        move = self._m1[mask * self._rolls + roll]
         try:
-            return self._tiles[self._m1[mask * self._rolls + roll]]
+            return self._tiles[move]
         except KeyError:
-            return self._no_move(mask, roll, self._m1[mask * self._rolls + roll])
+            return self._move_tiles(mask, roll, move)
 
     def expect_two(self, position, score: int) -> float:
         """Player two's expected wins at ``position``, player one having scored ``score``."""
@@ -128,56 +316,36 @@ class Table:
         if type(score) is not int or not 0 < score < self._scores:
             self._bad_score(score)
         try:
-            low, high = self._ranges[mask]
+            valid = self._valid[mask]
         except KeyError:
-            low, high = self._roll_range(mask)
-        if type(roll) is not int or not low <= roll <= high:
+            valid = self.possible_rolls(mask)
+        if type(roll) is not int or roll not in valid:
             self._bad_roll(mask, roll)
         move = self._m2[(mask * self._scores + score) * self._rolls + roll]
         try:
             return self._tiles[move]
         except KeyError:
-            return self._no_move(mask, roll, move)
+            return self._move_tiles(mask, roll, move)
 
-    # -- validation -------------------------------------------------------
+    # -- the same questions for any player, by the scores posted before ----
 
-    def _position(self, position) -> int:
-        mask = parse_position(position, self.rules.tiles)
-        if type(position) is str and len(self._positions) < _CACHE_LIMIT:
-            self._positions[position] = mask
-        return mask
+    def expect(self, position, scores=()) -> float:
+        """Expected wins of the player to move, after ``scores`` were posted."""
+        player, best, _ = self._check_scores(scores, 2)
+        return self.expect_one(position) if player == 1 else self.expect_two(position, best)
 
-    def open_sum(self, mask: int) -> int:
-        return sum(tiles_of(mask))
+    def move(self, position, roll: int, scores=()) -> tuple[int, ...]:
+        """Optimal move of the player to move, after ``scores`` were posted."""
+        player, best, _ = self._check_scores(scores, 2)
+        return self.move_one(position, roll) if player == 1 else self.move_two(position, best, roll)
 
-    def roll_range(self, mask: int) -> tuple[int, int]:
-        """Lowest and highest roll the dice can show at a position (bitmask)."""
-        return self.rules.roll_range(self.rules.dice_for(self.open_sum(mask)))
-
-    def _roll_range(self, mask):
-        found = self._ranges[mask] = self.roll_range(mask)
-        return found
-
-    def _bad_roll(self, mask, roll):
-        if type(roll) is not int:
-            raise InvalidQuery("the roll must be a whole number, not %r" % (roll,))
-        low, high = self.roll_range(mask)
-        dice = self.rules.dice_for(self.open_sum(mask))
-        raise InvalidQuery(
-            "roll %d is impossible: the open tiles %s sum to %d, so %s thrown (%d to %d)"
-            % (roll, format_position(mask), self.open_sum(mask),
-               _dice_words(dice), low, high)
-        )
-
-    def _no_move(self, mask, roll, move):
-        """Tiles of a move not seen yet, or the error for a roll with no move."""
-        if not move:
-            raise InvalidQuery(
-                "no open tiles of %s add up to %d: the turn ends there, scoring %d"
-                % (format_position(mask), roll, self.open_sum(mask))
-            )
-        tiles = self._tiles[move] = tiles_of(move)
-        return tiles
+    def dice(self, position, scores=()) -> int:
+        """How many dice the player to move should throw (a choice only when one die is optional)."""
+        mask = self.position(position)
+        player, best, _ = self._check_scores(scores, 2)
+        if self._c1 is None:
+            return self.rules.dice_choices(mask, self.open_sum(mask))[0]
+        return self._c1[mask] if player == 1 else self._c2[mask * self._scores + best]
 
     def _bad_score(self, score):
         if score == 0 and type(score) is int:
@@ -188,7 +356,73 @@ class Table:
         )
 
 
+class PlayersTable(_Answers):
+    """Exact answers for a game of three or more players.
+
+    A player's question names the scores posted before their turn
+    (``scores=[17, 23]`` for the third player); only the best of them and how
+    many players share it matter (docs/FORMAT.md explains why).
+    """
+
+    game = "multi-player"
+
+    def __init__(self, tablefile):
+        self.players = tablefile.header.get("players")
+        if type(self.players) is not int or not 2 <= self.players <= 16:
+            raise TableError("table file %s has no valid player count; rebuild it" % tablefile.path)
+        super().__init__(tablefile)
+        arrays = tablefile.arrays
+        self._e, self._m, self._c = arrays["e"], arrays["m"], arrays.get("c")
+        self._positions_count = 1 << self.rules.tiles
+
+    def expected_shapes(self):
+        states = 1 + (self._scores - 1) * self.players * (self.players - 1) // 2
+        positions = 1 << self.rules.tiles
+        shapes = {"e": (states, positions), "m": (states, positions, self._rolls)}
+        if self.rules.one_die_optional:
+            shapes["c"] = (states, positions)
+        return shapes
+
+    def _state(self, scores) -> int:
+        player, best, shared = self._check_scores(scores, self.players)
+        if player == 1:
+            return 0
+        return 1 + (self._scores - 1) * ((player - 1) * (player - 2) // 2 + shared - 1) + best - 1
+
+    def expect(self, position, scores=()) -> float:
+        """Expected wins of the player to move, after ``scores`` were posted."""
+        mask = self.position(position)
+        return self._e[self._state(scores) * self._positions_count + mask]
+
+    def move(self, position, roll: int, scores=()) -> tuple[int, ...]:
+        """Optimal move of the player to move, after ``scores`` were posted."""
+        mask = self.position(position)
+        state = self._state(scores)
+        self._check_roll(mask, roll)
+        return self._move_tiles(mask, roll, self._m[(state * self._positions_count + mask) * self._rolls + roll])
+
+    def expect_one(self, position) -> float:
+        return self.expect(position, ())
+
+    def move_one(self, position, roll: int) -> tuple[int, ...]:
+        return self.move(position, roll, ())
+
+    def expect_two(self, position, score: int) -> float:
+        return self.expect(position, (score,))
+
+    def move_two(self, position, score: int, roll: int) -> tuple[int, ...]:
+        return self.move(position, roll, (score,))
+
+    def dice(self, position, scores=()) -> int:
+        """How many dice the player to move should throw."""
+        mask = self.position(position)
+        state = self._state(scores)
+        if self._c is None:
+            return self.rules.dice_choices(mask, self.open_sum(mask))[0]
+        return self._c[state * self._positions_count + mask]
+
+
 def _dice_words(dice: int) -> str:
     if dice == 1:
-        return "one die is"
-    return "%s dice are" % ({2: "two", 3: "three"}.get(dice) or dice)
+        return "one die"
+    return "%s dice" % ({2: "two", 3: "three"}.get(dice) or dice)

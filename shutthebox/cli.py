@@ -80,7 +80,7 @@ options:
 exit status: 0 answered, 1 a batch line failed, 2 bad query, 3 table missing
 or damaged"""
 
-EXPECT_ONE, MOVE_ONE, EXPECT_TWO, MOVE_TWO, SOLO = range(5)
+EXPECT_ONE, MOVE_ONE, EXPECT_TWO, MOVE_TWO, SOLO, EXPECT_ANY, MOVE_ANY = range(7)
 # (player, question) -> (query kind, names of its arguments)
 _FORMS = {
     ("--one", "--expect"): (EXPECT_ONE, ("POSITION",)),
@@ -91,6 +91,8 @@ _FORMS = {
 _PLAYERS = ("--one", "--two")
 _QUESTIONS = ("--expect", "--move")
 _FLAGS = {"--batch", "--rules", "--version", "--help", "-h"}
+# Options that choose the game (the whole run, batch lines included).
+_GAME_OPTIONS = ("--tiles", "--dice", "--sides", "--one-die", "--max-move-tiles", "--players")
 _MOVE_TEXT: dict = {}
 
 
@@ -104,16 +106,19 @@ def parse_query(tokens) -> tuple[int, list]:
         from .solo_query import parse_solo
 
         return SOLO, parse_solo(tokens)
+    tokens, scores = _take_scores(tokens)
     players = [t for t in tokens if t in _PLAYERS]
     questions = [t for t in tokens if t in _QUESTIONS]
     unknown = [t for t in tokens if _looks_like_option(t) and t not in _PLAYERS and t not in _QUESTIONS]
     args = [t for t in tokens if not _looks_like_option(t)]
     if unknown:
-        if unknown[0] in _FLAGS or unknown[0].startswith("--table"):
+        if unknown[0] in _FLAGS or unknown[0].startswith(("--table",) + _GAME_OPTIONS):
             raise InvalidQuery("%s is an option of the command line, not of a query" % unknown[0])
         raise InvalidQuery("unknown option '%s' (the questions are --one/--two with --expect/--move)" % unknown[0])
     if not tokens:
         raise InvalidQuery("no question asked: use --one or --two with --expect or --move (see --help)")
+    if scores is not None:
+        return _parse_any(tokens, scores, players, questions, args)
     if len(set(players)) > 1:
         raise InvalidQuery("ask for one player only: --one or --two, not both")
     if len(set(questions)) > 1:
@@ -132,6 +137,32 @@ def parse_query(tokens) -> tuple[int, list]:
                "no arguments" if not args else "%d: %s" % (len(args), " ".join(args)))
         )
     return kind, args
+
+
+def _take_scores(tokens):
+    """Split ``--scores 17,23`` (or ``--scores=17,23``) off a query."""
+    for index, token in enumerate(tokens):
+        if token == "--scores":
+            if index + 1 >= len(tokens):
+                raise InvalidQuery("--scores needs the scores posted so far, like --scores 17,23")
+            return tokens[:index] + tokens[index + 2 :], tokens[index + 1]
+        if token.startswith("--scores="):
+            return tokens[:index] + tokens[index + 1 :], token[len("--scores=") :]
+    return tokens, None
+
+
+def _parse_any(tokens, scores, players, questions, args):
+    """``--scores 17,23 --expect POSITION`` or ``--move POSITION ROLL``: any player's question."""
+    if players:
+        raise InvalidQuery("--scores says which player is to move: leave out %s" % players[0])
+    if len(questions) != 1:
+        raise InvalidQuery("ask one question: --expect or --move")
+    posted = [_whole("posted score", part) for part in scores.replace(",", " ").split()]
+    names = ("POSITION",) if questions[0] == "--expect" else ("POSITION", "ROLL")
+    if len(args) != len(names):
+        raise InvalidQuery("--scores ... %s takes %s, but got %d argument(s)" % (questions[0], " ".join(names),
+                                                                              len(args)))
+    return (EXPECT_ANY if questions[0] == "--expect" else MOVE_ANY), [*args, posted]
 
 
 _SMALL = {str(number): number for number in range(100)}
@@ -185,6 +216,10 @@ def run_query(table, kind: int, args) -> str:
         return "%.6f" % table.expect_two(args[0], _whole("score", args[1]))
     if kind == MOVE_ONE:
         return _move_text(table.move_one(args[0], _whole("roll", args[1])))
+    if kind == EXPECT_ANY:
+        return "%.6f" % table.expect(args[0], args[1])
+    if kind == MOVE_ANY:
+        return _move_text(table.move(args[0], _whole("roll", args[1]), args[2]))
     return _move_text(table.move_two(args[0], _whole("score", args[1]), _whole("roll", args[2])))
 
 
@@ -248,6 +283,13 @@ def _split_options(argv):
                 raise InvalidQuery("--table needs the path of a table file")
         elif word.startswith("--table="):
             options["table"] = word[len("--table=") :]
+        elif word.split("=", 1)[0] in _GAME_OPTIONS:
+            name, _, value = word.partition("=")
+            if not _:
+                value = next(words, None)
+                if value is None:
+                    raise InvalidQuery("%s needs a value (see --help)" % name)
+            options.setdefault("game", {})[name] = value
         elif word in _FLAGS:
             options[word.lstrip("-")] = True
         else:
@@ -256,14 +298,41 @@ def _split_options(argv):
 
 
 def _describe(table) -> str:
+    """Where a table lives, how big it is, and what it was solved for."""
     header = table.file.header
+    game = header.get("game")
+    if "players" in header or game == "two-player":
+        game = "%s, %d players" % (game, header.get("players", 2))
     return "\n".join([
         "table:     %s" % os.path.abspath(table.path),
         "size:      %d bytes" % table.file.size,
-        "game:      %s" % header.get("game"),
+        "game:      %s" % game,
         "rules:     %s" % table.rules.describe(),
         "format:    %s.%s, made by %s" % (header["format"][0], header["format"][1], header.get("generator")),
     ])
+
+
+def _game(options):
+    """(rules, players) asked for with --tiles, --dice, ...; (None, 2) for the assignment's game."""
+    game = options.get("game")
+    if not game:
+        return None, 2
+    from .variants import rules_from_options
+
+    return rules_from_options(game)
+
+
+def _load(options):
+    from .api import load
+
+    rules, players = _game(options)
+    if rules is None and players == 2:
+        return load(options["table"])
+    table = load(options["table"], rules=rules, players=players)
+    if options["table"] and (table.rules != rules or table.players != players):
+        raise InvalidQuery("table %s is for %d players, %s; not for the game asked for (%d players, %s)"
+                           % (table.path, table.players, table.rules.describe(), players, rules.describe()))
+    return table
 
 
 def main(argv=None) -> int:
@@ -311,9 +380,7 @@ def main(argv=None) -> int:
                 sys.stdout.write(run_solo(query[1], options["table"], _whole) + "\n")
                 sys.stdout.flush()
                 return 0
-            from .api import load
-
-            table = load(options["table"])
+            table = _load(options)
             if options.get("rules"):
                 print(_describe(table))
                 return 0

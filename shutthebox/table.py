@@ -3,7 +3,9 @@
 A table file is one msgpack map. Its first entries are ``magic`` and
 ``format``; its last entry is ``crc32``, always a msgpack uint32 (``0xce`` and
 4 big-endian bytes), the CRC-32 of every byte of the file before those 4.
-Bulk numbers are little-endian arrays in msgpack ``bin`` fields.
+Bulk numbers are little-endian arrays in msgpack ``bin`` fields; each array's
+own ``crc32`` covers the header bytes before ``arrays`` and its data, so a
+large file can be checked piece by piece.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ MAGIC = "ShutTheBox table"
 FORMAT_MAJOR = 1
 FORMAT_MINOR = 0
 # dtype string -> (array typecode, item size)
-DTYPES = {"<f8": ("d", 8), "<u2": ("H", 2)}
+DTYPES = {"<f8": ("d", 8), "<u2": ("H", 2), "|u1": ("B", 1)}
 REBUILD = "rebuild it with `make tables`"
 
 # The bytes every table starts with: a map header, then "magic": MAGIC.
@@ -31,11 +33,18 @@ _MAGIC_KEY = msgpack.packb("magic") + msgpack.packb(MAGIC)
 CRC_TAIL = msgpack.packb("crc32") + b"\xce"
 
 
+# Files up to this size are verified whole when opened; larger ones array by
+# array, on first use (each array's own CRC-32 also covers the header).
+EAGER_LIMIT = 4 << 20
+_WINDOW = 1 << 16
+
+
 class TableFile:
     """A verified table: ``header`` (every field but the arrays) and ``arrays``.
 
-    Each array is a flat, indexable sequence of numbers (a memoryview cast to
-    the array's type); ``shapes[name]`` gives its dimensions.
+    ``arrays[name]`` is a flat, indexable sequence of numbers (a memoryview of
+    the mapped file, cast to the array's type), verified before it is first
+    returned; ``shapes[name]`` gives its dimensions.
     """
 
     __slots__ = ("path", "header", "rules", "arrays", "shapes", "size")
@@ -49,12 +58,49 @@ class TableFile:
         self.size = size
 
 
+class _Arrays:
+    """name -> typed array, checked against its CRC-32 on first access."""
+
+    def __init__(self, path, data, spans, header_crc, verified):
+        self._path, self._data, self._spans = path, data, spans
+        self._header_crc, self._verified = header_crc, verified
+        self._typed: dict = {}
+
+    def __contains__(self, name):
+        return name in self._spans
+
+    def __iter__(self):
+        return iter(self._spans)
+
+    def keys(self):
+        return self._spans.keys()
+
+    def get(self, name, default=None):
+        return self[name] if name in self._spans else default
+
+    def __getitem__(self, name):
+        try:
+            return self._typed[name]
+        except KeyError:
+            pass
+        typecode, start, end, crc = self._spans[name]
+        payload = memoryview(self._data)[start:end]
+        if not self._verified and zlib.crc32(payload, self._header_crc) != crc:
+            raise _damaged(self._path, "is damaged (checksum mismatch in array %s)" % name)
+        typed = self._typed[name] = _typed(payload, typecode)
+        return typed
+
+
 def _damaged(path, what):
     return TableError("table file %s %s; %s" % (path, what, REBUILD))
 
 
 def read_table(path: str) -> TableFile:
-    """Read and verify a table file; raise TableError naming the file and the fix."""
+    """Open and verify a table file; raise TableError naming the file and the fix.
+
+    The file is memory-mapped and its arrays are views of it: nothing is
+    copied, and a large table's arrays are read only when a question needs them.
+    """
     try:
         data = _map(path)
     except FileNotFoundError:
@@ -66,14 +112,103 @@ def read_table(path: str) -> TableFile:
     _check_version(path, data)
     if len(data) < 64 or data[-4 - len(CRC_TAIL) : -4] != CRC_TAIL:
         raise _damaged(path, "is truncated (no checksum at its end)")
-    stored = int.from_bytes(data[-4:], "big")
-    if zlib.crc32(memoryview(data)[:-4]) != stored:
+    eager = len(data) <= EAGER_LIMIT
+    if eager and zlib.crc32(memoryview(data)[:-4]) != int.from_bytes(data[-4:], "big"):
         raise _damaged(path, "is damaged (checksum mismatch)")
     try:
-        fields = msgpack.unpackb(data)
+        header, specs, arrays_at = _walk(data)
     except Exception as error:  # msgpack raises several types for bad data
-        raise _damaged(path, "cannot be decoded (%s)" % error) from None
-    return _check_fields(path, fields, len(data))
+        raise _damaged(path, "cannot be decoded (%s)" % (error or type(error).__name__)) from None
+    return _check_fields(path, data, header, specs, zlib.crc32(memoryview(data)[:arrays_at]), eager)
+
+
+class _Cursor:
+    """Reads one msgpack object at a time from an absolute offset, so that
+    big ``bin`` payloads can be stepped over instead of copied."""
+
+    def __init__(self, data, position=0):
+        self.data, self.position = data, position
+
+    def _unpacker(self):
+        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
+        unpacker.feed(self.data[self.position : self.position + _WINDOW])
+        return unpacker
+
+    def value(self):
+        unpacker = self._unpacker()
+        found = unpacker.unpack()
+        self.position += unpacker.tell()
+        return found
+
+    def map_header(self) -> int:
+        unpacker = self._unpacker()
+        count = unpacker.read_map_header()
+        self.position += unpacker.tell()
+        return count
+
+    def bin_span(self) -> tuple[int, int]:
+        """Step over a ``bin`` value; return where its payload starts and ends."""
+        kind, at = self.data[self.position], self.position + 1
+        if kind == 0xC4:
+            length, start = self.data[at], at + 1
+        elif kind == 0xC5:
+            length, start = int.from_bytes(self.data[at : at + 2], "big"), at + 2
+        elif kind == 0xC6:
+            length, start = int.from_bytes(self.data[at : at + 4], "big"), at + 4
+        else:
+            raise ValueError("array data is not a msgpack bin")
+        if start + length > len(self.data):
+            raise ValueError("array data runs past the end of the file")
+        self.position = start + length
+        return start, start + length
+
+
+def _walk(data):
+    """(header fields, array descriptors with payload spans, offset of "arrays")."""
+    cursor = _Cursor(data)
+    header, specs, arrays_at = {}, {}, None
+    for _ in range(cursor.map_header()):
+        key_at = cursor.position
+        key = cursor.value()
+        if key != "arrays":
+            header[key] = cursor.value()
+            continue
+        arrays_at = key_at
+        for _ in range(cursor.map_header()):
+            name = cursor.value()
+            spec = {}
+            for _ in range(cursor.map_header()):
+                field = cursor.value()
+                spec[field] = cursor.bin_span() if field == "data" else cursor.value()
+            specs[name] = spec
+    if arrays_at is None:
+        raise ValueError("no arrays")
+    return header, specs, arrays_at
+
+
+def _check_fields(path, data, header, specs, header_crc, eager):
+    try:
+        rules = Rules.from_dict(header["rules"])
+        spans, shapes = {}, {}
+        for name, spec in specs.items():
+            typecode, item_size = DTYPES[spec["dtype"]]
+            shape = tuple(spec["shape"])
+            start, end = spec["data"]
+            count = 1
+            for dimension in shape:
+                count *= dimension
+            if end - start != count * item_size:
+                raise _damaged(path, "has array %s of %d bytes, expected %d" % (name, end - start, count * item_size))
+            if not eager and type(spec.get("crc32")) is not int:
+                raise _damaged(path, "has no checksum for array %s" % name)
+            spans[name] = (typecode, start, end, spec.get("crc32"))
+            shapes[name] = shape
+    except TableError:
+        raise
+    except (KeyError, TypeError, AttributeError, ValueError, InvalidRules) as error:
+        raise _damaged(path, "has a malformed header (%s: %s)" % (type(error).__name__, error)) from None
+    arrays = _Arrays(path, data, spans, header_crc, verified=eager)
+    return TableFile(path, header, rules, arrays, shapes, len(data))
 
 
 def _map(path):
@@ -105,32 +240,9 @@ def _check_version(path, data):
         )
 
 
-def _check_fields(path, fields, size):
-    try:
-        header = {key: value for key, value in fields.items() if key != "arrays"}
-        rules = Rules.from_dict(header["rules"])
-        arrays, shapes = {}, {}
-        for name, spec in fields["arrays"].items():
-            typecode, item_size = DTYPES[spec["dtype"]]
-            shape = tuple(spec["shape"])
-            raw = spec["data"]
-            count = 1
-            for dimension in shape:
-                count *= dimension
-            if len(raw) != count * item_size:
-                raise _damaged(path, "has array %s of %d bytes, expected %d" % (name, len(raw), count * item_size))
-            arrays[name] = _typed(raw, typecode)
-            shapes[name] = shape
-    except TableError:
-        raise
-    except (KeyError, TypeError, AttributeError, InvalidRules) as error:
-        raise _damaged(path, "has a malformed header (%s: %s)" % (type(error).__name__, error)) from None
-    return TableFile(path, header, rules, arrays, shapes, size)
-
-
-def _typed(raw: bytes, typecode: str):
+def _typed(raw, typecode: str):
     if sys.byteorder == "little":
-        return memoryview(raw).cast(typecode)
-    values = array(typecode, raw)  # pragma: no cover - big-endian hosts only
+        return raw.cast(typecode)
+    values = array(typecode, bytes(raw))  # pragma: no cover - big-endian hosts only
     values.byteswap()
     return values
