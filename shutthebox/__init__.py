@@ -11,11 +11,12 @@ __version__ = "0.1.0"
 __all__ = ["load", "load_solo", "InvalidQuery", "InvalidRules", "ShutTheBoxError", "TableError", "__version__"]
 
 
-def load(path=None):
-    """Load and verify a two-player table (see :func:`shutthebox.api.load`)."""
+def load(path=None, **game):
+    """Load and verify a table (see :func:`shutthebox.api.load`): the standard
+    two-player one, or ``load(rules=Rules(tiles=12), players=3)``."""
     from .api import load as _load  # the reader is imported only when asked for
 
-    return _load(path)
+    return _load(path, **game)
 
 
 def load_solo(variant="standard", path=None):

@@ -19,7 +19,7 @@ import os
 from .errors import InvalidQuery, TableError
 from .notation import format_position, parse_position, tiles_of
 from .rules import STANDARD, Rules
-from .table import read_table
+from .table import REBUILD, read_table
 
 TABLE_ENV = "SHUTTHEBOX_TABLE"
 CACHE_ENV = "SHUTTHEBOX_CACHE"
@@ -29,6 +29,7 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 SEARCH_PATH = (os.path.join(_PACKAGE, "data"), os.path.join(os.path.dirname(_PACKAGE), "data"))
 _CACHE_LIMIT = 1 << 16
 MAX_PLAYERS = 8
+CACHE_FIX = "delete it: it is solved again on next use"
 
 
 def table_name(rules: Rules = STANDARD, players: int = 2) -> str:
@@ -108,12 +109,19 @@ def load(path: str | None = None, *, rules: Rules | None = None, players: int = 
                 if not build:
                     raise
                 path = build_cached(rules, players, progress)
+            if os.path.dirname(path) == cache_dir():
+                try:
+                    return open_table(path, CACHE_FIX)
+                except TableError:
+                    if not build:
+                        raise
+                    return open_table(build_cached(rules, players, progress), CACHE_FIX)  # damaged: solve again
     return open_table(path)
 
 
-def open_table(path: str):
+def open_table(path: str, fix: str = REBUILD):
     """The right reader for the file's game."""
-    tablefile = read_table(path)
+    tablefile = read_table(path, fix)
     game = tablefile.header.get("game")
     if game == "multi-player":
         return PlayersTable(tablefile)
@@ -143,6 +151,18 @@ class _Answers:
 
     def expected_shapes(self) -> dict:
         raise NotImplementedError
+
+    _ARRAYS: dict = {}
+
+    def __getattr__(self, name):
+        """Fetch an array the first time it is used; it is an attribute after that."""
+        try:
+            array_name = self._ARRAYS[name]
+        except KeyError:
+            raise AttributeError(name) from None
+        found = self.file.arrays.get(array_name)
+        setattr(self, name, found)
+        return found
 
     def __repr__(self):
         return "<shutthebox.%s %s: %s>" % (type(self).__name__, self.path, self.rules.describe())
@@ -255,11 +275,8 @@ class Table(_Answers):
     game = "two-player"
     players = 2
 
-    def __init__(self, tablefile):
-        super().__init__(tablefile)
-        arrays = tablefile.arrays
-        self._e1, self._m1, self._e2, self._m2 = arrays["e1"], arrays["m1"], arrays["e2"], arrays["m2"]
-        self._c1, self._c2 = arrays.get("c1"), arrays.get("c2")
+    # Arrays are fetched (and, in a large file, verified) on first use only.
+    _ARRAYS = {"_e1": "e1", "_m1": "m1", "_e2": "e2", "_m2": "m2", "_c1": "c1", "_c2": "c2"}
 
     def expected_shapes(self):
         positions, scores, rolls = 1 << self.rules.tiles, self._scores, self._rolls
@@ -371,9 +388,9 @@ class PlayersTable(_Answers):
         if type(self.players) is not int or not 2 <= self.players <= 16:
             raise TableError("table file %s has no valid player count; rebuild it" % tablefile.path)
         super().__init__(tablefile)
-        arrays = tablefile.arrays
-        self._e, self._m, self._c = arrays["e"], arrays["m"], arrays.get("c")
         self._positions_count = 1 << self.rules.tiles
+
+    _ARRAYS = {"_e": "e", "_m": "m", "_c": "c"}
 
     def expected_shapes(self):
         states = 1 + (self._scores - 1) * self.players * (self.players - 1) // 2

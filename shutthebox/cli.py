@@ -287,7 +287,7 @@ def _split_options(argv):
             name, _, value = word.partition("=")
             if not _:
                 value = next(words, None)
-                if value is None:
+                if value is None or _looks_like_option(value):
                     raise InvalidQuery("%s needs a value (see --help)" % name)
             options.setdefault("game", {})[name] = value
         elif word in _FLAGS:

@@ -61,9 +61,9 @@ class TableFile:
 class _Arrays:
     """name -> typed array, checked against its CRC-32 on first access."""
 
-    def __init__(self, path, data, spans, header_crc, verified):
+    def __init__(self, path, data, spans, header_crc, verified, fix):
         self._path, self._data, self._spans = path, data, spans
-        self._header_crc, self._verified = header_crc, verified
+        self._header_crc, self._verified, self._fix = header_crc, verified, fix
         self._typed: dict = {}
 
     def __contains__(self, name):
@@ -86,20 +86,21 @@ class _Arrays:
         typecode, start, end, crc = self._spans[name]
         payload = memoryview(self._data)[start:end]
         if not self._verified and zlib.crc32(payload, self._header_crc) != crc:
-            raise _damaged(self._path, "is damaged (checksum mismatch in array %s)" % name)
+            raise _damaged(self._path, "is damaged (checksum mismatch in array %s)" % name, self._fix)
         typed = self._typed[name] = _typed(payload, typecode)
         return typed
 
 
-def _damaged(path, what):
-    return TableError("table file %s %s; %s" % (path, what, REBUILD))
+def _damaged(path, what, fix=REBUILD):
+    return TableError("table file %s %s; %s" % (path, what, fix))
 
 
-def read_table(path: str) -> TableFile:
+def read_table(path: str, fix: str = REBUILD) -> TableFile:
     """Open and verify a table file; raise TableError naming the file and the fix.
 
     The file is memory-mapped and its arrays are views of it: nothing is
     copied, and a large table's arrays are read only when a question needs them.
+    ``fix`` tells the reader of an error message how to get a good file.
     """
     try:
         data = _map(path)
@@ -108,18 +109,18 @@ def read_table(path: str) -> TableFile:
     except OSError as error:
         raise TableError("cannot read table file %s (%s)" % (path, error.strerror or error)) from None
     if not data[1 : 1 + len(_MAGIC_KEY)] == _MAGIC_KEY:
-        raise _damaged(path, "is not a ShutTheBox table (wrong magic)")
-    _check_version(path, data)
+        raise _damaged(path, "is not a ShutTheBox table (wrong magic)", fix)
+    _check_version(path, data, fix)
     if len(data) < 64 or data[-4 - len(CRC_TAIL) : -4] != CRC_TAIL:
-        raise _damaged(path, "is truncated (no checksum at its end)")
+        raise _damaged(path, "is truncated (no checksum at its end)", fix)
     eager = len(data) <= EAGER_LIMIT
     if eager and zlib.crc32(memoryview(data)[:-4]) != int.from_bytes(data[-4:], "big"):
-        raise _damaged(path, "is damaged (checksum mismatch)")
+        raise _damaged(path, "is damaged (checksum mismatch)", fix)
     try:
         header, specs, arrays_at = _walk(data)
     except Exception as error:  # msgpack raises several types for bad data
-        raise _damaged(path, "cannot be decoded (%s)" % (error or type(error).__name__)) from None
-    return _check_fields(path, data, header, specs, zlib.crc32(memoryview(data)[:arrays_at]), eager)
+        raise _damaged(path, "cannot be decoded (%s)" % (error or type(error).__name__), fix) from None
+    return _check_fields(path, data, header, specs, zlib.crc32(memoryview(data)[:arrays_at]), eager, fix)
 
 
 class _Cursor:
@@ -186,7 +187,7 @@ def _walk(data):
     return header, specs, arrays_at
 
 
-def _check_fields(path, data, header, specs, header_crc, eager):
+def _check_fields(path, data, header, specs, header_crc, eager, fix):
     try:
         rules = Rules.from_dict(header["rules"])
         spans, shapes = {}, {}
@@ -198,16 +199,16 @@ def _check_fields(path, data, header, specs, header_crc, eager):
             for dimension in shape:
                 count *= dimension
             if end - start != count * item_size:
-                raise _damaged(path, "has array %s of %d bytes, expected %d" % (name, end - start, count * item_size))
+                raise _damaged(path, "has array %s of %d bytes, expected %d" % (name, end - start, count * item_size), fix)
             if not eager and type(spec.get("crc32")) is not int:
-                raise _damaged(path, "has no checksum for array %s" % name)
+                raise _damaged(path, "has no checksum for array %s" % name, fix)
             spans[name] = (typecode, start, end, spec.get("crc32"))
             shapes[name] = shape
     except TableError:
         raise
     except (KeyError, TypeError, AttributeError, ValueError, InvalidRules) as error:
-        raise _damaged(path, "has a malformed header (%s: %s)" % (type(error).__name__, error)) from None
-    arrays = _Arrays(path, data, spans, header_crc, verified=eager)
+        raise _damaged(path, "has a malformed header (%s: %s)" % (type(error).__name__, error), fix) from None
+    arrays = _Arrays(path, data, spans, header_crc, eager, fix)
     return TableFile(path, header, rules, arrays, shapes, len(data))
 
 
@@ -222,7 +223,7 @@ def _map(path):
         os.close(handle)
 
 
-def _check_version(path, data):
+def _check_version(path, data, fix):
     unpacker = msgpack.Unpacker()
     unpacker.feed(data[:64])
     try:
@@ -230,13 +231,13 @@ def _check_version(path, data):
         unpacker.skip(), unpacker.skip()  # "magic": MAGIC, checked already
         key, version = unpacker.unpack(), unpacker.unpack()
     except Exception:
-        raise _damaged(path, "is truncated (no format version)") from None
+        raise _damaged(path, "is truncated (no format version)", fix) from None
     if key != "format" or not isinstance(version, list) or len(version) != 2:
-        raise _damaged(path, "has no format version")
+        raise _damaged(path, "has no format version", fix)
     if version[0] != FORMAT_MAJOR:
         raise TableError(
             "table file %s has format version %s.%s; this program reads %d.x; %s"
-            % (path, version[0], version[1], FORMAT_MAJOR, REBUILD)
+            % (path, version[0], version[1], FORMAT_MAJOR, fix)
         )
 
 

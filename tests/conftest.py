@@ -44,3 +44,16 @@ def run(*args, stdin: str | bytes | None = None, env: dict | None = None, comman
         env=environment,
         timeout=60,
     )
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache(tmp_path_factory):
+    """Tables built on demand go to a private folder, never the user's cache."""
+    folder = str(tmp_path_factory.mktemp("cache"))
+    previous = os.environ.get("SHUTTHEBOX_CACHE")
+    os.environ["SHUTTHEBOX_CACHE"] = folder
+    yield folder
+    if previous is None:
+        os.environ.pop("SHUTTHEBOX_CACHE", None)
+    else:
+        os.environ["SHUTTHEBOX_CACHE"] = previous
