@@ -29,6 +29,7 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 SEARCH_PATH = (os.path.join(_PACKAGE, "data"), os.path.join(os.path.dirname(_PACKAGE), "data"))
 _CACHE_LIMIT = 1 << 16
 MAX_PLAYERS = 8
+MAX_BUILD_TILES = 12  # beyond this, solving takes minutes and tables hundreds of MB
 CACHE_FIX = "delete it: it is solved again on next use"
 
 
@@ -70,6 +71,9 @@ def build_cached(rules: Rules, players: int = 2, progress: bool | None = None) -
     """
     from .progress import Progress  # build-time modules: only now
     from .writer import build_table, write_atomic
+
+    if rules.tiles > MAX_BUILD_TILES:
+        raise InvalidQuery("tables are solved for at most %d tiles, not %d" % (MAX_BUILD_TILES, rules.tiles))
 
     path = os.path.join(cache_dir(), table_name(rules, players))
     with Progress(1, "solving", unit="turns", enabled=progress) as bar:
@@ -132,7 +136,6 @@ class _Answers:
     """What every table reader shares: positions, rolls, moves, messages."""
 
     game = ""
-    expected: dict = {}
 
     def __init__(self, tablefile):
         self.file = tablefile
@@ -270,6 +273,9 @@ class Table(_Answers):
     Positions are digit strings (``"146789"``) or iterables of tiles; scores
     and rolls are ints. Every method raises InvalidQuery, with a message for
     the player, for a question that has no answer.
+
+    The four assignment questions repeat their checks inline rather than call
+    shared helpers: a lookup must stay well under a microsecond.
     """
 
     game = "two-player"

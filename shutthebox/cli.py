@@ -17,8 +17,10 @@ usage: ShutTheBox --one --expect POSITION
        ShutTheBox --one --move POSITION ROLL
        ShutTheBox --two --expect POSITION SCORE
        ShutTheBox --two --move POSITION SCORE ROLL
-       ShutTheBox --batch < queries.txt
-       ShutTheBox --rules
+       ShutTheBox [GAME OPTIONS] --scores S1,S2,... --expect POSITION
+       ShutTheBox [GAME OPTIONS] --scores S1,S2,... --move POSITION ROLL
+       ShutTheBox [GAME OPTIONS] --batch < queries.txt
+       ShutTheBox [GAME OPTIONS] --rules
        ShutTheBox --solo --expect POSITION [--variant NAME] [--objective shut|score]
        ShutTheBox --solo --move POSITION ROLL [--variant NAME] [--objective shut|score]
        ShutTheBox simulate [--variant NAME|all] [--strategy NAME] [--games N] [--seed N]
@@ -50,6 +52,26 @@ POSITION lists the open tiles, like 146789. SCORE is player one's final score,
 the sum of the tiles left open (1 to 45). A move lists the tiles to close;
 among exactly equal moves the one closing the highest tiles is shown.
 
+any player, any game (the game options below; --one and --two work too):
+  --scores S1,S2,... --expect POSITION   expected wins of the player to move,
+                                    after the players before posted S1, S2, ...
+  --scores S1,S2,... --move POSITION ROLL
+      $ ShutTheBox --players 3 --scores 17,20 --expect 123456789
+      0.788031
+
+game options (tables other than the shipped ones are solved on first use and
+cached; with none, the assignment's game):
+  --tiles N           tiles 1..N, 1 to 12 (default 9); write positions with
+                      tiles above 9 with commas: 1,2,10,12
+  --dice N            dice thrown, 1 to 4 (default 2)
+  --sides N           sides of each die, 2 to 20 (default 6)
+  --one-die RULE      never | K (one die once the open tiles sum to K or less;
+                      default 6) | high (once every tile above 6 is shut) |
+                      K,high; prefix optional: to let the player choose
+  --max-move-tiles N  at most N tiles closed per roll
+  --players N         2 to 8 players (default 2): the lowest score wins, ties
+                      share, shutting the box wins at once
+
 single player (one turn; the aim is to close every tile):
   --solo --expect POSITION          probability of shutting the box from
                                     POSITION before rolling, playing optimally
@@ -74,6 +96,7 @@ options:
                  line prints "error: <why>" and the exit status becomes 1
   --table PATH   answer from another table file (or set SHUTTHEBOX_TABLE)
   --rules        print the rules, size and location of the table
+                 (of the game chosen by the game options)
   --version      print the program's and the table format's versions
   -h, --help     print this help
 
@@ -362,6 +385,9 @@ def main(argv=None) -> int:
 
                 print("%s %s (table format %d.%d)" % (PROG, __version__, FORMAT_MAJOR, FORMAT_MINOR))
                 return 0
+            if options.get("game") and _is_solo(tokens):
+                raise InvalidQuery("single-player questions choose their rules with --variant, not with %s"
+                                   % ", ".join(options["game"]))
             listing = options.get("batch") or options.get("rules")
             if options.get("rules") and not options.get("batch") and _is_solo(tokens):
                 from .solo_query import solo_table_for
