@@ -7,7 +7,7 @@ import sys
 from conftest import ROOT
 
 ALLOWED_OURS = {"shutthebox", "shutthebox.api", "shutthebox.cli", "shutthebox.errors", "shutthebox.notation",
-                "shutthebox.rules", "shutthebox.table"}
+                "shutthebox.rules", "shutthebox.table", "shutthebox.variants"}
 
 PROBE = """
 import json, sys
@@ -25,7 +25,8 @@ def imported_by(args):
 
 
 def test_a_query_imports_no_solver_and_nothing_outside_stdlib_and_msgpack():
-    for args in (["--two", "--move", "13456789", "17", "12"], ["--one", "--expect", "123456789"]):
+    for args in (["--two", "--move", "13456789", "17", "12"], ["--one", "--expect", "123456789"],
+                 ["--tiles", "12", "--two", "--move", "13456789", "17", "12"]):
         probe = imported_by(args)
         assert probe["status"] == 0
         ours = {name for name in probe["new"] if name.split(".")[0] == "shutthebox"}
