@@ -1,8 +1,10 @@
 """``ShutTheBox serve``: the browser assistant on a local web server.
 
-Serves the page (the files of ``shutthebox/web/``) and, at ``standard.msgpack``
-beside it, the very bytes of the table file, which the page reads and verifies
-itself. Standard library only; imported by the command line only when asked for.
+Serves the page (the files of ``shutthebox/web/``) and, beside it, the very
+bytes of the table files, which the page reads and verifies itself: the
+two-player table at ``standard.msgpack`` and the single-player tables at
+``solo-NAME.msgpack`` (found where ``shutthebox.load_solo`` finds them).
+Standard library only; imported by the command line only when asked for.
 """
 
 from __future__ import annotations
@@ -20,9 +22,12 @@ DEFAULT_PORT = 8765
 USAGE = "usage: ShutTheBox serve [--port N] [--host ADDRESS] [--table PATH]"
 HELP = USAGE + """
 
-Start the browser assistant (coach and play against the optimal computer) on a
-local web server and print its address; stop it with Ctrl-C. The page reads
-the table file itself, checks its CRC-32, and needs no network.
+Start the browser assistant (coach, play against the optimal computer, and
+solo play for one player's objectives) on a local web server and print its
+address; stop it with Ctrl-C. The page reads the table files itself, checks
+their CRC-32, and needs no network. The single-player tables
+(solo-standard.msgpack, solo-two-dice.msgpack, solo-two-tiles.msgpack) are
+served from the data folders the Python API reads them from.
 
 options:
   --port N        port to listen on (default %d; 0 picks a free one)
@@ -31,7 +36,8 @@ options:
   -h, --help      print this help
 
 page addresses: /?mode=coach, /?mode=play&seed=42&seat=2 (seat 2: the
-computer plays first), /?table=URL (read another table)""" % DEFAULT_PORT
+computer plays first), /?mode=solo&seed=42&variant=two-dice&objective=score,
+/?table=URL (read another two-player table)""" % DEFAULT_PORT
 
 _TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".svg": "image/svg+xml",
           ".txt": "text/plain", ".msgpack": "application/vnd.msgpack"}
@@ -80,11 +86,36 @@ def static_files(folder=WEB):
     return files
 
 
-def make_handler(files, table_path):
+def find_solo_tables(warn=True):
+    """URL -> path of each single-player table, where ``load_solo`` finds it (None: missing).
+
+    A missing or damaged one is a warning, not a failure: Solo mode with those
+    rules then says what is wrong, the rest of the page works.
+    """
+    from .api import find_table
+    from .errors import ShutTheBoxError
+    from .solo_table import VARIANTS, load_solo, table_name
+
+    routes = {}
+    for variant in VARIANTS:
+        url = "/" + table_name(variant)
+        routes[url] = None
+        try:
+            routes[url] = find_table(table_name(variant))
+            load_solo(variant)
+        except ShutTheBoxError as error:
+            if warn:
+                sys.stderr.write("%s: warning: %s\n" % (PROG, error))
+    return routes
+
+
+def make_handler(files, table_path, solo_tables=None):
     from http.server import BaseHTTPRequestHandler
 
     routes = dict(files)
     routes[TABLE_URL] = table_path
+    routes.update(solo_tables or {})
+    tables = {TABLE_URL} | set(solo_tables or ())
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "ShutTheBox"
@@ -102,13 +133,13 @@ def make_handler(files, table_path):
                 with open(target, "rb") as handle:
                     data = handle.read()
             except (TypeError, OSError):
-                what = "the table file" if path == TABLE_URL else "this file"
+                what = "the table file" if path in tables else "this file"
                 data = ("404: %s is not here\n" % what).encode()
                 self.send_response(404)
                 self.send_header("Content-Type", "text/plain; charset=utf-8")
             else:
                 self.send_response(200)
-                ext = os.path.splitext(target)[1] if path != TABLE_URL else ".msgpack"
+                ext = os.path.splitext(target)[1] if path not in tables else ".msgpack"
                 kind = _TYPES.get(ext) or mimetypes.guess_type(target)[0] or "application/octet-stream"
                 if kind.startswith("text/") or kind.endswith("javascript"):
                     kind += "; charset=utf-8"
@@ -152,7 +183,8 @@ def main(argv=None) -> int:
             sys.stderr.write("%s: table file %s does not exist; build it with `make tables`\n" % (PROG, table_path))
             return 3
         _warn_if_damaged(table_path)
-        server = _bind(options["host"], options["port"], make_handler(static_files(), table_path))
+        handler = make_handler(static_files(), table_path, find_solo_tables())
+        server = _bind(options["host"], options["port"], handler)
     except UsageError as error:
         sys.stderr.write("%s: %s\n" % (PROG, error))
         return 2

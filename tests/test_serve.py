@@ -21,10 +21,14 @@ COMMAND = [sys.executable, os.path.join(ROOT, "ShutTheBox")]
 TABLE = os.path.join(ROOT, "data", "standard.msgpack")
 
 
+SOLO = {variant: os.path.join(ROOT, "data", "solo-%s.msgpack" % variant)
+        for variant in ("standard", "two-dice", "two-tiles")}
+
+
 @contextlib.contextmanager
-def running_server(*args, timeout=15.0):
+def running_server(*args, timeout=15.0, command=None):
     """Start ``ShutTheBox serve --port 0 ARGS`` and yield its base URL; always stopped."""
-    proc = subprocess.Popen(COMMAND + ["serve", "--port", "0", *args], stdout=subprocess.PIPE,
+    proc = subprocess.Popen((command or COMMAND + ["serve"]) + ["--port", "0", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         selector = selectors.DefaultSelector()
@@ -83,6 +87,30 @@ def test_serves_the_page_and_the_very_table_bytes():
         assert body == open(TABLE, "rb").read()  # unconverted
         status, headers, body = get(url + "standard.msgpack", method="HEAD")
         assert status == 200 and body == b"" and int(headers["Content-Length"]) == os.path.getsize(TABLE)
+
+
+def test_serves_the_solo_tables_where_the_python_api_finds_them():
+    import shutthebox
+
+    with running_server() as (url, proc):
+        for variant, path in SOLO.items():
+            assert shutthebox.load_solo(variant).path == path
+            status, headers, body = get(url + "solo-%s.msgpack" % variant)
+            assert status == 200 and headers["Content-Type"] == "application/vnd.msgpack"
+            assert body == open(path, "rb").read()  # unconverted
+        assert get(url + "solo-other.msgpack")[0] == 404
+    assert "warning" not in proc.stderr_text
+
+
+def test_missing_solo_tables_are_a_warning_and_404(tmp_path):
+    # The Python API's data folders, emptied: the two-player table is given, the solo ones are missing.
+    code = ("import sys, shutthebox.api as api; api.SEARCH_PATH = (sys.argv[1],); "
+            "from shutthebox.serve import main; sys.exit(main(sys.argv[2:]))")
+    with running_server("--table", TABLE, command=[sys.executable, "-c", code, str(tmp_path)]) as (url, proc):
+        assert get(url + "standard.msgpack")[0] == 200
+        status, headers, body = get(url + "solo-two-dice.msgpack")
+        assert status == 404 and b"the table file is not here" in body
+    assert proc.stderr_text.count("warning: no table file solo-") == 3, proc.stderr_text
 
 
 def test_serves_nothing_but_the_page():

@@ -395,3 +395,287 @@ def test_dice_are_animated_and_the_seed_fixes_them(open_page):
     assert page.locator("#dice .die.rolling").count() == 0
     faces = [int(page.locator("#dice .die").nth(i).get_attribute("data-face")) for i in range(len(expected))]
     assert faces == expected
+
+
+# -- solo: one player, one turn, for the shut or score objective ---------------------
+
+SOLO_VARIANTS = ("standard", "two-dice", "two-tiles")
+
+
+@pytest.fixture(scope="module")
+def solo_tables():
+    return {variant: shutthebox.load_solo(variant) for variant in SOLO_VARIANTS}
+
+
+def solo_value_after(solo, mask, move, objective):
+    """The objective's value after a move (0: none, the turn ends), from the Python API."""
+    after = mask & ~move
+    if not move:
+        return float(sum(tiles_of(mask))) if objective == "score" else 0.0
+    if not after:
+        return 0.0 if objective == "score" else 1.0
+    return solo.expect(format_position(after), objective)
+
+
+def solo_cost(best_value, value, objective):
+    return max(0.0, value - best_value if objective == "score" else best_value - value)
+
+
+def expected_solo(solo, objective, mask, roll):
+    position = format_position(mask)
+    answer = {"expect": solo.expect(position, objective)}
+    if roll is None:
+        return answer
+    try:
+        answer["best"] = list(solo.move(position, roll, objective))
+    except InvalidQuery:
+        answer["best"] = None
+    moves = legal_moves(solo.rules, mask, roll)
+    answer["values"] = {tuple(tiles_of(m)): solo_value_after(solo, mask, m, objective) for m in moves}
+    if answer["best"]:
+        best_value = answer["values"][tuple(answer["best"])]
+        answer["costs"] = {k: solo_cost(best_value, v, objective) for k, v in answer["values"].items()}
+    answer["end_value"] = None if moves else solo_value_after(solo, mask, 0, objective)
+    return answer
+
+
+def test_solo_coach_matches_the_api_for_random_positions(open_page, solo_tables):
+    page = open_page("?mode=coach")
+    page.evaluate("Promise.all(['standard', 'two-dice', 'two-tiles'].map(v => window.shutTheBox.solo.load(v)))")
+    rng = random.Random(77)
+    questions = []
+    for _ in range(450):
+        variant, objective = rng.choice(SOLO_VARIANTS), rng.choice(["shut", "score"])
+        solo = solo_tables[variant]
+        mask = rng.randrange(1, 1 << solo.rules.tiles)
+        low, high = solo.roll_range(mask)
+        roll = rng.randint(low, high) if rng.random() < 0.85 else None
+        questions.append([variant, objective, format_position(mask), roll])
+    # Questions where the objectives' moves differ (rare among random ones).
+    questions += [[v, o, p, r] for v, p, r in (("standard", "2345", 7), ("two-dice", "1245", 6),
+                                               ("two-tiles", "1234", 4)) for o in ("shut", "score")]
+    answers = page.evaluate(
+        """questions => questions.map(q => {
+            try { return window.shutTheBox.solo.coach(q[0], q[1], q[2], q[3]); }
+            catch (error) { return {error: error.message}; }
+        })""",
+        questions,
+    )
+    turn_ends = differ = 0
+    for question, got in zip(questions, answers):
+        assert "error" not in got, (question, got)
+        variant, objective, position, roll = question
+        solo = solo_tables[variant]
+        want = expected_solo(solo, objective, solo._mask(position), roll)
+        assert got["expect"] == want["expect"] and got["variant"] == variant, question
+        if roll is None:
+            assert got["roll"] is None and got["moves"] == [], question
+            continue
+        assert got["best"] == want["best"], question
+        # The same legal moves (two-tiles: at most two tiles), the very same float64 values and costs.
+        assert {tuple(m["tiles"]): m["value"] for m in got["moves"]} == want["values"], question
+        if got["moves"]:
+            assert {tuple(m["tiles"]): m["cost"] for m in got["moves"]} == want["costs"], question
+            assert got["moves"][0]["best"] and got["moves"][0]["cost"] == 0, question
+            rest = [m["value"] for m in got["moves"][1:]]
+            assert rest == sorted(rest, reverse=objective == "shut"), question
+            other = "score" if objective == "shut" else "shut"
+            differ += want["best"] != expected_solo(solo, other, solo._mask(position), roll)["best"]
+        else:
+            assert got["turnEnds"] and got["endValue"] == want["end_value"], question
+            turn_ends += 1
+    assert turn_ends >= 10 and differ >= 6, (turn_ends, differ)  # the objectives' moves do differ
+    # A question the reader refuses, in the player's words.
+    message = page.evaluate("""() => { try { window.shutTheBox.solo.coach('two-dice', 'shut', '12', 1); }
+                                       catch (error) { return error.message; } }""")
+    assert "roll 1 is impossible under the two-dice rules" in message
+
+
+def solo_state(page):
+    return page.evaluate("window.shutTheBox.solo.state()")
+
+
+def play_solo(page, solo, objective, blunder_once=False, keyboard=False):
+    """Play a solo game to its end with the table's moves (one deliberate mistake if asked)."""
+    feedback, choices = [], []
+    for _ in range(20):
+        state = solo_state(page)
+        if state["over"]:
+            return state, feedback, choices
+        assert state["awaiting"] in ("roll", "move"), state
+        mask = solo._mask(state["position"])
+        if state["awaiting"] == "roll":  # else rolled already
+            page.keyboard.press("r") if keyboard else page.click("#solo-roll")
+            page.wait_for_function("['move', 'over'].includes(document.body.dataset.solo)")
+            state = solo_state(page)
+        # The dice rule of the table's own rules: one die once the open tiles sum to 6 or less (not two-dice).
+        assert len(state["dice"]) == solo.rules.dice_for(sum(tiles_of(mask))), state
+        roll = state["roll"]
+        want = expected_solo(solo, objective, mask, roll)
+        if state["over"]:
+            assert want["best"] is None and not want["values"], state
+            continue
+        move = want["best"]
+        if blunder_once and not feedback:
+            worse = [tiles for tiles, cost in want["costs"].items() if cost > 0]
+            if worse:
+                move = list(min(worse, key=lambda tiles: want["costs"][tiles]))
+        for tile in move:
+            page.keyboard.press(str(tile)) if keyboard else page.click("#solo-tiles [data-tile='%d']" % tile)
+        assert solo_state(page)["chosen"] == move
+        page.keyboard.press("Enter") if keyboard else page.click("#solo-confirm")
+        text = page.inner_text("#solo-feedback")
+        cost = float(page.get_attribute("#solo-feedback", "data-cost"))
+        assert cost == want["costs"][tuple(move)], (move, cost, want)
+        feedback.append(text)
+        choices.append(move)
+    raise AssertionError("the solo game did not end in 20 rolls")
+
+
+def test_solo_a_seeded_game_by_clicks(open_page, solo_tables):
+    solo = solo_tables["two-dice"]
+    page = open_page("?mode=solo&seed=31&variant=two-dice&objective=shut&anim=0")
+    page.wait_for_function("document.body.dataset.solo === 'roll'")
+    first = solo_state(page)
+    assert first["start"] == solo.shut_probability("123456789") and first["rules"]["oneDieAtMost"] is None
+    # Illegal choices are refused with a reason.
+    page.click("#solo-tiles [data-tile='5']")
+    assert page.get_attribute("#solo-message", "data-refused") == "true"
+    assert "Roll the dice first" in page.inner_text("#solo-message")
+    page.click("#solo-roll")
+    page.wait_for_function("document.body.dataset.solo === 'move'")
+    roll = solo_state(page)["roll"]
+    page.click("#solo-tiles [data-tile='1']")
+    page.click("#solo-confirm")
+    assert page.get_attribute("#solo-message", "data-refused") == "true"
+    assert "add up to 1, but they must add up to the roll, %d" % roll in page.inner_text("#solo-message")
+    page.click("#solo-clear")
+    page.click("#solo-tiles [data-tile='9']")
+    page.click("#solo-tiles [data-tile='8']")
+    assert "more than the roll of %d" % roll in page.inner_text("#solo-message")
+    assert solo_state(page)["position"] == "123456789" and solo_state(page)["moves"] == 0
+    page.click("#solo-replay")  # start again from the same dice
+    page.wait_for_function("document.body.dataset.solo === 'roll'")
+
+    state, feedback, choices = play_solo(page, solo, "shut", blunder_once=True)
+    assert state["over"] and state["moves"] == len(feedback) >= 2
+    assert feedback[0].startswith("Not optimal") and "percentage points of shutting chance" in feedback[0]
+    assert all(text.startswith("Optimal") for text in feedback[1:]), feedback
+    assert state["cost"] == state["costs"][0] > 0
+    summary = page.inner_text("#solo-summary")
+    assert page.is_visible("#solo-summary")
+    assert "chance of shutting the box from the start is %.2f%%" % (100 * solo.shut_probability("123456789")) in summary
+    assert "Your moves: %d, optimal %d" % (state["moves"], state["optimal"]) in summary
+    assert ("You shut the box!" if state["shut"] else "Final score %d" % state["score"]) in summary
+    assert page.locator("#solo-log li").count() >= state["moves"] + 1
+    assert "seed=31" in page.url and "variant=two-dice" in page.url
+    screenshot(page, "solo.png")
+    page.click("#solo-tiles [data-tile='9']")
+    assert "The game is over" in page.inner_text("#solo-message")
+
+    # The seed fixes the dice: the same choices replay the very same game.
+    page.click("#solo-replay")
+    page.wait_for_function("document.body.dataset.solo === 'roll'")
+    again, _, again_choices = play_solo(page, solo, "shut", blunder_once=True)
+    assert again["values"] == state["values"] and again_choices == choices
+
+
+def test_solo_score_by_keyboard_on_a_phone_with_the_coach(open_page, solo_tables):
+    solo = solo_tables["standard"]
+    page = open_page("?mode=solo&seed=8&variant=standard&objective=score&hints=1&anim=0", phone=True)
+    page.wait_for_function("document.body.dataset.solo === 'roll'")
+    # Before rolling, the coach lists the best move for every roll.
+    assert page.locator("#solo-moves tr[data-roll]").count() == 11
+    page.keyboard.press("r")
+    page.wait_for_function("['move', 'over'].includes(document.body.dataset.solo)")
+    state = solo_state(page)
+    assert state["awaiting"] == "move", state  # seed 8: the first roll has a move
+    want = expected_solo(solo, "score", solo.rules.all_open, state["roll"])
+    rows = page.locator("#solo-moves tr[data-move]")
+    shown = [tuple(int(d) for d in rows.nth(i).get_attribute("data-move")) for i in range(rows.count())]
+    assert set(shown) == set(want["values"]) and list(shown[0]) == want["best"]
+    assert page.get_attribute("#solo-moves tr.best", "data-move") == "".join(map(str, want["best"]))
+    screenshot(page, "solo-phone.png")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    state, feedback, _ = play_solo(page, solo, "score", keyboard=True)
+    assert state["over"] and state["cost"] == 0 and all(text.startswith("Optimal") for text in feedback)
+    summary = page.inner_text("#solo-summary")
+    assert "expected final score from the start is %.3f" % solo.expected_score("123456789") in summary
+    assert "perfect play" in summary and "Final score %d = " % state["score"] in summary
+    screenshot(page, "solo-phone-end.png")
+
+
+def test_solo_two_tiles_refuses_a_third_tile(open_page, solo_tables):
+    page = open_page("?mode=solo&seed=5&variant=two-tiles&objective=shut&anim=0")
+    page.wait_for_function("document.body.dataset.solo === 'roll'")
+    page.keyboard.press("r")
+    page.wait_for_function("document.body.dataset.solo === 'move'")
+    roll = solo_state(page)["roll"]
+    assert roll >= 6, roll  # seed 5: 1 + 2 + 3 fits the roll, but three tiles do not fit the rules
+    for tile in (1, 2, 3):
+        page.keyboard.press(str(tile))
+    assert page.get_attribute("#solo-message", "data-refused") == "true"
+    assert "At most 2 tiles may be closed per roll under the two-tiles rules" in page.inner_text("#solo-message")
+    assert solo_state(page)["chosen"] == [1, 2]
+    # Switching the objective or the rules starts again with the same dice.
+    page.click("#solo-objectives [data-objective='score']")
+    page.wait_for_function("document.body.dataset.solo === 'roll'")
+    assert "objective=score" in page.url and solo_state(page)["seed"] == 5
+    assert solo_state(page)["start"] == solo_tables["two-tiles"].expected_score("123456789")
+
+
+def test_solo_missing_or_damaged_table_is_a_message_in_solo_mode_only(open_page):
+    page = open_page("?mode=coach", wait_ready=True)
+    page.route("**/solo-two-dice.msgpack", lambda route: route.fulfill(status=404, body=b"no"))
+    page.click("#tab-solo")
+    page.click("#solo-variants [data-variant='two-dice']")
+    page.wait_for_function("document.body.dataset.solo === 'error'")
+    text = page.inner_text("#solo-error")
+    assert "solo-two-dice.msgpack (HTTP 404)" in text and "The other modes still work" in text
+    page.click("#solo-roll", force=True)
+    assert page.evaluate("document.body.dataset.state") == "ready"  # coach and play are unharmed
+    data = bytearray(open(os.path.join(ROOT, "data", "solo-two-tiles.msgpack"), "rb").read())
+    data[len(data) // 2] ^= 0x04
+    page.route("**/solo-two-tiles.msgpack", lambda route: route.fulfill(status=200, body=bytes(data)))
+    page.click("#solo-variants [data-variant='two-tiles']")
+    page.wait_for_function("document.body.dataset.solo === 'error'")
+    assert "damaged (checksum mismatch)" in page.inner_text("#solo-error")
+    page.click("#solo-variants [data-variant='standard']")
+    page.wait_for_function("document.body.dataset.solo === 'roll'")
+    assert page.is_hidden("#solo-error")
+    page.keyboard.press("c")
+    assert page.is_visible("#coach") and page.is_hidden("#solo")
+    page.keyboard.press("s")
+    assert page.is_visible("#solo") and "mode=solo" in page.url and "variant=standard" in page.url
+
+
+def test_solo_from_a_plain_static_server(browser):
+    """Served by any static server from the checkout's root: the tables are found in ../../data/."""
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+
+    proc = subprocess.Popen([sys.executable, "-m", "http.server", "0", "--bind", "127.0.0.1", "-d", ROOT],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        line = proc.stdout.readline()
+        port = int(line.split(" port ")[1].split()[0])
+        base = "http://127.0.0.1:%d/shutthebox/web/" % port
+        for _ in range(50):
+            try:
+                urllib.request.urlopen(base, timeout=2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+        context = browser.new_context(viewport={"width": 900, "height": 1000})
+        page = context.new_page()
+        page.goto(base + "?mode=solo&seed=3&variant=two-tiles&anim=0")
+        page.wait_for_function("['roll', 'error'].includes(document.body.dataset.solo)", timeout=WAIT_MS)
+        assert page.evaluate("document.body.dataset.solo") == "roll", page.inner_text("#solo-error")
+        assert "../../data/solo-two-tiles.msgpack" in page.inner_text("#solo-info")
+        context.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=5)
+        proc.stdout.close()

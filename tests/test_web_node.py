@@ -17,7 +17,7 @@ import pytest
 
 import shutthebox
 from shutthebox.errors import InvalidQuery
-from shutthebox.notation import format_position
+from shutthebox.notation import format_position, tiles_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ANSWER_JS = os.path.join(ROOT, "web", "answer.js")
@@ -135,3 +135,113 @@ def test_vendored_decoder_is_the_pinned_library():
     if os.path.exists(installed):  # after `make web`: the shipped file is the library's, byte for byte
         shipped = os.path.join(ROOT, "shutthebox", "web", "vendor", "msgpack.min.js")
         assert open(installed, "rb").read() == open(shipped, "rb").read()
+
+
+# -- single-player tables (FORMAT.md section 7a) ---------------------------------
+
+SOLO_VARIANTS = ("standard", "two-dice", "two-tiles")
+
+
+def random_solo_questions(rules, count, seed):
+    """Random single-player questions, both objectives, mostly valid, some impossible or malformed."""
+    rng = random.Random(seed)
+    questions = []
+    for _ in range(count):
+        mask = rng.randrange(1, 1 << rules.tiles)
+        position = format_position(mask)
+        low, high = rules.roll_range(rules.dice_for(sum(tiles_of(mask))))
+        roll = rng.randint(low, high) if rng.random() < 0.9 else rng.randint(0, rules.max_roll + 2)
+        objective = rng.choice(["shut", "score"]) if rng.random() < 0.97 else "fastest"
+        kind = rng.choice(["shut", "score", "expect", "move", "move"])
+        questions.append({"shut": [kind, position], "score": [kind, position], "expect": [kind, position, objective],
+                          "move": [kind, position, roll, objective]}[kind])
+    questions += [["shut", ""], ["score", "0"], ["move", "1x3", 4, "shut"], ["expect", "11", "score"],
+                  ["move", "12345678910", 7, "score"], ["move", "12", 1, "shut"]]
+    return questions
+
+
+def python_solo_answer(table, question):
+    kind, args = question[0], question[1:]
+    ask = {"shut": table.shut_probability, "score": table.expected_score, "expect": table.expect,
+           "move": table.move}[kind]
+    try:
+        result = ask(*args)
+    except InvalidQuery:
+        return "error"
+    return {"move": list(result)} if kind == "move" else {"value": result}
+
+
+@pytest.mark.parametrize("variant", SOLO_VARIANTS)
+def test_node_reader_answers_solo_like_the_python_api(variant):
+    table = shutthebox.load_solo(variant)
+    questions = random_solo_questions(table.rules, 300, seed=20240605 + SOLO_VARIANTS.index(variant))
+    questions += [["move", "12345", 7, "shut"], ["move", "12345", 7, "score"], ["shut", "124"], ["score", "123456789"]]
+    done = _run(table.path, questions)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(questions)
+    kinds = {"value": 0, "move": 0, "error": 0}
+    for number, (question, answer) in enumerate(zip(questions, answers), 1):
+        expected = python_solo_answer(table, question)
+        got = "error" if "error" in answer else answer
+        assert got == expected, "%s question %d %s: node %r, python %r" % (variant, number, question, answer, expected)
+        kinds[next(iter(answer))] += 1
+    assert min(kinds.values()) >= 15, kinds
+    # The objectives differ somewhere: each has its own moves.
+    assert answers[-1]["value"] == table.expected_score("123456789")
+    if variant == "two-dice":  # FORMAT.md section 7a's worked example
+        assert answers[-4] == {"move": [3, 4]} and answers[-2] == {"value": 59 / 324}
+    if variant == "two-tiles":  # at most two tiles: 1234 cannot make 10
+        assert "2 or fewer" in _run(table.path, [["move", "1234", 10, "shut"]]).stdout
+
+
+def test_node_reader_refuses_damaged_solo_tables(tmp_path):
+    path = shutthebox.load_solo("two-tiles").path
+    for name, (data, reason) in _damaged_copies(path, tmp_path).items():
+        damaged = tmp_path / ("solo-%s.msgpack" % name.replace(" ", "-"))
+        damaged.write_bytes(data)
+        done = _run(str(damaged), [["shut", "123456789"]])
+        assert done.returncode == 3, (name, done.stdout, done.stderr)
+        assert reason in done.stderr and done.stdout == "", (name, done.stderr)
+
+
+def _rewritten(path, change):
+    """A copy of a table with its header changed by ``change(fields)``, CRC-32 made right again."""
+    import zlib
+
+    import msgpack
+
+    fields = msgpack.unpackb(open(path, "rb").read(), raw=False)
+    del fields["crc32"]
+    change(fields)
+    packer = msgpack.Packer(use_bin_type=True)
+    body = packer.pack_map_header(len(fields) + 1) + b"".join(packer.pack(k) + packer.pack(v) for k, v in fields.items())
+    body += packer.pack("crc32") + b"\xce"
+    return body + zlib.crc32(body).to_bytes(4, "big")
+
+
+def test_node_reader_refuses_unknown_rules_and_the_wrong_game(tmp_path):
+    solo = shutthebox.load_solo("standard").path
+    strange = tmp_path / "strange.msgpack"
+    strange.write_bytes(_rewritten(solo, lambda fields: fields["rules"].update(jokers=2)))
+    done = _run(str(strange), [["shut", "123456789"]])
+    assert done.returncode == 3 and "the rule 'jokers'" in done.stderr, done.stderr
+    same = tmp_path / "same.msgpack"  # the rewriting itself keeps a readable table
+    same.write_bytes(_rewritten(solo, lambda fields: None))
+    assert json.loads(_run(str(same), [["shut", "123456789"]]).stdout)["value"] == \
+        shutthebox.load_solo("standard").shut_probability("123456789")
+    # The page asks for a game: a solo table is refused where the two-player one is wanted, and back.
+    script = (
+        "const M = require(process.argv[1] + '/vendor/msgpack.min.js'), S = require(process.argv[1] + '/table.js');"
+        "const fs = require('fs');"
+        "for (const [file, game] of [[process.argv[2], 'two-player'], [process.argv[3], 'one-player']]) {"
+        "  try { S.parse(fs.readFileSync(file), M.decode, file, game); console.log('read'); }"
+        "  catch (e) { console.log(e.name + ': ' + e.message); } }"
+    )
+    _need_node()
+    done = subprocess.run([NODE, "-e", script, os.path.join(ROOT, "shutthebox", "web"), solo, shutthebox.load().path],
+                          capture_output=True, text=True, timeout=30)
+    lines = done.stdout.splitlines()
+    assert len(lines) == 2, done.stderr
+    assert lines[0].startswith("TableError") and "'one-player', not 'two-player'" in lines[0]
+    assert lines[1].startswith("TableError") and "'two-player', not 'one-player'" in lines[1]

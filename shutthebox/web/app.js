@@ -1,11 +1,19 @@
-/* The browser assistant: coach and play, answered from the table file.
+/* The browser assistant: coach, play and solo, answered from the table files.
  *
- * URL parameters: mode=coach|play; coach: player=1|2, score, pos (open tiles),
- * roll; play: seed (fixes the dice), seat=1|2 (which player you are);
- * table=URL (another table file); anim=0 (no dice animation, no pauses).
+ * URL parameters: mode=coach|play|solo; coach: player=1|2, score, pos (open
+ * tiles), roll; play: seed (fixes the dice), seat=1|2 (which player you are);
+ * solo: seed, variant=standard|two-dice|two-tiles, objective=shut|score,
+ * hints=1 (the ranked moves); table=URL (another two-player table file);
+ * anim=0 (no dice animation, no pauses).
+ *
+ * The single-player tables solo-VARIANT.msgpack are looked for beside the
+ * two-player table the page read, then beside index.html, ../data/ and
+ * ../../data/ (a checkout served from its root); each is read on first use.
  *
  * window.shutTheBox exposes the answers the page shows, for tests and for the
- * curious: coach(player, position, score, roll) and play.state().
+ * curious: coach(player, position, score, roll), play.state(), and
+ * solo.load(variant) (a promise), solo.coach(variant, objective, position,
+ * roll) and solo.state().
  */
 (function () {
   "use strict";
@@ -15,6 +23,7 @@
   var ANIMATE = params.get("anim") !== "0";
   var DEFAULT_TABLES = ["standard.msgpack", "../data/standard.msgpack", "../../data/standard.msgpack"];
   var table = null;
+  var tableUrl = null; // where the two-player table was found: the solo tables are looked for beside it
 
   function $(id) { return document.getElementById(id); }
 
@@ -52,7 +61,8 @@
 
   // -- loading the table ------------------------------------------------------
 
-  function fetchTable(urls, tried) {
+  /** Fetch the first of `urls` that answers; a TableError naming them all and `fix` if none does. */
+  function fetchTable(urls, tried, fix) {
     var url = urls[0];
     return fetch(url, { cache: "no-cache" }).then(function (response) {
       if (!response.ok) throw new Error("HTTP " + response.status);
@@ -61,11 +71,8 @@
       throw new Error(location.protocol === "file:" ? "pages opened from a file cannot read files" : error.message);
     }).catch(function (error) {
       tried.push(url + " (" + error.message + ")");
-      if (urls.length > 1) return fetchTable(urls.slice(1), tried);
-      throw new STB.TableError(
-        "The table file could not be loaded. Tried: " + tried.join("; ") + ".\n" +
-        "Start the page with `ShutTheBox serve`, or copy data/standard.msgpack next to index.html " +
-        "when serving this folder yourself, or give its address as ?table=URL.");
+      if (urls.length > 1) return fetchTable(urls.slice(1), tried, fix);
+      throw new STB.TableError("The table file could not be loaded. Tried: " + tried.join("; ") + ".\n" + fix);
     });
   }
 
@@ -76,8 +83,10 @@
       return;
     }
     var urls = params.get("table") ? [params.get("table")] : DEFAULT_TABLES;
-    fetchTable(urls, []).then(function (found) {
-      table = STB.parse(new Uint8Array(found.buffer), window.MessagePack.decode, found.url);
+    fetchTable(urls, [], "Start the page with `ShutTheBox serve`, or copy data/standard.msgpack next to index.html " +
+        "when serving this folder yourself, or give its address as ?table=URL.").then(function (found) {
+      table = STB.parse(new Uint8Array(found.buffer), window.MessagePack.decode, found.url, "two-player");
+      tableUrl = found.url;
       start(found.url);
     }).catch(function (error) {
       showError(error instanceof STB.TableError ? error.message :
@@ -89,13 +98,13 @@
     $("status").hidden = true;
     var r = table.rules;
     $("table-info").textContent = "Table: " + url + " (" + table.size + " bytes, CRC-32 checked), " +
-      "tiles 1-" + r.tiles + ", " + r.dice + " dice of " + r.sides + " sides" +
-      (r.oneDieAtMost !== null ? ", one die once the open tiles sum to " + r.oneDieAtMost + " or less" : "") +
-      "; " + table.header.generator + ".";
+      STB.describeRules(r) + "; " + table.header.generator + ".";
     $("coach-score").max = String(r.maxScore);
     coach.init();
     play.init();
-    setMode(params.get("mode") === "play" ? "play" : "coach");
+    solo.init();
+    var wanted = params.get("mode");
+    setMode(wanted === "play" || wanted === "solo" ? wanted : "coach");
     document.addEventListener("keydown", onKey);
     document.body.setAttribute("data-state", "ready");
   }
@@ -106,10 +115,12 @@
     mode = name;
     $("coach").hidden = name !== "coach";
     $("play").hidden = name !== "play";
+    $("solo").hidden = name !== "solo";
     $("tab-coach").setAttribute("aria-pressed", String(name === "coach"));
     $("tab-play").setAttribute("aria-pressed", String(name === "play"));
+    $("tab-solo").setAttribute("aria-pressed", String(name === "solo"));
     document.body.setAttribute("data-mode", name);
-    if (name === "play") play.showUrl(); else coach.showUrl();
+    if (name === "play") play.showUrl(); else if (name === "solo") solo.show(); else coach.showUrl();
   }
 
   function setUrl(entries) {
@@ -129,7 +140,8 @@
     if ((key === "Enter" || key === " ") && target && (target.tagName === "BUTTON" || target.tagName === "A")) return;
     if (key === "c" || key === "C") { setMode("coach"); event.preventDefault(); return; }
     if (key === "p" || key === "P") { setMode("play"); event.preventDefault(); return; }
-    var handled = mode === "coach" ? coach.key(key, event) : play.key(key, event);
+    if (key === "s" || key === "S") { setMode("solo"); event.preventDefault(); return; }
+    var handled = mode === "coach" ? coach.key(key, event) : mode === "play" ? play.key(key, event) : solo.key(key, event);
     if (handled) event.preventDefault();
   }
 
@@ -370,6 +382,63 @@
     return new Promise(function (resolve) { setTimeout(resolve, ANIMATE ? ms : 0); });
   }
 
+  /** Throw `count` dice from a seeded stream: one draw per die. */
+  function drawDice(rng, count, sides) {
+    var dice = [];
+    for (var i = 0; i < count; i++) dice.push(1 + Math.floor(rng() * sides));
+    return dice;
+  }
+
+  /** Tumble dice in `box` (unless anim=0); resolves when they settle, the caller then shows `dice`. */
+  function animateDice(box, dice, sides) {
+    if (!ANIMATE) return Promise.resolve();
+    box.textContent = "";
+    var faces = dice.map(function () {
+      var die = dieNode(1 + Math.floor(Math.random() * sides));
+      die.classList.add("rolling");
+      box.appendChild(die);
+      return die;
+    });
+    return new Promise(function (resolve) {
+      var ticks = 0;
+      var timer = setInterval(function () {
+        ticks += 1;
+        faces.forEach(function (die) { die.setAttribute("data-face", String(1 + Math.floor(Math.random() * sides))); });
+        if (ticks >= 7) {
+          clearInterval(timer);
+          resolve();
+        }
+      }, 80);
+    });
+  }
+
+  /** Why adding `tile` to the chosen tiles is refused, in the player's words; null if it is fine. */
+  function pickProblem(mask, chosen, tile, roll, limit) {
+    var bit = 1 << (tile - 1);
+    if (!(mask & bit)) return "Tile " + tile + " is already shut: choose open tiles.";
+    var tiles = STB.tilesOf(chosen | bit);
+    var total = STB.tileSum(chosen | bit);
+    if (limit !== null && tiles.length > limit) return "At most " + limit + " tiles may be closed per roll.";
+    if (total > roll) return "Tiles " + tiles.join(" + ") + " make " + total + ": more than the roll of " + roll + ".";
+    return null;
+  }
+
+  /** What to say once the chosen tiles changed. */
+  function chosenText(chosen, roll) {
+    var tiles = STB.tilesOf(chosen), total = STB.tileSum(chosen);
+    if (!chosen) return "";
+    return total === roll ? "Tiles " + tiles.join(" + ") + " = " + total + ": press Close tiles (Enter)." :
+      "Chosen " + tiles.join(" + ") + " = " + total + "; " + (roll - total) + " more to make " + roll + ".";
+  }
+
+  /** Why the chosen tiles cannot be closed for this roll; null if they can. */
+  function confirmProblem(chosen, roll) {
+    var total = STB.tileSum(chosen);
+    if (!chosen) return "Choose open tiles that add up to " + roll + " first.";
+    if (total !== roll) return "Your tiles add up to " + total + ", but they must add up to the roll, " + roll + ".";
+    return null;
+  }
+
   var play = {
     seat: 1, seed: 0, rng: null, player: 1, mask: 0, roll: null, dice: [], chosen: 0,
     score1: null, score2: null, over: false, awaiting: "none", busy: false, game: 0,
@@ -526,32 +595,14 @@
 
     /** Throw the dice from the seeded stream (animated); resolves when they settle. */
     throwDice: function () {
-      var count = table.diceFor(this.mask);
-      var dice = [];
-      for (var i = 0; i < count; i++) dice.push(1 + Math.floor(this.rng() * table.rules.sides));
+      var dice = drawDice(this.rng, table.diceFor(this.mask), table.rules.sides);
       this.dice = dice;
       this.roll = null;
-      var self = this, box = $("dice");
-      if (!ANIMATE) { this.roll = sum(dice); this.render(); return Promise.resolve(true); }
-      box.textContent = "";
-      var faces = dice.map(function () {
-        var die = dieNode(1 + Math.floor(Math.random() * table.rules.sides));
-        die.classList.add("rolling");
-        box.appendChild(die);
-        return die;
-      });
-      return new Promise(function (resolve) {
-        var ticks = 0;
-        var timer = setInterval(function () {
-          ticks += 1;
-          faces.forEach(function (die) { die.setAttribute("data-face", String(1 + Math.floor(Math.random() * table.rules.sides))); });
-          if (ticks >= 7) {
-            clearInterval(timer);
-            self.roll = sum(dice);
-            self.render();
-            resolve(true);
-          }
-        }, 80);
+      var self = this;
+      return animateDice($("dice"), dice, table.rules.sides).then(function () {
+        self.roll = sum(dice);
+        self.render();
+        return true;
       });
     },
 
@@ -580,22 +631,11 @@
       if (this.awaiting === "roll") { this.say("Roll the dice first (R).", true); return; }
       if (this.awaiting !== "move") return;
       var bit = 1 << (tile - 1);
-      if (!(this.mask & bit)) { this.say("Tile " + tile + " is already shut: choose open tiles.", true); return; }
       if (this.chosen & bit) { this.chosen ^= bit; this.say(""); this.render(); return; }
-      var tiles = STB.tilesOf(this.chosen | bit);
-      var total = STB.tileSum(this.chosen | bit);
-      var limit = table.rules.maxMoveTiles;
-      if (limit !== null && tiles.length > limit) {
-        this.say("At most " + limit + " tiles may be closed per roll.", true);
-        return;
-      }
-      if (total > this.roll) {
-        this.say("Tiles " + tiles.join(" + ") + " make " + total + ": more than the roll of " + this.roll + ".", true);
-        return;
-      }
+      var problem = pickProblem(this.mask, this.chosen, tile, this.roll, table.rules.maxMoveTiles);
+      if (problem) { this.say(problem, true); return; }
       this.chosen |= bit;
-      this.say(total === this.roll ? "Tiles " + tiles.join(" + ") + " = " + total + ": press Close tiles (Enter)." :
-        "Chosen " + tiles.join(" + ") + " = " + total + "; " + (this.roll - total) + " more to make " + this.roll + ".");
+      this.say(chosenText(this.chosen, this.roll));
       this.render();
     },
 
@@ -604,12 +644,8 @@
       if (!this.human() || this.awaiting === "computer") { this.say("Wait: it is the computer's turn.", true); return; }
       if (this.awaiting === "roll") { this.say("Roll the dice first (R).", true); return; }
       if (this.awaiting !== "move") return;
-      var total = STB.tileSum(this.chosen);
-      if (!this.chosen) { this.say("Choose open tiles that add up to " + this.roll + " first.", true); return; }
-      if (total !== this.roll) {
-        this.say("Your tiles add up to " + total + ", but they must add up to the roll, " + this.roll + ".", true);
-        return;
-      }
+      var problem = confirmProblem(this.chosen, this.roll);
+      if (problem) { this.say(problem, true); return; }
       this.applyMove(this.chosen, true);
       if (!this.over) this.next();
     },
@@ -772,6 +808,482 @@
     },
   };
 
+  // -- solo ----------------------------------------------------------------------
+
+  var VARIANT_NAMES = { "standard": "Standard", "two-dice": "Two dice", "two-tiles": "Two tiles" };
+  var GOALS = { shut: "shut the box", score: "lowest score" };
+  var soloLoads = {}; // variant -> promise of its SoloTable
+  var soloTables = {}; // variant -> SoloTable, once read
+
+  /** Where solo-VARIANT.msgpack may be: beside the two-player table read, beside index.html, in data/. */
+  function soloUrls(variant) {
+    var name = "solo-" + variant + ".msgpack";
+    var cut = tableUrl ? tableUrl.split(/[?#]/)[0].lastIndexOf("/") : -1;
+    var candidates = [cut >= 0 ? tableUrl.slice(0, cut + 1) + name : name, name, "../data/" + name, "../../data/" + name];
+    var urls = [], seen = {};
+    candidates.forEach(function (url) {
+      var key = new URL(url, location.href).href;
+      if (!seen[key]) { seen[key] = true; urls.push(url); }
+    });
+    return urls;
+  }
+
+  /** Read, verify and keep the single-player table of a variant: a promise of its SoloTable. */
+  function loadSolo(variant) {
+    if (STB.SOLO_VARIANTS.indexOf(variant) < 0) {
+      return Promise.reject(new STB.InvalidQuery("unknown variant '" + variant + "' (choose " + STB.SOLO_VARIANTS.join(", ") + ")"));
+    }
+    if (!soloLoads[variant]) {
+      var name = "solo-" + variant + ".msgpack";
+      soloLoads[variant] = fetchTable(soloUrls(variant), [], "Start the page with `ShutTheBox serve`, or copy data/" + name +
+          " next to index.html (or next to the two-player table) when serving the page yourself; `make tables` builds it.")
+        .then(function (found) {
+          var loaded = STB.parse(new Uint8Array(found.buffer), window.MessagePack.decode, found.url, "one-player");
+          if (loaded.variant !== variant) {
+            throw new STB.TableError("The table " + found.url + " holds " + (loaded.variant ? "the " + loaded.variant + " rules" :
+              STB.describeRules(loaded.rules)) + ", not the " + variant + " rules; rebuild it with `make tables`.");
+          }
+          loaded.url = found.url;
+          soloTables[variant] = loaded;
+          return loaded;
+        });
+      soloLoads[variant].catch(function () { delete soloLoads[variant]; }); // a later try may find it
+    }
+    return soloLoads[variant];
+  }
+
+  function checkObjective(objective) {
+    if (STB.OBJECTIVES.indexOf(objective) < 0) throw new STB.InvalidQuery("unknown objective '" + objective + "' (choose shut or score)");
+    return objective;
+  }
+
+  /** Tiles in words: "tile 4", "tiles 1 and 5", "tiles 2, 8 and 9". */
+  function tileList(mask) {
+    var tiles = STB.tilesOf(mask);
+    return tiles.length === 1 ? "tile " + tiles[0] : "tiles " + tiles.slice(0, -1).join(", ") + " and " + tiles[tiles.length - 1];
+  }
+
+  /** A value in words: a chance to shut, or an expected final score. */
+  function valueText(value, objective) { return objective === "score" ? value.toFixed(3) : pct(value); }
+
+  /** A small amount without rounding it away: 0.0012 stays visible. */
+  function amount(x, digits) { return x === 0 || x >= Math.pow(10, -digits) ? x.toFixed(digits) : x.toPrecision(2); }
+
+  /** What a move cost: chance of shutting lost, or expected final score added. */
+  function costText(cost, objective) {
+    return objective === "score" ? amount(cost, 3) + " to the expected final score" :
+      amount(cost * 100, 2) + " percentage points of shutting chance";
+  }
+
+  /**
+   * The solo coach: every legal move for a roll, the table's move first, then
+   * by the objective's exact value after it (higher chance to shut, or lower
+   * expected final score), each with its cost against the best. Without a roll,
+   * only the value before rolling.
+   */
+  function soloAnswer(solo, objective, position, roll) {
+    objective = checkObjective(objective === undefined ? "shut" : objective);
+    var mask = solo.position(position);
+    var answer = {
+      variant: solo.variant, objective: objective, position: STB.formatPosition(mask), expect: solo.value(mask, objective),
+      roll: null, moves: [], best: null, turnEnds: false, endValue: null,
+    };
+    if (roll === null || roll === undefined) return answer;
+    solo._checkRoll(mask, roll);
+    answer.roll = roll;
+    var best = solo.bestMove(mask, roll, objective);
+    var bestValue = solo.valueAfter(mask, best, objective);
+    var moves = solo.legalMoves(mask, roll).map(function (move) {
+      var value = solo.valueAfter(mask, move, objective);
+      return { move: move, tiles: STB.tilesOf(move), after: STB.formatPosition(mask & ~move), value: value,
+        best: move === best, cost: solo.cost(bestValue, value, objective) };
+    });
+    if (!moves.length) {
+      answer.turnEnds = true;
+      answer.endValue = solo.valueAfter(mask, 0, objective);
+      return answer;
+    }
+    moves.sort(function (a, b) {
+      if (a.best !== b.best) return a.best ? -1 : 1;
+      if (a.value !== b.value) return solo.better(a.value, b.value, objective) ? -1 : 1;
+      return b.move - a.move;
+    });
+    answer.moves = moves;
+    answer.best = STB.tilesOf(best);
+    return answer;
+  }
+
+  /** One player, one turn, with the seeded dice of Play mode and the chosen objective. */
+  var solo = {
+    variant: "standard", objective: "shut", hints: false, seed: 0, rng: null, table: null, started: false,
+    mask: 0, roll: null, dice: [], chosen: 0, over: false, awaiting: "loading", game: 0,
+    moves: 0, optimal: 0, cost: 0, costs: [], mistakes: [], values: [], start: null, bestAfterRoll: null,
+
+    init: function () {
+      var self = this;
+      if (STB.SOLO_VARIANTS.indexOf(params.get("variant")) >= 0) this.variant = params.get("variant");
+      if (STB.OBJECTIVES.indexOf(params.get("objective")) >= 0) this.objective = params.get("objective");
+      this.hints = params.get("hints") === "1";
+      var seed = parseInt(params.get("seed"), 10);
+      this.seed = seed >= 0 && seed <= 0xffffffff ? seed : newSeed();
+      $("solo-tiles").addEventListener("click", function (event) {
+        var tile = event.target.closest("[data-tile]");
+        if (tile) self.pick(Number(tile.getAttribute("data-tile")));
+      });
+      $("solo-variants").addEventListener("click", function (event) {
+        var button = event.target.closest("[data-variant]");
+        if (button) { self.variant = button.getAttribute("data-variant"); self.newGame(self.seed); }
+      });
+      $("solo-objectives").addEventListener("click", function (event) {
+        var button = event.target.closest("[data-objective]");
+        if (button) { self.objective = button.getAttribute("data-objective"); self.newGame(self.seed); }
+      });
+      $("solo-roll").addEventListener("click", function () { self.throwDice(); });
+      $("solo-confirm").addEventListener("click", function () { self.confirm(); });
+      $("solo-clear").addEventListener("click", function () { self.clear(); });
+      $("solo-new").addEventListener("click", function () { self.newGame(newSeed()); });
+      $("solo-replay").addEventListener("click", function () { self.newGame(self.seed); });
+      $("solo-hints").addEventListener("click", function () { self.toggleHints(); });
+      $("tab-solo").addEventListener("click", function () { setMode("solo"); });
+    },
+
+    /** Entering Solo mode: the first time, read the table and start the seeded game. */
+    show: function () {
+      if (!this.started) { this.started = true; this.newGame(this.seed); } else this.showUrl();
+    },
+
+    showUrl: function () {
+      setUrl([["mode", "solo"], ["seed", String(this.seed)], ["variant", this.variant], ["objective", this.objective],
+        ["hints", this.hints ? "1" : null]]);
+      $("solo-seed-link").textContent = String(this.seed);
+      $("solo-seed-link").href = location.href;
+    },
+
+    key: function (key) {
+      if (/^[1-9]$/.test(key)) { this.pick(Number(key)); return true; }
+      if (key === "r" || key === "R") { this.throwDice(); return true; }
+      if (key === "Enter" && this.awaiting === "move") { this.confirm(); return true; }
+      if (key === "Escape") { this.clear(); return true; }
+      if (key === "n" || key === "N") { this.newGame(newSeed()); return true; }
+      if (key === "h" || key === "H") { this.toggleHints(); return true; }
+      return false;
+    },
+
+    toggleHints: function () {
+      this.hints = !this.hints;
+      if (mode === "solo") this.showUrl();
+      this.render();
+    },
+
+    clear: function () {
+      this.chosen = 0;
+      this.say("");
+      this.render();
+    },
+
+    newGame: function (seed) {
+      var self = this, game = ++this.game;
+      this.seed = seed >>> 0;
+      this.rng = mulberry32(this.seed);
+      this.table = soloTables[this.variant] || null;
+      this.mask = 0; this.roll = null; this.dice = []; this.chosen = 0; this.over = false;
+      this.moves = 0; this.optimal = 0; this.cost = 0; this.costs = []; this.mistakes = []; this.values = [];
+      this.start = null; this.bestAfterRoll = null;
+      this.awaiting = "loading";
+      $("solo-log").textContent = "";
+      $("solo-summary").hidden = true;
+      $("solo-feedback").textContent = "";
+      $("solo-feedback").className = "feedback";
+      $("solo-error").hidden = true;
+      this.say("");
+      if (mode === "solo") this.showUrl();
+      this.render();
+      loadSolo(this.variant).then(function (loaded) {
+        if (game !== self.game) return;
+        self.table = loaded;
+        self.buildTiles();
+        self.mask = loaded.allOpen;
+        self.start = loaded.value(self.mask, self.objective);
+        self.values.push(self.start);
+        self.awaiting = "roll";
+        self.say("Your turn: press Roll (R).");
+        self.render();
+      }, function (error) {
+        if (game !== self.game) return;
+        self.awaiting = "error";
+        self.table = null;
+        var box = $("solo-error");
+        box.textContent = (error instanceof STB.TableError ? "" : "The single-player table could not be read: ") +
+          error.message + "\nThe other modes still work.";
+        box.hidden = false;
+        self.render();
+      });
+    },
+
+    buildTiles: function () {
+      var tiles = $("solo-tiles");
+      if (tiles.children.length === this.table.rules.tiles) return;
+      tiles.textContent = "";
+      for (var t = 1; t <= this.table.rules.tiles; t++) {
+        tiles.appendChild(el("button", { type: "button", className: "tile", "data-tile": String(t), text: String(t) }));
+      }
+    },
+
+    say: function (text, refused) {
+      var box = $("solo-message");
+      box.textContent = text;
+      box.className = "message" + (refused ? " refused" : "");
+      box.setAttribute("data-refused", refused ? "true" : "false");
+    },
+
+    log: function (text) { $("solo-log").appendChild(el("li", { text: text })); },
+
+    /** Refuse an action the game's state does not allow; true if refused. */
+    refuse: function (action) {
+      if (this.awaiting === "loading" || this.awaiting === "rolling") return true;
+      if (this.awaiting === "error") { this.say("The table for these rules could not be read: see the message above.", true); return true; }
+      if (this.over) { this.say("The game is over: press New game (N) or Replay seed.", true); return true; }
+      if (action !== "roll" && this.awaiting === "roll") { this.say("Roll the dice first (R).", true); return true; }
+      if (action === "roll" && this.awaiting === "move") {
+        this.say("You have rolled " + this.roll + " already: close tiles that add up to it.", true);
+        return true;
+      }
+      return false;
+    },
+
+    throwDice: function () {
+      if (this.refuse("roll")) return;
+      var self = this, game = this.game, t = this.table;
+      var dice = drawDice(this.rng, t.diceFor(this.mask), t.rules.sides);
+      this.dice = dice;
+      this.roll = null;
+      this.awaiting = "rolling";
+      this.say("");
+      $("solo-feedback").textContent = "";
+      this.render();
+      animateDice($("solo-dice"), dice, t.rules.sides).then(function () {
+        if (game !== self.game) return;
+        self.roll = sum(dice);
+        self.afterRoll();
+      });
+    },
+
+    /** After a roll: wait for a move, or end the turn when no open tiles make the roll. */
+    afterRoll: function () {
+      var t = this.table, best = t.bestMove(this.mask, this.roll, this.objective);
+      var text = "Rolled " + this.roll + (this.dice.length > 1 ? " (" + this.dice.join(" + ") + ")" : "");
+      if (!best) {
+        var limit = t.rules.maxMoveTiles;
+        this.log(text + ": no " + (limit ? limit + " or fewer " : "") + "open tiles add up to it.");
+        this.finish();
+        return;
+      }
+      this.bestAfterRoll = t.valueAfter(this.mask, best, this.objective); // the luck of the roll
+      this.values.push(this.bestAfterRoll);
+      this.pendingLog = text;
+      this.awaiting = "move";
+      this.say("Rolled " + this.roll + ": choose open tiles that add up to it, then Close tiles (Enter).");
+      this.render();
+    },
+
+    pick: function (tile) {
+      if (!this.table || tile > this.table.rules.tiles || this.refuse("pick")) return;
+      var bit = 1 << (tile - 1);
+      if (this.chosen & bit) { this.chosen ^= bit; this.say(chosenText(this.chosen, this.roll)); this.render(); return; }
+      var problem = pickProblem(this.mask, this.chosen, tile, this.roll, this.table.rules.maxMoveTiles);
+      if (problem) {
+        if (/^At most/.test(problem)) problem = problem.replace(".", " under the " + this.variant + " rules.");
+        this.say(problem, true);
+        return;
+      }
+      this.chosen |= bit;
+      this.say(chosenText(this.chosen, this.roll));
+      this.render();
+    },
+
+    confirm: function () {
+      if (this.refuse("confirm")) return;
+      var problem = confirmProblem(this.chosen, this.roll);
+      if (problem) { this.say(problem, true); return; }
+      this.applyMove(this.chosen);
+    },
+
+    applyMove: function (move) {
+      var t = this.table, objective = this.objective;
+      var best = t.bestMove(this.mask, this.roll, objective);
+      var value = t.valueAfter(this.mask, move, objective);
+      var bestValue = t.valueAfter(this.mask, best, objective);
+      var cost = t.cost(bestValue, value, objective);
+      var what = objective === "score" ? "expected final score" : "chance of shutting the box";
+      var fb = $("solo-feedback"), entry = this.pendingLog + ": closed " + moveText(move);
+      this.moves += 1;
+      if (cost === 0) {
+        this.optimal += 1;
+        fb.textContent = "Optimal: " + moveText(move) + (move === best ? "" : " is exactly as good as the table's " + moveText(best)) +
+          ". Your " + what + ": " + valueText(value, objective) + ".";
+        fb.className = "feedback optimal";
+        entry += ", optimal.";
+      } else {
+        this.cost += cost;
+        this.mistakes.push({ position: STB.formatPosition(this.mask), roll: this.roll, move: move, best: best, cost: cost });
+        fb.textContent = "Not optimal: " + moveText(best) + " was best (" + what + " " + valueText(bestValue, objective) + "); " +
+          moveText(move) + " leaves " + valueText(value, objective) + ", costing " + costText(cost, objective) + ".";
+        fb.className = "feedback mistake";
+        entry += ", cost " + costText(cost, objective) + " (best " + moveText(best) + ").";
+      }
+      fb.setAttribute("data-cost", String(cost));
+      this.costs.push(cost);
+      this.values.push(value);
+      this.log(entry);
+      this.mask &= ~move;
+      this.chosen = 0;
+      this.roll = null;
+      this.pendingLog = null;
+      if (!this.mask) { this.finish(); return; }
+      this.awaiting = "roll";
+      this.say("Press Roll (R) for the next throw.");
+      this.render();
+    },
+
+    finish: function () {
+      var t = this.table, objective = this.objective, shut = !this.mask, score = STB.tileSum(this.mask);
+      this.over = true;
+      this.awaiting = "over";
+      var result = objective === "score" ? score : shut ? 1 : 0;
+      this.values.push(result);
+      var head = shut ? "You shut the box!" + (objective === "score" ? " Final score 0." : "") :
+        "Final score " + score + ": " + tileList(this.mask) + " left open.";
+      this.log(shut ? "Box shut!" : "The turn ends with score " + score + ".");
+      var start = objective === "score"
+        ? "With optimal play the expected final score from the start is " + valueText(this.start, objective) + " (lower is better)."
+        : "With optimal play the chance of shutting the box from the start is " + valueText(this.start, objective) + ".";
+      var moves = this.moves ? "Your moves: " + this.moves + ", optimal " + this.optimal + "." : "You made no move: the dice decided.";
+      var lost = this.mistakes.length
+        ? " Your moves cost " + costText(this.cost, objective) + " in all; the largest: " + this.worstText() + "."
+        : this.moves ? " They cost nothing: perfect play." : "";
+      // outcome = optimal expectation at the start + what the moves cost + what the dice did
+      var sign = objective === "score" ? 1 : -1, luck = result - this.start - sign * this.cost;
+      var fmt = objective === "score" ? function (x) { return Math.abs(x).toFixed(2); } :
+        function (x) { return (Math.abs(x) * 100).toFixed(2) + " points"; };
+      var split = objective === "score"
+        ? "Final score " + score + " = " + this.start.toFixed(2) + " expected at the start + " + fmt(this.cost) +
+          " from your moves " + (luck < 0 ? "\u2212 " : "+ ") + fmt(luck) + " from the dice."
+        : "Outcome " + (shut ? "100%" : "0%") + " = " + pct(this.start) + " at the start \u2212 " + fmt(this.cost) +
+          " from your moves " + (luck < 0 ? "\u2212 " : "+ ") + fmt(luck) + " from the dice.";
+      var summary = $("solo-summary");
+      summary.textContent = "";
+      summary.appendChild(el("h2", { text: head }));
+      summary.appendChild(el("p", { text: start }));
+      summary.appendChild(el("p", { text: moves + lost }));
+      summary.appendChild(el("p", { text: split }));
+      summary.appendChild(el("p", { className: "hint", text: "Seed " + this.seed + ", " + VARIANT_NAMES[this.variant] +
+        " rules, goal: " + GOALS[objective] + ". Replay seed plays the same dice again." }));
+      summary.hidden = false;
+      this.say(head);
+      this.render();
+    },
+
+    worstText: function () {
+      var m = this.mistakes.reduce(function (a, b) { return b.cost > a.cost ? b : a; });
+      return costText(m.cost, this.objective) + " at " + m.position + " with roll " + m.roll + ": you closed " +
+        moveText(m.move) + ", best " + moveText(m.best);
+    },
+
+    render: function () {
+      var self = this, t = this.table, objective = this.objective;
+      Array.prototype.forEach.call($("solo-variants").children, function (button) {
+        button.setAttribute("aria-pressed", String(button.getAttribute("data-variant") === self.variant));
+      });
+      Array.prototype.forEach.call($("solo-objectives").children, function (button) {
+        button.setAttribute("aria-pressed", String(button.getAttribute("data-objective") === objective));
+      });
+      $("solo-hints").setAttribute("aria-pressed", String(this.hints));
+      $("solo-rules").textContent = VARIANT_NAMES[this.variant] + " rules" + (t ? " (from the table): " + STB.describeRules(t.rules) : "") +
+        ". Goal: " + (objective === "score" ? "the lowest final score, the sum of the tiles left open (0 when shut)." :
+          "shut the box, closing every tile.");
+      $("solo-info").textContent = t ? "Solo table: " + t.url + " (" + t.size + " bytes, CRC-32 checked); " + t.header.generator + "." : "";
+      var board = $("solo-board");
+      board.textContent = "";
+      var status = { loading: "Reading the table\u2026", error: "No table", roll: "Roll the dice", rolling: "Rolling\u2026",
+        move: "Close tiles making " + this.roll, over: "Game over" }[this.awaiting];
+      board.appendChild(el("span", { className: "turn", text: status }));
+      if (t && this.mask && !this.over) {
+        var now = this.awaiting === "move" ? this.bestAfterRoll : t.value(this.mask, objective);
+        board.appendChild(el("span", { "data-value": String(now), text: (objective === "score" ? "Expected final score: " :
+          "Chance to shut: ") + valueText(now, objective) }));
+      }
+      if (t) board.appendChild(el("span", { text: "Open: " + (STB.tilesOf(this.mask).join(" ") || "none") + " (sum " + STB.tileSum(this.mask) + ")" }));
+      board.appendChild(el("span", { text: "Moves: " + this.moves + (this.moves ? ", optimal " + this.optimal : "") }));
+      Array.prototype.forEach.call($("solo-tiles").children, function (button) {
+        var bit = 1 << (Number(button.getAttribute("data-tile")) - 1);
+        var open = self.mask & bit;
+        button.className = "tile" + (open ? "" : " shut") + (self.chosen & bit ? " chosen" : "");
+        button.setAttribute("aria-pressed", String(!!(self.chosen & bit)));
+        button.setAttribute("aria-label", "tile " + button.textContent + (open ? self.chosen & bit ? ", chosen" : ", open" : ", shut"));
+      });
+      var box = $("solo-dice");
+      if (this.awaiting !== "rolling") {
+        box.textContent = "";
+        this.dice.forEach(function (face) { box.appendChild(dieNode(face)); });
+        if (this.roll !== null) box.appendChild(el("span", { className: "total", text: "= " + this.roll }));
+        box.setAttribute("aria-label", this.roll === null ? "no roll" : "roll " + this.roll);
+      }
+      $("solo-roll").disabled = this.awaiting !== "roll";
+      $("solo-confirm").disabled = this.awaiting !== "move";
+      this.renderHints();
+      document.body.setAttribute("data-solo", this.awaiting);
+    },
+
+    /** The solo coach: the legal moves ranked by the objective's exact value, or the best move for every roll. */
+    renderHints: function () {
+      var moves = $("solo-moves"), t = this.table, objective = this.objective;
+      moves.textContent = "";
+      moves.hidden = !this.hints || !t || !this.mask || this.over || this.awaiting === "rolling";
+      if (moves.hidden) return;
+      var head = objective === "score" ? "Expected score" : "Chance to shut";
+      var vs = objective === "score" ? "vs best (score)" : "vs best (points)";
+      if (this.awaiting === "move") {
+        var answer = soloAnswer(t, objective, this.mask, this.roll);
+        moves.appendChild(el("caption", { className: "hint", text: answer.moves.length + " legal move" +
+          (answer.moves.length > 1 ? "s" : "") + " for roll " + answer.roll + ", best first" }));
+        moves.appendChild(el("tr", null, [el("th", { text: "Close" }), el("th", { text: "Leaves", className: "hide-narrow" }),
+          el("th", { className: "num", text: head }), el("th", { className: "num", text: vs })]));
+        answer.moves.forEach(function (m) {
+          moves.appendChild(el("tr", { className: m.best ? "best" : "", "data-move": m.tiles.join("") }, [
+            el("td", { text: STB.formatMove(m.tiles) }),
+            el("td", { text: m.after || "shut!", className: "hide-narrow" }),
+            el("td", { className: "num", "data-value": String(m.value), text: valueText(m.value, objective) }),
+            el("td", { className: "num" + (m.cost > 0 ? " loss" : ""), text: m.best ? "best" : m.cost > 0 ?
+              (objective === "score" ? "+" + amount(m.cost, 3) : "\u2212" + amount(m.cost * 100, 2)) : "equal" }),
+          ]));
+        });
+        return;
+      }
+      var range = t.rollRange(this.mask), chances = rollChances(t.diceFor(this.mask), t.rules.sides);
+      moves.appendChild(el("caption", { className: "hint", text: "Best move for every roll, before rolling" }));
+      moves.appendChild(el("tr", null, [el("th", { text: "Roll" }), el("th", { className: "num", text: "Chance" }),
+        el("th", { text: "Best move" }), el("th", { className: "num", text: head })]));
+      for (var roll = range[0]; roll <= range[1]; roll++) {
+        var best = t.bestMove(this.mask, roll, objective);
+        moves.appendChild(el("tr", { "data-roll": String(roll) }, [el("td", { text: String(roll) }),
+          el("td", { className: "num", text: pct(chances[roll]) }),
+          el("td", { text: best ? moveText(best) : "none: turn ends" }),
+          el("td", { className: "num", text: valueText(t.valueAfter(this.mask, best, objective), objective) })]));
+      }
+    },
+
+    state: function () {
+      var t = this.table;
+      return {
+        variant: this.variant, objective: this.objective, seed: this.seed, position: STB.formatPosition(this.mask),
+        roll: this.roll, dice: this.dice.slice(), chosen: STB.tilesOf(this.chosen), over: this.over, awaiting: this.awaiting,
+        moves: this.moves, optimal: this.optimal, cost: this.cost, costs: this.costs.slice(), values: this.values.slice(),
+        start: this.start, score: this.over ? STB.tileSum(this.mask) : null, shut: this.over ? this.mask === 0 : null,
+        rules: t ? t.rules : null,
+      };
+    },
+  };
+
   function sum(values) { return values.reduce(function (a, b) { return a + b; }, 0); }
 
   function worst(mistakes) {
@@ -790,6 +1302,17 @@
   window.shutTheBox = {
     coach: function (player, position, score, roll) { return coachAnswer(player, position, score, roll); },
     play: { state: function () { return play.state(); } },
+    solo: {
+      /** Read the table of a variant: a promise of true (rejected with the reason when it cannot be read). */
+      load: function (variant) { return loadSolo(variant).then(function () { return true; }); },
+      /** The solo coach's answer (the variant's table must have been read). */
+      coach: function (variant, objective, position, roll) {
+        var loaded = soloTables[variant];
+        if (!loaded) throw new STB.InvalidQuery("the " + variant + " table has not been read: call solo.load('" + variant + "') first");
+        return soloAnswer(loaded, objective, position, roll);
+      },
+      state: function () { return solo.state(); },
+    },
     table: function () { return table; },
   };
   load();

@@ -3,6 +3,11 @@
  * window.ShutTheBoxTable) and in Node.js (require), with the msgpack decoder
  * passed in: `ShutTheBoxTable.parse(bytes, MessagePack.decode)`.
  *
+ * Reads the games "two-player" (section 7: a Table) and "one-player"
+ * (section 7a: a SoloTable, both objectives); `parse(bytes, decode, name,
+ * game)` refuses a file of another game than `game` ("two-player" by
+ * default, "one-player", or "any").
+ *
  * Positions and moves are bitmasks (bit i set = tile i + 1); the helpers
  * convert from and to the players' digits ("146789", [3, 9]).
  */
@@ -19,7 +24,17 @@
   var MAGIC = "ShutTheBox table";
   var FORMAT_MAJOR = 1;
   var GAME = "two-player";
+  var SOLO_GAME = "one-player";
   var ITEMSIZE = { "<f8": 8, "<u2": 2 };
+  // Every key FORMAT.md section 5 defines; a file with another must be refused.
+  var RULE_KEYS = ["tiles", "sides", "dice", "one_die_at_most", "max_move_tiles", "one_die_high_shut", "one_die_optional"];
+  // The single-player rule sets by name (shutthebox/solo_table.py VARIANTS): files solo-NAME.msgpack.
+  var SOLO_VARIANTS = {
+    "standard": { tiles: 9, sides: 6, dice: 2, oneDieAtMost: 6, maxMoveTiles: null, oneDieHighShut: false },
+    "two-dice": { tiles: 9, sides: 6, dice: 2, oneDieAtMost: null, maxMoveTiles: null, oneDieHighShut: false },
+    "two-tiles": { tiles: 9, sides: 6, dice: 2, oneDieAtMost: 6, maxMoveTiles: 2, oneDieHighShut: false },
+  };
+  var OBJECTIVES = ["shut", "score"];
   var REBUILD = "rebuild it with `make tables`";
 
   /** The table is missing, damaged, or of an unknown version: never answer from it. */
@@ -123,11 +138,14 @@
   }
 
   /**
-   * Verify and decode a table file (a Uint8Array or ArrayBuffer) -> Table.
+   * Verify and decode a table file (a Uint8Array or ArrayBuffer) -> Table
+   * (game "two-player") or SoloTable (game "one-player"). `game` is the game
+   * wanted: "two-player" (the default), "one-player" or "any".
    * Throws TableError naming `name` and saying what is wrong.
    */
-  function parse(input, decode, name) {
+  function parse(input, decode, name, game) {
     name = name || "file";
+    game = game || GAME;
     var bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
     if (bytes.length === 0) throw damaged(name, "is empty");
     for (var i = 0; i < MAGIC_KEY.length; i++) {
@@ -148,30 +166,50 @@
     } catch (error) {
       throw damaged(name, "cannot be decoded (" + error.message + ")");
     }
-    return new Table(checkFields(fields, name, n), name, n);
+    var parsed = checkFields(fields, name, game);
+    return parsed.game === SOLO_GAME ? new SoloTable(parsed, name, n) : new Table(parsed, name, n);
   }
 
   function isInt(value) {
     return typeof value === "number" && Math.floor(value) === value;
   }
 
-  function checkFields(fields, name, size) {
+  function checkFields(fields, name, wanted) {
     if (!fields || typeof fields !== "object" || fields.magic !== MAGIC) throw damaged(name, "is not a ShutTheBox table");
     var format = fields.format;
     if (!Array.isArray(format) || !isInt(format[0])) throw damaged(name, "has no format version");
     if (format[0] !== FORMAT_MAJOR) throw unknownVersion(name, format[0], format[1]);
-    if (fields.game !== GAME) {
-      throw new TableError("The table " + name + " answers the game '" + fields.game + "', not '" + GAME + "'.");
+    var game = fields.game;
+    var known = game === GAME || game === SOLO_GAME;
+    if (!known || (wanted !== "any" && game !== wanted)) {
+      var want = wanted === "any" ? "'" + GAME + "' or '" + SOLO_GAME + "'" : "'" + wanted + "'";
+      throw new TableError("The table " + name + " answers the game '" + game + "', not " + want +
+        (wanted === SOLO_GAME ? ": give a single-player table (solo-NAME.msgpack)." :
+          wanted === GAME ? ": give a two-player table (standard.msgpack)." : "."));
     }
-    var r = fields.rules || {};
+    var r = fields.rules;
+    if (!r || typeof r !== "object" || Array.isArray(r)) throw damaged(name, "has malformed rules");
+    Object.keys(r).forEach(function (key) {
+      if (RULE_KEYS.indexOf(key) < 0) {
+        throw new TableError("The table " + name + " has the rule '" + key + "', which this page does not know: " +
+          "it would misread the dice. Use the page that came with the table.");
+      }
+    });
     var ok = isInt(r.tiles) && r.tiles >= 1 && r.tiles <= 16 && isInt(r.sides) && r.sides >= 2 &&
       isInt(r.dice) && r.dice >= 1 && (r.one_die_at_most == null || isInt(r.one_die_at_most)) &&
-      (r.max_move_tiles == null || isInt(r.max_move_tiles));
+      (r.max_move_tiles == null || isInt(r.max_move_tiles)) &&
+      (r.one_die_high_shut == null || typeof r.one_die_high_shut === "boolean") &&
+      (r.one_die_optional == null || typeof r.one_die_optional === "boolean");
     if (!ok) throw damaged(name, "has malformed rules");
+    if (r.one_die_optional) {
+      throw new TableError("The table " + name + " lets the player choose one die or two; this page does not " +
+        "read such tables (use the command line for them).");
+    }
     var rules = {
       tiles: r.tiles, sides: r.sides, dice: r.dice,
       oneDieAtMost: r.one_die_at_most == null ? null : r.one_die_at_most,
       maxMoveTiles: r.max_move_tiles == null ? null : r.max_move_tiles,
+      oneDieHighShut: r.one_die_high_shut === true,
     };
     rules.maxScore = (rules.tiles * (rules.tiles + 1)) / 2;
     rules.maxRoll = rules.dice * rules.sides;
@@ -179,7 +217,9 @@
       throw damaged(name, "has max_score or max_roll inconsistent with its rules");
     }
     var P = 1 << rules.tiles, S = rules.maxScore + 1, R = rules.maxRoll + 1;
-    var want = { e1: ["<f8", [P]], m1: ["<u2", [P, R]], e2: ["<f8", [P, S]], m2: ["<u2", [P, S, R]] };
+    var want = game === GAME
+      ? { e1: ["<f8", [P]], m1: ["<u2", [P, R]], e2: ["<f8", [P, S]], m2: ["<u2", [P, S, R]] }
+      : { shut: ["<f8", [P]], shut_move: ["<u2", [P, R]], score: ["<f8", [P]], score_move: ["<u2", [P, R]] };
     var arrays = {};
     var given = fields.arrays || {};
     Object.keys(want).forEach(function (key) {
@@ -195,22 +235,35 @@
       // bin data may start at any offset: read through a little-endian DataView.
       arrays[key] = new DataView(a.data.buffer, a.data.byteOffset, a.data.byteLength);
     });
-    return { header: fields, rules: rules, arrays: arrays, S: S, R: R };
+    return { game: game, header: fields, rules: rules, arrays: arrays, S: S, R: R };
   }
 
-  /** Exact answers for one rule set of the two-player game. */
-  function Table(parsed, name, size) {
-    this.name = name;
-    this.size = size;
-    this.header = parsed.header;
-    this.rules = parsed.rules;
-    this.allOpen = (1 << parsed.rules.tiles) - 1;
-    this._a = parsed.arrays;
-    this._S = parsed.S;
-    this._R = parsed.R;
+  /** The name of the single-player variant with exactly these rules, or null. */
+  function variantOf(rules) {
+    var names = Object.keys(SOLO_VARIANTS);
+    for (var i = 0; i < names.length; i++) {
+      var v = SOLO_VARIANTS[names[i]];
+      if (Object.keys(v).every(function (key) { return rules[key] === v[key]; })) return names[i];
+    }
+    return null;
   }
 
-  Table.prototype = {
+  /** The rules in words: "tiles 1-9, 2 dice of 6 sides, one die once the open tiles sum to 6 or less". */
+  function describeRules(r) {
+    return "tiles 1-" + r.tiles + ", " + r.dice + " dice of " + r.sides + " sides" +
+      (r.oneDieAtMost !== null ? ", one die once the open tiles sum to " + r.oneDieAtMost + " or less" : "") +
+      (r.oneDieHighShut ? ", one die once every tile above 6 is shut" : "") +
+      (r.maxMoveTiles !== null ? ", at most " + r.maxMoveTiles + " tile" + (r.maxMoveTiles > 1 ? "s" : "") + " per move" : "");
+  }
+
+  function extend(base, methods) {
+    var proto = Object.create(base);
+    Object.keys(methods).forEach(function (key) { proto[key] = methods[key]; });
+    return proto;
+  }
+
+  /** What both games share: positions, dice, rolls and moves. */
+  var Board = {
     /** Bitmask of a position given as digits ("146789"), "1,4,10", an array of tiles, or a bitmask number. */
     position: function (position) {
       var tiles = this.rules.tiles;
@@ -249,7 +302,8 @@
     /** How many dice are thrown at a position (bitmask). */
     diceFor: function (mask) {
       var r = this.rules;
-      return r.oneDieAtMost !== null && tileSum(mask) <= r.oneDieAtMost ? 1 : r.dice;
+      return (r.oneDieAtMost !== null && tileSum(mask) <= r.oneDieAtMost) || (r.oneDieHighShut && mask >>> 6 === 0)
+        ? 1 : r.dice;
     },
 
     /** [lowest, highest] roll the dice can show at a position (bitmask). */
@@ -273,12 +327,35 @@
       if (!isInt(roll)) throw new InvalidQuery("the roll must be a whole number, not " + roll);
       if (roll < range[0] || roll > range[1]) {
         var dice = this.diceFor(mask);
-        throw new InvalidQuery("roll " + roll + " is impossible: the open tiles " + formatPosition(mask) + " sum to " +
-          tileSum(mask) + ", so " + (dice === 1 ? "one die is" : dice + " dice are") + " thrown (" +
-          range[0] + " to " + range[1] + ")");
+        throw new InvalidQuery("roll " + roll + " is impossible" + (this.variant ? " under the " + this.variant + " rules" : "") +
+          ": the open tiles " + formatPosition(mask) + " sum to " + tileSum(mask) + ", so " +
+          (dice === 1 ? "one die is" : dice + " dice are") + " thrown (" + range[0] + " to " + range[1] + ")");
       }
     },
 
+    _moveTiles: function (mask, roll, move) {
+      if (!move) {
+        var limit = this.rules.maxMoveTiles;
+        throw new InvalidQuery("no " + (limit ? limit + " or fewer " : "") + "open tiles of " + formatPosition(mask) +
+          " add up to " + roll + ": the turn ends there, scoring " + tileSum(mask));
+      }
+      return tilesOf(move);
+    },
+  };
+
+  /** Exact answers for one rule set of the two-player game. */
+  function Table(parsed, name, size) {
+    this.name = name;
+    this.size = size;
+    this.header = parsed.header;
+    this.rules = parsed.rules;
+    this.allOpen = (1 << parsed.rules.tiles) - 1;
+    this._a = parsed.arrays;
+    this._S = parsed.S;
+    this._R = parsed.R;
+  }
+
+  Table.prototype = extend(Board, {
     _checkScore: function (score) {
       if (score === 0) throw new InvalidQuery("score 0 means player one shut the box and won: player two does not play");
       if (!isInt(score) || score < 1 || score > this.rules.maxScore) {
@@ -322,14 +399,6 @@
       return this._moveTiles(mask, roll, this.m2(mask, score, roll));
     },
 
-    _moveTiles: function (mask, roll, move) {
-      if (!move) {
-        throw new InvalidQuery("no open tiles of " + formatPosition(mask) + " add up to " + roll +
-          ": the turn ends there, scoring " + tileSum(mask));
-      }
-      return tilesOf(move);
-    },
-
     // -- values of moves, for coaching ---------------------------------------
 
     /**
@@ -354,11 +423,106 @@
     bestMove: function (mask, roll, score) {
       return score === null || score === undefined ? this.m1(mask, roll) : this.m2(mask, score, roll);
     },
-  };
+  });
+
+
+  function checkObjective(objective) {
+    if (OBJECTIVES.indexOf(objective) < 0) {
+      throw new InvalidQuery("unknown objective '" + objective + "' (choose shut or score)");
+    }
+    return objective;
+  }
+
+  /**
+   * Exact single-player answers for one rule set (FORMAT.md section 7a), for
+   * both objectives: "shut" (the highest probability of shutting the box) and
+   * "score" (the lowest expected final score: the open tiles' sum when the
+   * turn ends, 0 when shut; lower is better).
+   */
+  function SoloTable(parsed, name, size) {
+    this.name = name;
+    this.size = size;
+    this.header = parsed.header;
+    this.rules = parsed.rules;
+    this.variant = variantOf(parsed.rules);
+    this.allOpen = (1 << parsed.rules.tiles) - 1;
+    this._a = parsed.arrays;
+    this._R = parsed.R;
+  }
+
+  SoloTable.prototype = extend(Board, {
+    // -- raw lookups on bitmasks (no validation) ---------------------------
+
+    /** The objective's value before rolling: shut probability, or lowest expected final score. */
+    value: function (mask, objective) {
+      return this._a[objective === "score" ? "score" : "shut"].getFloat64(mask * 8, true);
+    },
+
+    /** The table's move (bitmask, 0 = none) for the objective. */
+    bestMove: function (mask, roll, objective) {
+      return this._a[objective === "score" ? "score_move" : "shut_move"].getUint16((mask * this._R + roll) * 2, true);
+    },
+
+    // -- the questions, as the Python API (shutthebox.load_solo) asks them
+
+    /** Probability of shutting the box from a position (before rolling), playing for it. */
+    shutProbability: function (position) {
+      return this.value(this.position(position), "shut");
+    },
+
+    /** Lowest expected final score from a position (before rolling). */
+    expectedScore: function (position) {
+      return this.value(this.position(position), "score");
+    },
+
+    /** shutProbability or expectedScore, by objective. */
+    expect: function (position, objective) {
+      checkObjective(objective === undefined ? "shut" : objective);
+      return this.value(this.position(position), objective);
+    },
+
+    /** The optimal move for a roll and objective: the tiles to close, increasing. InvalidQuery if the turn ends. */
+    move: function (position, roll, objective) {
+      objective = checkObjective(objective === undefined ? "shut" : objective);
+      var mask = this.position(position);
+      this._checkRoll(mask, roll);
+      return this._moveTiles(mask, roll, this.bestMove(mask, roll, objective));
+    },
+
+    // -- values of moves, for coaching ---------------------------------------
+
+    /**
+     * The objective's value after a move (bitmask; 0 = no move: the turn ends
+     * with the open tiles' sum): "shut": the chance to shut the box (1 once shut,
+     * 0 when the turn ends); "score": the expected final score (0 once shut).
+     */
+    valueAfter: function (mask, move, objective) {
+      var after = mask & ~move;
+      var shut = objective !== "score";
+      if (!move) return shut ? (mask ? 0 : 1) : tileSum(mask);
+      if (!after) return shut ? 1 : 0;
+      return this.value(after, objective);
+    },
+
+    /** True if value a is better than b for the objective (higher chance, lower score). */
+    better: function (a, b, objective) {
+      return objective === "score" ? a < b : a > b;
+    },
+
+    /** What a move of value `value` costs against the best one's: chance lost, or expected score added (>= 0). */
+    cost: function (bestValue, value, objective) {
+      return Math.max(0, objective === "score" ? value - bestValue : bestValue - value);
+    },
+  });
 
   return {
     parse: parse,
     Table: Table,
+    SoloTable: SoloTable,
+    SOLO_VARIANTS: Object.keys(SOLO_VARIANTS),
+    OBJECTIVES: OBJECTIVES.slice(),
+    variantOf: variantOf,
+    describeRules: describeRules,
     TableError: TableError,
     InvalidQuery: InvalidQuery,
     crc32: crc32,
