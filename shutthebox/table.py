@@ -26,6 +26,7 @@ FORMAT_MAJOR = 1
 FORMAT_MINOR = 0
 # dtype string -> (array typecode, item size)
 DTYPES = {"<f8": ("d", 8), "<u2": ("H", 2), "|u1": ("B", 1)}
+DTYPES_BY_CODE = {code: size for code, size in DTYPES.values()}
 REBUILD = "rebuild it with `make tables`"
 
 # The bytes every table starts with: a map header, then "magic": MAGIC.
@@ -36,6 +37,9 @@ CRC_TAIL = msgpack.packb("crc32") + b"\xce"
 # Files up to this size are verified whole when opened; larger ones array by
 # array, on first use (each array's own CRC-32 also covers the header).
 EAGER_LIMIT = 4 << 20
+# Arrays also carry a CRC-32 per block of this many bytes: a large table's
+# lookup checks only the block it reads.
+BLOCK_SIZE = 1 << 16
 _WINDOW = 1 << 16
 
 
@@ -83,12 +87,48 @@ class _Arrays:
             return self._typed[name]
         except KeyError:
             pass
-        typecode, start, end, crc = self._spans[name]
+        typecode, start, end, crc, blocks = self._spans[name]
         payload = memoryview(self._data)[start:end]
-        if not self._verified and zlib.crc32(payload, self._header_crc) != crc:
+        if self._verified:
+            typed = _typed(payload, typecode)
+        elif blocks is not None:
+            typed = _CheckedArray(self, name, payload, typecode, blocks)
+        elif zlib.crc32(payload, self._header_crc) == crc:
+            typed = _typed(payload, typecode)
+        else:
             raise _damaged(self._path, "is damaged (checksum mismatch in array %s)" % name, self._fix)
-        typed = self._typed[name] = _typed(payload, typecode)
+        self._typed[name] = typed
         return typed
+
+
+class _CheckedArray:
+    """An array of a large file whose blocks are verified when first read."""
+
+    __slots__ = ("_values", "_shift", "_checked", "_payload", "_blocks", "_owner", "_name")
+
+    def __init__(self, owner, name, payload, typecode, blocks):
+        self._owner, self._name, self._payload, self._blocks = owner, name, payload, blocks
+        self._values = _typed(payload, typecode)
+        self._shift = (BLOCK_SIZE // DTYPES_BY_CODE[typecode]).bit_length() - 1
+        self._checked = bytearray(len(blocks) // 4)
+
+    def __len__(self):
+        return len(self._values)
+
+    def __getitem__(self, index):
+        block = index >> self._shift
+        if not self._checked[block]:
+            self._check(block)
+        return self._values[index]
+
+    def _check(self, block):
+        owner = self._owner
+        start = block * BLOCK_SIZE
+        found = zlib.crc32(self._payload[start : start + BLOCK_SIZE], owner._header_crc)
+        if found != int.from_bytes(self._blocks[4 * block : 4 * block + 4], "little"):
+            raise _damaged(owner._path, "is damaged (checksum mismatch in array %s, block %d)" % (self._name, block),
+                           owner._fix)
+        self._checked[block] = 1
 
 
 def _damaged(path, what, fix=REBUILD):
@@ -202,7 +242,11 @@ def _check_fields(path, data, header, specs, header_crc, eager, fix):
                 raise _damaged(path, "has array %s of %d bytes, expected %d" % (name, end - start, count * item_size), fix)
             if not eager and type(spec.get("crc32")) is not int:
                 raise _damaged(path, "has no checksum for array %s" % name, fix)
-            spans[name] = (typecode, start, end, spec.get("crc32"))
+            blocks = spec.get("block_crc32")
+            if spec.get("block_size") != BLOCK_SIZE or type(blocks) is not bytes \
+                    or len(blocks) != 4 * -(-(end - start) // BLOCK_SIZE):
+                blocks = None  # no usable block checksums: check the array whole
+            spans[name] = (typecode, start, end, spec.get("crc32"), blocks)
             shapes[name] = shape
     except TableError:
         raise

@@ -11,7 +11,7 @@ from array import array
 import msgpack
 
 from .solver import SOLVER_VERSION, PlayersSolution, TwoPlayerSolution
-from .table import CRC_TAIL, DTYPES, FORMAT_MAJOR, FORMAT_MINOR, MAGIC
+from .table import BLOCK_SIZE, CRC_TAIL, DTYPES, FORMAT_MAJOR, FORMAT_MINOR, MAGIC
 
 GENERATOR = "shutthebox solver %d" % SOLVER_VERSION
 
@@ -89,14 +89,18 @@ def encode(game: str, rules, arrays: dict, players: int | None = None) -> bytes:
             break
         parts.append(packer.pack(key))
         parts.append(packer.pack(value))
-    # Each array's checksum covers the header before "arrays" and its data,
-    # so a reader can verify just the arrays it uses (docs/FORMAT.md).
+    # Each array's checksums cover the header before "arrays" and its data
+    # (whole, and in blocks), so a reader can verify just what it uses.
     header_crc = zlib.crc32(b"".join(parts))
-    checked = {
-        name: {"dtype": spec["dtype"], "shape": spec["shape"], "crc32": zlib.crc32(spec["data"], header_crc),
-               "data": spec["data"]}
-        for name, spec in arrays.items()
-    }
+    checked = {}
+    for name, spec in arrays.items():
+        data = spec["data"]
+        blocks = b"".join(
+            zlib.crc32(data[start : start + BLOCK_SIZE], header_crc).to_bytes(4, "little")
+            for start in range(0, len(data), BLOCK_SIZE)
+        )
+        checked[name] = {"dtype": spec["dtype"], "shape": spec["shape"], "crc32": zlib.crc32(data, header_crc),
+                         "block_size": BLOCK_SIZE, "block_crc32": blocks, "data": data}
     parts.append(packer.pack("arrays"))
     parts.append(packer.pack(checked))
     # crc32 is always a 5-byte uint32 so that readers find it at a fixed place.

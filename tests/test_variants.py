@@ -204,3 +204,13 @@ def test_lazy_reading_notices_a_damaged_header(tmp_path, monkeypatch):
     table = lazily_read(tmp_path, monkeypatch, flip_rules)
     with pytest.raises(TableError, match="checksum mismatch in array e1"):
         table.expect_one("123")
+
+
+def test_lazy_reading_checks_only_the_block_a_lookup_reads(tmp_path, monkeypatch):
+    def flip_first_block_of_m2(data):
+        data[len(data) - 11 - 612352 + 10] ^= 1  # m2's data ends 11 bytes before the file's end
+
+    table = lazily_read(tmp_path, monkeypatch, flip_first_block_of_m2)
+    assert table.move_two("13456789", 17, 12) == (3, 9)  # in m2's last block
+    with pytest.raises(TableError, match="checksum mismatch in array m2, block 0"):
+        table.move_two("1", 3, 1)  # position 1 lies in block 0
