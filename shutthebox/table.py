@@ -14,7 +14,6 @@ import mmap
 import os
 import sys
 import zlib
-from array import array
 
 import msgpack
 
@@ -40,7 +39,7 @@ EAGER_LIMIT = 4 << 20
 # Arrays also carry a CRC-32 per block of this many bytes: a large table's
 # lookup checks only the block it reads.
 BLOCK_SIZE = 1 << 16
-_WINDOW = 1 << 16
+_WINDOW = 1 << 12  # header objects are small; a bigger one widens the window
 
 
 class TableFile:
@@ -170,22 +169,27 @@ class _Cursor:
     def __init__(self, data, position=0):
         self.data, self.position = data, position
 
-    def _unpacker(self):
-        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
-        unpacker.feed(self.data[self.position : self.position + _WINDOW])
-        return unpacker
+    def _read(self, what):
+        """``what(unpacker)`` on the bytes from here, in a window wide enough."""
+        window = _WINDOW
+        while True:
+            unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
+            unpacker.feed(self.data[self.position : self.position + window])
+            try:
+                found = what(unpacker)
+            except msgpack.OutOfData:
+                if self.position + window >= len(self.data):
+                    raise
+                window *= 16
+                continue
+            self.position += unpacker.tell()
+            return found
 
     def value(self):
-        unpacker = self._unpacker()
-        found = unpacker.unpack()
-        self.position += unpacker.tell()
-        return found
+        return self._read(msgpack.Unpacker.unpack)
 
     def map_header(self) -> int:
-        unpacker = self._unpacker()
-        count = unpacker.read_map_header()
-        self.position += unpacker.tell()
-        return count
+        return self._read(msgpack.Unpacker.read_map_header)
 
     def bin_span(self) -> tuple[int, int]:
         """Step over a ``bin`` value; return where its payload starts and ends."""
@@ -288,6 +292,8 @@ def _check_version(path, data, fix):
 def _typed(raw, typecode: str):
     if sys.byteorder == "little":
         return raw.cast(typecode)
+    from array import array  # only big-endian hosts need a converted copy
+
     values = array(typecode, bytes(raw))  # pragma: no cover - big-endian hosts only
     values.byteswap()
     return values
