@@ -234,9 +234,7 @@ def solve_players(rules: Rules, players: int, progress=None) -> PlayersSolution:
                     return share(score, 1)
                 return share(best, shared + 1) if score == best else Fraction(0)
 
-            ends = [Fraction(1)] + [own(score) for score in range(1, top + 1)]
-            unit = lcm(*(end.denominator for end in ends)) * scale
-            numerators = [end.numerator * (unit // end.denominator) for end in ends]
+            unit, numerators = _over_one_unit([Fraction(1)] + [own(s) for s in range(1, top + 1)], scale)
             index = state_index(top, player, best, shared)
             values[index], moves[index], thrown[index] = turn.solve(unit, numerators.__getitem__)
             units[index] = unit
@@ -247,9 +245,7 @@ def solve_players(rules: Rules, players: int, progress=None) -> PlayersSolution:
                         return Fraction(0)
                     return share(best, shared + 1) if score == best else share(best, shared)
 
-                kept = [Fraction(0)] + [theirs(score) for score in range(1, top + 1)]
-                kept_unit = lcm(*(end.denominator for end in kept)) * scale
-                kept_numerators = [end.numerator * (kept_unit // end.denominator) for end in kept]
+                kept_unit, kept_numerators = _over_one_unit([Fraction(0)] + [theirs(s) for s in range(1, top + 1)], scale)
                 left = turn.follow(moves[index], thrown[index], 0, kept_numerators.__getitem__)
                 leaders[best, shared] = Fraction(left[full], kept_unit)
             done += 1
@@ -258,6 +254,13 @@ def solve_players(rules: Rules, players: int, progress=None) -> PlayersSolution:
         if player > 1:
             share = _as_function(leaders)
     return PlayersSolution(rules, players, values, units, moves, thrown)
+
+
+def _over_one_unit(ends, scale):
+    """Turn results (Fractions: index 0 = shut, then by score) as integer
+    numerators over one unit that keeps every division of the DP exact."""
+    unit = lcm(*(end.denominator for end in ends)) * scale
+    return unit, [end.numerator * (unit // end.denominator) for end in ends]
 
 
 def _as_function(table: dict):
