@@ -132,10 +132,12 @@ def open_table(path: str, fix: str = REBUILD):
     return Table(tablefile)
 
 
-class _Answers:
+class BaseTable:
     """What every table reader shares: positions, rolls, moves, messages."""
 
     game = ""
+    # A name for the rules in messages ("two-dice"), when the table has one.
+    variant: str | None = None
 
     def __init__(self, tablefile):
         self.file = tablefile
@@ -231,7 +233,8 @@ class _Answers:
             what = "%s %s thrown" % (_dice_words(choices[0]), "is" if choices[0] == 1 else "are")
         shown = "%d to %d" % (rolls[0], rolls[-1]) if len(rolls) == rolls[-1] - rolls[0] + 1 else \
             ", ".join(map(str, rolls))
-        raise InvalidQuery("roll %d is impossible: %s%s (%s)" % (roll, why, what, shown))
+        named = " under the %s rules" % self.variant if self.variant else ""
+        raise InvalidQuery("roll %d is impossible%s: %s%s (%s)" % (roll, named, why, what, shown))
 
     def _move_tiles(self, mask, roll, move):
         try:
@@ -239,9 +242,10 @@ class _Answers:
         except KeyError:
             pass
         if not move:
+            limit = self.rules.max_move_tiles
             raise InvalidQuery(
-                "no open tiles of %s add up to %d: the turn ends there, scoring %d"
-                % (format_position(mask), roll, self.open_sum(mask))
+                "no %sopen tiles of %s add up to %d: the turn ends there, scoring %d"
+                % ("%d or fewer " % limit if limit else "", format_position(mask), roll, self.open_sum(mask))
             )
         tiles = self._tiles[move] = tiles_of(move)
         return tiles
@@ -267,7 +271,7 @@ class _Answers:
         return len(posted) + 1, best, posted.count(best)
 
 
-class Table(_Answers):
+class Table(BaseTable):
     """Exact answers for one rule set of the two-player game.
 
     Positions are digit strings (``"146789"``) or iterables of tiles; scores
@@ -379,7 +383,7 @@ class Table(_Answers):
         )
 
 
-class PlayersTable(_Answers):
+class PlayersTable(BaseTable):
     """Exact answers for a game of three or more players.
 
     A player's question names the scores posted before their turn

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import os
 
+from .api import BaseTable, find_table
 from .errors import InvalidQuery, TableError
-from .notation import format_position, parse_position, tiles_of
 from .rules import Rules
 from .table import read_table
 
@@ -67,8 +67,6 @@ def load_solo(variant: str = DEFAULT_VARIANT, path: str | None = None) -> "SoloT
     """
     rules = variant_rules(variant)
     if path is None:
-        from .api import find_table
-
         path = find_table(table_name(variant))
         table = SoloTable(read_table(path))
         if table.rules != rules:
@@ -85,7 +83,7 @@ def load_solo(variant: str = DEFAULT_VARIANT, path: str | None = None) -> "SoloT
     return table
 
 
-class SoloTable:
+class SoloTable(BaseTable):
     """Exact single-player answers for one rule set.
 
     Positions are digit strings (``"146789"``) or iterables of tiles; rolls
@@ -95,96 +93,59 @@ class SoloTable:
     for the player, for a question that has no answer.
     """
 
-    def __init__(self, tablefile):
-        self.file = tablefile
-        self.path = tablefile.path
-        self.rules = rules = tablefile.rules
-        self.variant = variant_of(rules)
-        positions, rolls = 1 << rules.tiles, rules.max_roll + 1
-        expected = {"shut": (positions,), "shut_move": (positions, rolls),
-                    "score": (positions,), "score_move": (positions, rolls)}
-        shapes = tablefile.shapes
-        if tablefile.header.get("game") != GAME or any(shapes.get(k) != v for k, v in expected.items()):
-            raise TableError(
-                "table file %s is not a one-player table for %s; rebuild it with `make tables`"
-                % (self.path, rules.describe())
-            )
-        arrays = tablefile.arrays
-        self._values = {"shut": arrays["shut"], "score": arrays["score"]}
-        self._moves = {"shut": arrays["shut_move"], "score": arrays["score_move"]}
-        self._rolls = rolls
-        self._positions: dict = {}
+    game = GAME
+    _ARRAYS = {"_shut": "shut", "_shut_move": "shut_move", "_score": "score", "_score_move": "score_move"}
 
-    def __repr__(self):
-        return "<shutthebox.SoloTable %s: %s>" % (self.path, self.rules.describe())
+    def __init__(self, tablefile):
+        super().__init__(tablefile)
+        self.variant = variant_of(self.rules)
+
+    def expected_shapes(self):
+        positions = 1 << self.rules.tiles
+        return {"shut": (positions,), "shut_move": (positions, self._rolls),
+                "score": (positions,), "score_move": (positions, self._rolls)}
+
+    def _values(self, objective):
+        if objective == "shut":
+            return self._shut
+        if objective == "score":
+            return self._score
+        check_objective(objective)
+
+    def move_array(self, objective: str = "shut"):
+        """The objective's moves as a flat array: ``[position * (max_roll + 1) + roll]``."""
+        if objective == "shut":
+            return self._shut_move
+        if objective == "score":
+            return self._score_move
+        check_objective(objective)
 
     # -- the questions ----------------------------------------------------
 
     def shut_probability(self, position) -> float:
         """Probability of shutting the box from ``position`` (before rolling), playing optimally."""
-        return self._values["shut"][self._mask(position)]
+        return self._shut[self.position(position)]
 
     def expected_score(self, position) -> float:
         """Lowest expected final score from ``position`` (before rolling), playing optimally."""
-        return self._values["score"][self._mask(position)]
+        return self._score[self.position(position)]
 
     def expect(self, position, objective: str = "shut") -> float:
         """``shut_probability`` or ``expected_score``, by objective."""
-        try:
-            values = self._values[objective]
-        except (KeyError, TypeError):
-            check_objective(objective)
-        return values[self._mask(position)]
+        return self._values(objective)[self.position(position)]
 
     def move(self, position, roll: int, objective: str = "shut") -> tuple[int, ...]:
         """The optimal move for ``roll``: the tiles to close, increasing.
 
         Among exactly equal moves, the one closing the highest tiles.
         """
-        try:
-            moves = self._moves[objective]
-        except (KeyError, TypeError):
-            check_objective(objective)
-        mask = self._mask(position)
-        low, high = self.roll_range(mask)
-        if type(roll) is not int or not low <= roll <= high:
-            self._bad_roll(mask, roll)
-        move = moves[mask * self._rolls + roll]
-        if not move:
-            limit = self.rules.max_move_tiles
-            raise InvalidQuery(
-                "no %sopen tiles of %s add up to %d: the turn ends there, scoring %d"
-                % ("%d or fewer " % limit if limit else "", format_position(mask), roll, sum(tiles_of(mask)))
-            )
-        return tiles_of(move)
+        moves = self.move_array(objective)
+        mask = self.position(position)
+        self._check_roll(mask, roll)
+        return self._move_tiles(mask, roll, moves[mask * self._rolls + roll])
 
     def move_mask(self, position: int, roll: int, objective: str = "shut") -> int:
         """The optimal move as a bitmask (0: none), without validation: for programs."""
-        return self._moves[objective][position * self._rolls + roll]
+        return self.move_array(objective)[position * self._rolls + roll]
 
-    # -- validation -------------------------------------------------------
-
-    def _mask(self, position) -> int:
-        try:
-            return self._positions[position]
-        except (KeyError, TypeError):
-            mask = parse_position(position, self.rules.tiles)
-            if type(position) is str and len(self._positions) < 4096:
-                self._positions[position] = mask
-            return mask
-
-    def roll_range(self, mask: int) -> tuple[int, int]:
-        """Lowest and highest roll the dice can show at a position (bitmask)."""
-        return self.rules.roll_range(self.rules.dice_for(sum(tiles_of(mask))))
-
-    def _bad_roll(self, mask, roll):
-        if type(roll) is not int:
-            raise InvalidQuery("the roll must be a whole number, not %r" % (roll,))
-        low, high = self.roll_range(mask)
-        total = sum(tiles_of(mask))
-        dice = self.rules.dice_for(total)
-        raise InvalidQuery(
-            "roll %d is impossible under the %s rules: the open tiles %s sum to %d, so %s thrown (%d to %d)"
-            % (roll, self.variant or "table's", format_position(mask), total,
-               "one die is" if dice == 1 else "%d dice are" % dice, low, high)
-        )
+    _mask = BaseTable.position

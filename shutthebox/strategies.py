@@ -200,7 +200,7 @@ def _optimal_moves(rules, objective):
         except TableError:
             pass
         else:
-            moves, width = table._moves[objective], rules.max_roll + 1
+            moves, width = table.move_array(objective), rules.max_roll + 1
 
             def from_table(position, roll):
                 return moves[position * width + roll] if 0 <= roll < width else 0
