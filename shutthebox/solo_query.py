@@ -7,7 +7,7 @@
 from __future__ import annotations
 
 from .errors import InvalidQuery
-from .solo_table import DEFAULT_VARIANT, OBJECTIVES, VARIANTS, load_solo
+from .solo_table import DEFAULT_VARIANT, OBJECTIVES, VARIANTS, check_objective, load_solo, variant_rules
 
 SOLO = "--solo"
 VALUE_OPTIONS = ("--variant", "--objective")
@@ -43,15 +43,12 @@ def parse_solo(tokens) -> tuple:
             if name == "--variant":
                 if variant is not None:
                     raise InvalidQuery("--variant is given twice")
-                if value not in VARIANTS:
-                    raise InvalidQuery("unknown variant '%s' (choose %s)" % (value, ", ".join(VARIANTS)))
+                variant_rules(value)  # refuses an unknown name
                 variant = value
             else:
                 if objective is not None:
                     raise InvalidQuery("--objective is given twice")
-                if value not in OBJECTIVES:
-                    raise InvalidQuery("unknown objective '%s' (choose shut or score)" % value)
-                objective = value
+                objective = check_objective(value)
         elif word == SOLO:
             solo += 1
         elif word in _QUESTIONS:
@@ -108,8 +105,7 @@ def solo_table_for(tokens, path=None):
         name, _, value = word.partition("=")
         if name == "--variant":
             variant = value or next(words, None)
-            if variant not in VARIANTS:
-                raise InvalidQuery("unknown variant '%s' (choose %s)" % (variant, ", ".join(VARIANTS)))
+            variant_rules(variant)  # refuses an unknown name
         elif name == "--objective":
             if not value:
                 next(words, None)

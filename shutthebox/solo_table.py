@@ -15,7 +15,6 @@ solver, the strategies or the simulator.
 
 from __future__ import annotations
 
-import os
 
 from .api import BaseTable, find_table
 from .errors import InvalidQuery, TableError

@@ -3,7 +3,6 @@
 import io
 import os
 import subprocess
-import sys
 
 import pytest
 

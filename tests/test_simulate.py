@@ -11,7 +11,7 @@ from conftest import run
 
 from shutthebox.rules import Rules
 from shutthebox.simulate import run as run_table, sampling_table, simulate
-from shutthebox.solo import Throws, evaluate
+from shutthebox.solo import evaluate
 from shutthebox.strategies import STRATEGIES, make
 
 SMALL = Rules(tiles=6, sides=4, one_die_at_most=5)
