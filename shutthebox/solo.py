@@ -25,7 +25,8 @@ import sys
 from array import array
 from fractions import Fraction
 
-from .rules import Rules, moves_by_roll, tile_sums
+from .rules import Rules
+from .solver import Turn
 
 # Bump when the numbers written for the same rules could change.
 SOLO_VERSION = 1
@@ -39,30 +40,28 @@ class Throws:
     ``options[position]`` is ``(stuck, choices)``: ``stuck`` is the weight (in
     units of ``1/outcomes``) of the rolls with no legal move, and ``choices``
     lists ``(roll, weight, moves)`` with the legal moves in tie-break order
-    (largest bitmask first).
+    (largest bitmask first). A view of the solver's :class:`Turn`, which the
+    single-player solver also uses; one player has no dice to choose.
     """
 
-    def __init__(self, rules: Rules):
+    def __init__(self, rules: Rules, turn: Turn | None = None):
         self.rules = rules
-        self.size = 1 << rules.tiles
+        self.turn = turn = turn or Turn(rules)
+        self.size = turn.size
         self.width = rules.max_roll + 1
-        self.sums = sums = tile_sums(rules.tiles)
-        weights = {n: rules.roll_weights(n) for n in {1, rules.dice}}
+        self.sums = turn.sums
+        self.dice = [rules.dice] + [throws[0][0] for throws in turn.throws[1:]]
         self.options = [(0, [])]
-        for position in range(1, self.size):
-            moves = moves_by_roll(rules, position, sums)
-            stuck = 0
-            choices = []
-            for roll, weight in weights[rules.dice_for(sums[position])].items():
-                if roll in moves:
-                    choices.append((roll, weight, tuple(moves[roll])))
-                else:
-                    stuck += weight
-            self.options.append((stuck, choices))
+        for throws in turn.throws[1:]:
+            if len(throws) > 1:
+                raise ValueError("single-player analysis has no optional one-die rule")
+            _, stuck, choices = throws[0]
+            self.options.append((stuck, [(roll, weight, tuple(move for _, move in pairs))
+                                         for roll, weight, pairs in choices]))
 
     def rolls(self, position: int) -> dict[int, int]:
         """Every roll the dice can show at ``position`` and its weight."""
-        return self.rules.roll_weights(self.rules.dice_for(self.sums[position]))
+        return self.rules.roll_weights(self.dice[position])
 
 
 class SoloSolution:
@@ -96,43 +95,18 @@ class SoloSolution:
 
 
 def solve_solo(rules: Rules, throws: Throws | None = None) -> SoloSolution:
-    """Solve both single-player objectives exactly for ``rules``."""
-    throws = throws or Throws(rules)
-    outcomes = rules.outcomes
-    denominator = outcomes**rules.tiles
-    size, width, sums, options = throws.size, throws.width, throws.sums, throws.options
-    shut = [denominator] + [0] * (size - 1)
-    score = [0] * size
-    shut_moves = [[0] * width]
-    score_moves = [[0] * width]
-    # Successors are smaller integers than their position: increasing order works.
-    for position in range(1, size):
-        stuck, choices = options[position]
-        shut_total = 0
-        score_total = stuck * sums[position] * denominator
-        shut_row = [0] * width
-        score_row = [0] * width
-        for roll, weight, moves in choices:
-            best_shut = -1
-            best_score = None
-            for move in moves:
-                successor = position ^ move
-                value = shut[successor]
-                if value > best_shut:  # strict: the first (highest-tile) move keeps ties
-                    best_shut, shut_move = value, move
-                value = score[successor]
-                if best_score is None or value < best_score:
-                    best_score, score_move = value, move
-            shut_total += weight * best_shut
-            score_total += weight * best_score
-            shut_row[roll] = shut_move
-            score_row[roll] = score_move
-        shut[position], left = divmod(shut_total, outcomes)
-        score[position], right = divmod(score_total, outcomes)
-        if left or right:
-            raise ArithmeticError("inexact value at position %d" % position)
-        shut_moves.append(shut_row)
-        score_moves.append(score_row)
+    """Solve both single-player objectives exactly for ``rules``.
+
+    Both are one turn of the solver's DP: shutting is worth 1 and any other end
+    0; for the score, maximising ``max_score - score`` minimises the score with
+    the same exact ties, so the same first-best tie-break applies.
+    """
+    turn = (throws or Throws(rules)).turn
+    denominator = rules.outcomes**rules.tiles
+    top = rules.max_score * denominator
+    shut, shut_moves, _ = turn.solve(denominator, lambda score: 0)
+    kept, score_moves, _ = turn.solve(top, lambda score: top - score * denominator)
+    score = [top - value for value in kept]
     return SoloSolution(rules, denominator, shut, shut_moves, score, score_moves)
 
 
