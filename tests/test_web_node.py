@@ -74,20 +74,29 @@ def python_answer(table, question):
     return {"value": result} if kind[0] == "e" else {"move": list(result)}
 
 
-def test_node_reader_answers_like_the_python_api(table):
-    questions = random_questions(table.rules, 600, seed=20240605)
-    questions += [["e1", "123456789"], ["m1", "146789", 9], ["e2", "123456789", 8], ["m2", "13456789", 17, 12]]
+def node_against_python(table, questions, python_answer_of, label):
+    """Ask the Node.js reader every question; each answer must equal the Python API's.
+
+    Returns the answers and how many of each kind (value, move, error) came back.
+    """
     done = _run(table.path, questions)
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(answers) == len(questions)
     kinds = {"value": 0, "move": 0, "error": 0}
     for number, (question, answer) in enumerate(zip(questions, answers), 1):
-        expected = python_answer(table, question)
+        expected = python_answer_of(table, question)
         got = "error" if "error" in answer else answer
         # Values are the very float64 of the file: compared exactly, not with a tolerance.
-        assert got == expected, "question %d %s: node %r, python %r" % (number, question, answer, expected)
+        assert got == expected, "%squestion %d %s: node %r, python %r" % (label, number, question, answer, expected)
         kinds[next(iter(answer))] += 1
+    return answers, kinds
+
+
+def test_node_reader_answers_like_the_python_api(table):
+    questions = random_questions(table.rules, 600, seed=20240605)
+    questions += [["e1", "123456789"], ["m1", "146789", 9], ["e2", "123456789", 8], ["m2", "13456789", 17, 12]]
+    answers, kinds = node_against_python(table, questions, python_answer, "")
     assert min(kinds.values()) >= 30, kinds  # every kind of answer was exercised
     assert answers[-1] == {"move": [3, 9]}
     assert "%.6f" % answers[-4]["value"] == "0.502810"
@@ -176,16 +185,7 @@ def test_node_reader_answers_solo_like_the_python_api(variant):
     table = shutthebox.load_solo(variant)
     questions = random_solo_questions(table.rules, 300, seed=20240605 + SOLO_VARIANTS.index(variant))
     questions += [["move", "12345", 7, "shut"], ["move", "12345", 7, "score"], ["shut", "124"], ["score", "123456789"]]
-    done = _run(table.path, questions)
-    assert done.returncode == 0, done.stderr
-    answers = [json.loads(line) for line in done.stdout.splitlines()]
-    assert len(answers) == len(questions)
-    kinds = {"value": 0, "move": 0, "error": 0}
-    for number, (question, answer) in enumerate(zip(questions, answers), 1):
-        expected = python_solo_answer(table, question)
-        got = "error" if "error" in answer else answer
-        assert got == expected, "%s question %d %s: node %r, python %r" % (variant, number, question, answer, expected)
-        kinds[next(iter(answer))] += 1
+    answers, kinds = node_against_python(table, questions, python_solo_answer, variant + " ")
     assert min(kinds.values()) >= 15, kinds
     # The objectives differ somewhere: each has its own moves.
     assert answers[-1]["value"] == table.expected_score("123456789")
