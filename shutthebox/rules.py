@@ -175,7 +175,7 @@ class Rules:
         return fields
 
     def key(self) -> str:
-        """A short name for file names: ``t9-2d6-one6``, ``t12-2d6-opt-high-max2``."""
+        """A short name for file names: ``t9-2d6-one6``, ``t12-2d6-opt6-high-max2``."""
         parts = ["t%d" % self.tiles, "%dd%d" % (self.dice, self.sides)]
         when = []
         if self.one_die_at_most is not None:
