@@ -1,29 +1,31 @@
-"""Exact optimal play for Shut the Box, answered from precomputed tables.
+"""Exact optimal play for Shut the Box and other dice games, answered from precomputed tables.
 
 >>> import shutthebox
 >>> shutthebox.load().move_one("146789", 9)
 (9,)
+
+Importing the package imports nothing else: the readers are imported when asked for.
 """
 
 from .errors import InvalidQuery, InvalidRules, ShutTheBoxError, TableError
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 __all__ = ["load", "load_solo", "InvalidQuery", "InvalidRules", "ShutTheBoxError", "TableError", "__version__"]
 
 
-def load(path=None, **game):
-    """Load and verify a table (see :func:`shutthebox.api.load`): the standard
-    two-player one, or ``load(rules=Rules(tiles=12), players=3)``."""
-    from .api import load as _load  # the reader is imported only when asked for
+def load(path=None, *, rules=None, players=2, build=True, progress=None):
+    """Load and verify a Shut the Box table: the standard two-player one, or
+    ``load(rules=Rules(tiles=12), players=3)`` (see :func:`shutthebox.games.shutthebox.table.load`)."""
+    from .games.shutthebox.table import load as _load  # the reader is imported only when asked for
 
-    return _load(path, **game)
+    return _load(path, rules=rules, players=players, build=build, progress=progress)
 
 
 def load_solo(variant="standard", path=None):
-    """Load and verify a single-player table (see :func:`shutthebox.solo_table.load_solo`).
+    """Load and verify a single-player table (see :func:`shutthebox.games.solo.table.load_solo`).
 
     ``variant`` is ``"standard"``, ``"two-dice"`` or ``"two-tiles"``.
     """
-    from .solo_table import load_solo as _load_solo
+    from .games.solo.table import load_solo as _load_solo
 
     return _load_solo(variant, path)

@@ -16,22 +16,18 @@ tie-break order (the highest tiles: the largest bitmask) wins, as in the
 two-player solver.
 
 Never imported by the query path: it reads the tables this module's results
-are written to (``encode_solo``, docs/FORMAT.md section "one-player").
+are written to (``build.encode_solo``, docs/FORMAT.md section "one-player").
 """
 
 from __future__ import annotations
 
-import sys
-from array import array
 from fractions import Fraction
 
-from .rules import Rules
-from .solver import Turn
+from ..shutthebox.rules import Rules
+from ..shutthebox.solver import Turn
 
-# Bump when the numbers written for the same rules could change.
+# Bump when the numbers written for the same rules could change (stamped in the tables).
 SOLO_VERSION = 1
-GAME = "one-player"
-OBJECTIVES = ("shut", "score")
 
 
 class Throws:
@@ -108,36 +104,6 @@ def solve_solo(rules: Rules, throws: Throws | None = None) -> SoloSolution:
     kept, score_moves, _ = turn.solve(top, lambda score: top - score * denominator)
     score = [top - value for value in kept]
     return SoloSolution(rules, denominator, shut, shut_moves, score, score_moves)
-
-
-# -- the table file ------------------------------------------------------------
-
-
-def _array(values, typecode: str, dtype: str, shape) -> dict:
-    packed = array(typecode, values)
-    if sys.byteorder != "little":  # pragma: no cover - big-endian hosts only
-        packed.byteswap()
-    return {"dtype": dtype, "shape": list(shape), "data": packed.tobytes()}
-
-
-def solo_arrays(solution: SoloSolution) -> dict:
-    """The four arrays of a one-player table, in the layout of docs/FORMAT.md."""
-    rules = solution.rules
-    positions, rolls = 1 << rules.tiles, rules.max_roll + 1
-    d = solution.denominator
-    return {
-        # int / int is correctly rounded to the nearest float64
-        "shut": _array([n / d for n in solution.shut], "d", "<f8", (positions,)),
-        "shut_move": _array([m for row in solution.shut_moves for m in row], "H", "<u2", (positions, rolls)),
-        "score": _array([n / d for n in solution.score], "d", "<f8", (positions,)),
-        "score_move": _array([m for row in solution.score_moves for m in row], "H", "<u2", (positions, rolls)),
-    }
-
-
-def encode_solo(solution: SoloSolution) -> bytes:
-    from .writer import encode  # build time only
-
-    return encode(GAME, solution.rules, solo_arrays(solution))
 
 
 # -- exact evaluation of any strategy --------------------------------------------

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from .rules import Rules, moves_by_roll, tile_sums
+from ..shutthebox.rules import Rules, moves_by_roll, tile_sums
 
 
 class Strategy:
@@ -174,7 +174,7 @@ class Optimal(Strategy):
         super().__init__(rules)
         if objective is not None:
             self.objective = objective
-        self.source, self._move = _optimal_moves(rules, self.objective)
+        self._move = _optimal_moves(rules, self.objective)
 
     def choose(self, position, roll):
         return self._move(position, roll)
@@ -189,9 +189,9 @@ class OptimalScore(Optimal):
 
 
 def _optimal_moves(rules, objective):
-    """(where the moves come from, move(position, roll) function)."""
-    from .errors import TableError
-    from .solo_table import load_solo, variant_of
+    """The function move(position, roll) of the optimal moves: from the shipped table, else solved."""
+    from ...errors import TableError
+    from .table import load_solo, variant_of
 
     variant = variant_of(rules)
     if variant is not None:
@@ -205,8 +205,8 @@ def _optimal_moves(rules, objective):
             def from_table(position, roll):
                 return moves[position * width + roll] if 0 <= roll < width else 0
 
-            return table.path, from_table
-    from .solo import solve_solo
+            return from_table
+    from .solver import solve_solo
 
     solution = solve_solo(rules)
     rows = solution.shut_moves if objective == "shut" else solution.score_moves
@@ -214,7 +214,7 @@ def _optimal_moves(rules, objective):
     def from_solution(position, roll):
         return rows[position][roll] if 0 <= roll < len(rows[position]) else 0
 
-    return "solved for these rules", from_solution
+    return from_solution
 
 
 # name -> factory(rules, seed=None) -> Strategy; the order is the order of reports.
@@ -233,7 +233,7 @@ def make(name: str, rules: Rules, seed=None) -> Strategy:
     try:
         factory = STRATEGIES[name]
     except KeyError:
-        from .errors import InvalidQuery
+        from ...errors import InvalidQuery
 
         raise InvalidQuery("unknown strategy '%s' (choose %s)" % (name, ", ".join(STRATEGIES))) from None
     return factory(rules, seed=seed)

@@ -6,21 +6,14 @@
 
 from __future__ import annotations
 
-from .errors import InvalidQuery
-from .solo_table import DEFAULT_VARIANT, OBJECTIVES, VARIANTS, check_objective, load_solo, variant_rules
+from ...engine.command import looks_like_option, shown, whole
+from ...errors import InvalidQuery
+from .table import DEFAULT_VARIANT, OBJECTIVES, VARIANTS, check_objective, load_solo, variant_rules
 
 SOLO = "--solo"
 VALUE_OPTIONS = ("--variant", "--objective")
 _QUESTIONS = {"--expect": ("POSITION",), "--move": ("POSITION", "ROLL")}
 _TABLES: dict = {}
-
-
-def wants_solo(tokens) -> bool:
-    """True when a query is a single-player one (or names a solo-only option)."""
-    for token in tokens:
-        if token == SOLO or token in VALUE_OPTIONS or token.startswith(("--variant=", "--objective=")):
-            return True
-    return False
 
 
 def parse_solo(tokens) -> tuple:
@@ -55,9 +48,9 @@ def parse_solo(tokens) -> tuple:
             questions.append(word)
         elif word in ("--one", "--two"):
             raise InvalidQuery("--solo is the single-player game: drop %s" % word)
-        elif word[:1] == "-" and not word[1:].isdigit():
+        elif looks_like_option(word):
             raise InvalidQuery("unknown option '%s' (a --solo question is --expect or --move, "
-                               "with --variant and --objective)" % word)
+                               "with --variant and --objective)" % shown(word))
         else:
             args.append(word)
     if solo > 1:
@@ -88,7 +81,7 @@ def solo_table(variant, path=None):
         return table
 
 
-def run_solo(query, path=None, whole=int) -> str:
+def run_solo(query, path=None) -> str:
     """The answer to a parsed solo query: %.6f for values, ``[3, 9]`` for moves."""
     question, args, variant, objective = query
     table = solo_table(variant, path)
@@ -110,5 +103,5 @@ def solo_table_for(tokens, path=None):
             if not value:
                 next(words, None)
         elif word != SOLO:
-            raise InvalidQuery("--rules --solo takes only --variant NAME, got %s" % word)
+            raise InvalidQuery("--rules --solo takes only --variant NAME, got %s" % shown(word))
     return solo_table(variant, path)

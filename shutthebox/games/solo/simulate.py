@@ -29,10 +29,10 @@ import sys
 import time
 from fractions import Fraction
 
-from .errors import InvalidQuery, ShutTheBoxError
-from .progress import Progress
-from .solo import Throws, evaluate
-from .solo_table import DEFAULT_VARIANT, VARIANTS, variant_rules
+from ...errors import InvalidQuery, ShutTheBoxError
+from ...engine.progress import Progress
+from .solver import Throws, evaluate
+from .table import DEFAULT_VARIANT, VARIANTS, variant_rules
 from .strategies import STRATEGIES, make
 
 PROG = "ShutTheBox simulate"

@@ -15,7 +15,7 @@ import os
 import sys
 
 PROG = "ShutTheBox serve"
-WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "web")
+WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 TABLE_URL = "/standard.msgpack"
 DEFAULT_PORT = 8765
 
@@ -92,21 +92,25 @@ def find_solo_tables(warn=True):
     A missing or damaged one is a warning, not a failure: Solo mode with those
     rules then says what is wrong, the rest of the page works.
     """
-    from .api import find_table
-    from .errors import ShutTheBoxError
-    from .solo_table import VARIANTS, load_solo, table_name
+    from ..errors import ShutTheBoxError
+    from ..games.solo.table import VARIANTS, load_solo
 
     routes = {}
     for variant in VARIANTS:
         url = "/" + table_name(variant)
         routes[url] = None
         try:
-            routes[url] = find_table(table_name(variant))
-            load_solo(variant)
+            routes[url] = load_solo(variant).path
         except ShutTheBoxError as error:
             if warn:
                 sys.stderr.write("%s: warning: %s\n" % (PROG, error))
     return routes
+
+
+def table_name(variant):
+    from ..games.solo.table import table_name as solo_name
+
+    return solo_name(variant)
 
 
 def make_handler(files, table_path, solo_tables=None):
@@ -163,14 +167,19 @@ def make_handler(files, table_path, solo_tables=None):
 
 def find_table_path(option):
     """The table to serve: --table, else $SHUTTHEBOX_TABLE, else the shipped one."""
-    from .api import TABLE_ENV, find_table
+    from ..engine.store import shipped
+    from ..errors import TableError
+    from ..games.shutthebox.table import STANDARD_TABLE, TABLE_ENV
 
-    return option or os.environ.get(TABLE_ENV) or find_table()
+    path = option or os.environ.get(TABLE_ENV) or shipped(STANDARD_TABLE)
+    if path is None:
+        raise TableError("no table file %s found; build it with `make tables`, or set %s" % (STANDARD_TABLE, TABLE_ENV))
+    return path
 
 
 def main(argv=None) -> int:
     """Run ``ShutTheBox serve``; return the exit status."""
-    from .errors import ShutTheBoxError
+    from ..errors import ShutTheBoxError
 
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
@@ -206,11 +215,11 @@ def main(argv=None) -> int:
 
 def _warn_if_damaged(table_path):
     """Serve a table the Python reader refuses all the same (the page says why), but say so here too."""
-    from .errors import TableError
-    from .table import read_table
+    from ..errors import TableError
+    from ..games.shutthebox.table import load
 
     try:
-        read_table(table_path)
+        load(table_path)
     except TableError as error:
         sys.stderr.write("%s: warning: %s\n" % (PROG, error))
 

@@ -16,10 +16,10 @@ solver, the strategies or the simulator.
 from __future__ import annotations
 
 
-from .api import BaseTable, find_table
-from .errors import InvalidQuery, TableError
-from .rules import Rules
-from .table import read_table
+from ...engine.store import open_table
+from ...errors import InvalidQuery
+from ..shutthebox.rules import Rules
+from ..shutthebox.table import BaseTable, describe_fields
 
 GAME = "one-player"
 OBJECTIVES = ("shut", "score")
@@ -62,24 +62,13 @@ def load_solo(variant: str = DEFAULT_VARIANT, path: str | None = None) -> "SoloT
     """Load and verify a single-player table: ``path``, else the shipped one of ``variant``.
 
     With an explicit ``path`` the file's own rules are used; ``variant``, when
-    not the default, must name those same rules.
+    not the default, must name those same rules (TableError otherwise).
     """
     rules = variant_rules(variant)
-    if path is None:
-        path = find_table(table_name(variant))
-        table = SoloTable(read_table(path))
-        if table.rules != rules:
-            raise TableError(
-                "table file %s holds %s, not the %s variant (%s); rebuild it with `make tables`"
-                % (path, table.rules.describe(), variant, rules.describe())
-            )
-        return table
-    table = SoloTable(read_table(path))
-    if variant != DEFAULT_VARIANT and table.rules != rules:
-        raise InvalidQuery(
-            "table file %s solves %s, not the %s variant" % (path, table.rules.describe(), variant)
-        )
-    return table
+    expect = {"game": GAME}
+    if path is None or variant != DEFAULT_VARIANT:
+        expect["rules"] = rules.as_dict()
+    return SoloTable(open_table(table_name(variant), expect=expect, describe=describe_fields, path=path))
 
 
 class SoloTable(BaseTable):
@@ -112,12 +101,11 @@ class SoloTable(BaseTable):
         check_objective(objective)
 
     def move_array(self, objective: str = "shut"):
-        """The objective's moves as a flat array: ``[position * (max_roll + 1) + roll]``."""
-        if objective == "shut":
-            return self._shut_move
-        if objective == "score":
-            return self._score_move
-        check_objective(objective)
+        """The objective's moves as a flat array, ``[position * (max_roll + 1) + roll]``,
+        read and verified whole (for programs that make many lookups)."""
+        return self.file.whole(self._MOVES[check_objective(objective)])
+
+    _MOVES = {"shut": "shut_move", "score": "score_move"}
 
     # -- the questions ----------------------------------------------------
 
@@ -138,7 +126,7 @@ class SoloTable(BaseTable):
 
         Among exactly equal moves, the one closing the highest tiles.
         """
-        moves = self.move_array(objective)
+        moves = self._shut_move if check_objective(objective) == "shut" else self._score_move
         mask = self.position(position)
         self._check_roll(mask, roll)
         return self._move_tiles(mask, roll, moves[mask * self._rolls + roll])

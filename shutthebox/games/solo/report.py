@@ -12,14 +12,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 from fractions import Fraction
 
-from .errors import InvalidQuery, ShutTheBoxError
-from .notation import format_move, format_position, tiles_of
+from ...engine.writer import write_atomic
+from ...errors import InvalidQuery, ShutTheBoxError
+from ...engine.notation import format_list as format_move
+from ...engine.notation import format_set as format_position
+from ...engine.notation import numbers_of as tiles_of
 from .simulate import REFERENCE_SECONDS_PER_MILLION, simulate
-from .solo import Throws, evaluate, solve_solo
-from .solo_table import VARIANTS
+from .solver import Throws, evaluate, solve_solo
+from .table import VARIANTS
 from .strategies import STRATEGIES, make
 
 PROG = "ShutTheBox report"
@@ -290,29 +292,14 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def write_text_atomic(path: str, text: str) -> None:
-    """Write via a temporary file in the same folder and a rename: never half a file."""
-    folder = os.path.dirname(os.path.abspath(path))
-    os.makedirs(folder, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write(text)
-        os.chmod(temporary, 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        os.unlink(temporary)
-        raise
-
-
 def build_report(out_dir: str, games: int = 200_000, seed: int = 1, progress=True) -> list[str]:
     """Compute everything, then write report.md and strategies.svg; returns their paths."""
     analyses = [Analysis(variant, games, seed, progress) for variant in VARIANTS]
     markdown = render_markdown(analyses, games, seed)
     svg = render_svg(analyses)
     paths = [os.path.join(out_dir, "strategies.svg"), os.path.join(out_dir, "report.md")]
-    write_text_atomic(paths[0], svg)
-    write_text_atomic(paths[1], markdown)
+    write_atomic(paths[0], svg)
+    write_atomic(paths[1], markdown)
     return paths
 
 

@@ -16,21 +16,17 @@ from __future__ import annotations
 
 import os
 
-from .errors import InvalidQuery, TableError
-from .notation import format_position, parse_position, tiles_of
-from .rules import STANDARD, Rules
-from .table import REBUILD, read_table
+from ...engine.notation import format_set as format_position
+from ...engine.notation import numbers_of as tiles_of
+from ...engine.notation import parse_collection, parse_set
+from ...engine.store import open_table
+from ...errors import InvalidQuery, TableError
+from .rules import MAX_BUILD_TILES, MAX_PLAYERS, STANDARD, Rules
 
 TABLE_ENV = "SHUTTHEBOX_TABLE"
-CACHE_ENV = "SHUTTHEBOX_CACHE"
 STANDARD_TABLE = "standard.msgpack"
-_PACKAGE = os.path.dirname(os.path.abspath(__file__))
-# Installed wheel first (data mapped into the package), then the checkout.
-SEARCH_PATH = (os.path.join(_PACKAGE, "data"), os.path.join(os.path.dirname(_PACKAGE), "data"))
+GAMES = ("two-player", "multi-player")
 _CACHE_LIMIT = 1 << 16
-MAX_PLAYERS = 8
-MAX_BUILD_TILES = 12  # beyond this, solving takes minutes and tables hundreds of MB
-CACHE_FIX = "delete it: it is solved again on next use"
 
 
 def table_name(rules: Rules = STANDARD, players: int = 2) -> str:
@@ -40,96 +36,73 @@ def table_name(rules: Rules = STANDARD, players: int = 2) -> str:
     return "%s-p%d.msgpack" % (rules.key(), players)
 
 
-def cache_dir() -> str:
-    """Where tables built on demand are kept: $SHUTTHEBOX_CACHE, else the user's cache."""
-    folder = os.environ.get(CACHE_ENV)
-    if not folder:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-        folder = os.path.join(base, "shutthebox")
-    return folder
+def header_fields(rules: Rules, players: int) -> dict:
+    """The header fields a table for ``rules`` and ``players`` has (and a reader checks)."""
+    if players == 2:
+        return {"game": "two-player", "rules": rules.as_dict()}
+    return {"game": "multi-player", "rules": rules.as_dict(), "players": players}
 
 
-def find_table(name: str = STANDARD_TABLE, cached: bool = False) -> str:
-    """Path of a shipped (or, with ``cached``, a cached) table; TableError if none."""
-    tried = []
-    for folder in SEARCH_PATH + ((cache_dir(),) if cached else ()):
-        path = os.path.join(folder, name)
-        if os.path.exists(path):
-            return path
-        tried.append(path)
-    raise TableError(
-        "no table file %s found (looked at %s); build it with `make tables`, or set %s"
-        % (name, " and ".join(tried), TABLE_ENV)
-    )
-
-
-def build_cached(rules: Rules, players: int = 2, progress: bool | None = None) -> str:
-    """Solve the table for ``rules`` and ``players`` into the cache; return its path.
-
-    Shows progress on a terminal. The file appears atomically, complete or not
-    at all, so an interrupted build leaves nothing behind.
-    """
-    from .progress import Progress  # build-time modules: only now
-    from .writer import build_table, write_atomic
-
-    if rules.tiles > MAX_BUILD_TILES:
-        raise InvalidQuery("tables are solved for at most %d tiles, not %d" % (MAX_BUILD_TILES, rules.tiles))
-
-    path = os.path.join(cache_dir(), table_name(rules, players))
-    with Progress(1, "solving", unit="turns", enabled=progress) as bar:
-
-        def report(done, total):
-            bar.total = total
-            bar.update(done)
-
-        data = build_table(rules, players, report)
+def describe_fields(fields: dict) -> str:
+    """A table's game in words, for messages: ``a 3-player table (tiles 1-9, ...)``."""
+    game, players = fields.get("game"), fields.get("players")
     try:
-        write_atomic(path, data)
-    except OSError as error:
-        raise TableError("cannot write table %s (%s); set %s to a writable folder"
-                         % (path, error.strerror or error, CACHE_ENV)) from None
-    return path
+        rules = Rules.from_dict(fields.get("rules")).describe()
+    except Exception:  # noqa: BLE001 - another game's rules: show them as they are
+        rules = repr(fields.get("rules"))
+    if game == "multi-player" and type(players) is int:
+        return "a %d-player table (%s)" % (players, rules)
+    if game in GAMES or game == "one-player":
+        return "a %s table (%s)" % (game, rules)
+    return "a %r table (%s)" % (game, rules)
 
 
 def load(path: str | None = None, *, rules: Rules | None = None, players: int = 2, build: bool = True,
          progress: bool | None = None):
-    """Load and verify a table.
+    """Load and verify a Shut the Box table; return a :class:`Table` (two players) or :class:`PlayersTable`.
 
     With no arguments: $SHUTTHEBOX_TABLE, else the shipped standard table.
     With ``rules`` and/or ``players``: the shipped or cached table for them,
-    solved on first use (unless ``build`` is false) and cached. Returns a
-    :class:`Table` for two players, a :class:`PlayersTable` for more.
+    solved on first use (unless ``build`` is false) and cached. With ``path``
+    (a table file), its own rules, or ``rules``/``players`` it must hold.
     """
-    if path is None:
-        if rules is None and players == 2:
-            path = os.environ.get(TABLE_ENV) or find_table()
-        else:
-            rules = STANDARD if rules is None else rules
-            if type(players) is not int or not 2 <= players <= MAX_PLAYERS:
-                raise InvalidQuery("players must be a whole number from 2 to %d, not %r" % (MAX_PLAYERS, players))
-            try:
-                path = find_table(table_name(rules, players), cached=True)
-            except TableError:
-                if not build:
-                    raise
-                path = build_cached(rules, players, progress)
-            if os.path.dirname(path) == cache_dir():
-                try:
-                    return open_table(path, CACHE_FIX)
-                except TableError:
-                    if not build:
-                        raise
-                    return open_table(build_cached(rules, players, progress), CACHE_FIX)  # damaged: solve again
-    return open_table(path)
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise InvalidQuery("path must be the name of a table file, not %r" % (path,))
+    if rules is not None and not isinstance(rules, Rules):
+        raise InvalidQuery("rules must be a shutthebox Rules object, not %r" % (rules,))
+    if type(players) is not int or not 2 <= players <= MAX_PLAYERS:
+        raise InvalidQuery("players must be a whole number from 2 to %d, not %r" % (MAX_PLAYERS, players))
+    asked = rules is not None or players != 2
+    if path is None and not asked:
+        path = os.environ.get(TABLE_ENV) or None
+    if path is not None:
+        path = os.fspath(path)
+        if not asked:  # the file's own rules: any Shut the Box table
+            return _reader(open_table(path, expect={}, path=path))
+    rules = STANDARD if rules is None else rules
+    if rules.tiles > MAX_BUILD_TILES:
+        raise InvalidQuery("tables are solved for at most %d tiles, not %d" % (MAX_BUILD_TILES, rules.tiles))
+
+    def solve():
+        from .build import solve_table  # build time: only when no table exists
+
+        return solve_table(rules, players, progress)
+
+    tablefile = open_table(table_name(rules, players), expect=header_fields(rules, players),
+                           describe=describe_fields, path=path, build=solve if build else None,
+                           hint=", or set %s" % TABLE_ENV)
+    return _reader(tablefile)
 
 
-def open_table(path: str, fix: str = REBUILD):
-    """The right reader for the file's game."""
-    tablefile = read_table(path, fix)
-    game = tablefile.header.get("game")
+def _reader(tablefile):
+    """The reader class for the file's game."""
+    game = tablefile.game
     if game == "multi-player":
         return PlayersTable(tablefile)
-    return Table(tablefile)
+    if game == "two-player":
+        return Table(tablefile)
+    raise TableError("table file %s holds %s, not a Shut the Box table; give a two-player or multi-player table"
+                     % (tablefile.path, describe_fields(tablefile.header)))
 
 
 class BaseTable:
@@ -142,10 +115,14 @@ class BaseTable:
     def __init__(self, tablefile):
         self.file = tablefile
         self.path = tablefile.path
-        self.rules = rules = tablefile.rules
+        try:
+            self.rules = rules = Rules.from_dict(tablefile.rules)
+        except Exception as error:  # noqa: BLE001 - InvalidRules, TypeError: a malformed rules map
+            raise TableError("table file %s has rules this program does not know (%s); rebuild it with "
+                             "`make tables`" % (self.path, error)) from None
         self._scores, self._rolls = rules.max_score + 1, rules.max_roll + 1
         shapes = tablefile.shapes
-        if tablefile.header.get("game") != self.game or any(
+        if tablefile.game != self.game or any(
             shapes.get(name) != shape for name, shape in self.expected_shapes().items()
         ):
             raise TableError("table file %s is not a %s table for %s; rebuild it with `make tables`"
@@ -175,7 +152,12 @@ class BaseTable:
     # -- validation, shared ---------------------------------------------------
 
     def _position(self, position) -> int:
-        mask = parse_position(position, self.rules.tiles)
+        if isinstance(position, str):
+            mask = parse_set(position, self.rules.tiles)
+        else:
+            mask = parse_collection(position, self.rules.tiles)
+        if not mask:
+            raise InvalidQuery("the position is empty: with no tile open the box is already shut")
         if type(position) is str and len(self._positions) < _CACHE_LIMIT:
             self._positions[position] = mask
         return mask
@@ -395,7 +377,7 @@ class PlayersTable(BaseTable):
 
     def __init__(self, tablefile):
         self.players = tablefile.header.get("players")
-        if type(self.players) is not int or not 2 <= self.players <= 16:
+        if type(self.players) is not int or not 2 <= self.players <= MAX_PLAYERS:
             raise TableError("table file %s has no valid player count; rebuild it" % tablefile.path)
         super().__init__(tablefile)
         self._positions_count = 1 << self.rules.tiles

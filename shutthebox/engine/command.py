@@ -1,0 +1,265 @@
+"""The command line every game shares: options, one question or a batch, errors and exit statuses.
+
+Exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
+missing or damaged. A mistake is one line on standard error, never a
+traceback; a closed pipe is not an error.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+from ..errors import InvalidQuery, ShutTheBoxError
+
+PROG = "ShutTheBox"
+FLAGS = {"--batch", "--rules", "--version", "--help", "-h"}
+# A number longer than this is refused before int() sees it (Python refuses over 4300 digits).
+MAX_DIGITS = 11
+# An echoed bad value is cut to this many characters.
+SHOWN = 60
+
+
+def looks_like_option(token: str) -> bool:
+    return token[:1] == "-" and not token[1:].isdigit()
+
+
+def shown(text: str) -> str:
+    """A user's text, cut short and with control characters escaped, for a message."""
+    text = str(text)
+    if len(text) > SHOWN:
+        text = text[: SHOWN - 3] + "..."
+    return one_line(text)
+
+
+def one_line(message) -> str:
+    """The message with control characters escaped, so it stays one line."""
+    text = str(message)
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+_SMALL = {str(number): number for number in range(100)}
+
+
+def whole(name: str, text: str) -> int:
+    """A whole number a user typed; InvalidQuery naming ``name`` otherwise."""
+    try:
+        return _SMALL[text]
+    except KeyError:
+        pass
+    if text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())):
+        if len(text) <= MAX_DIGITS:
+            return int(text)
+        raise InvalidQuery("the %s %s is far out of range" % (name, shown(text)))
+    raise InvalidQuery("the %s must be a whole number, not '%s'" % (name, shown(text)))
+
+
+def split_options(argv, game_options=()):
+    """Pull ``--table``, the flags and the game options out of argv; the rest is the question.
+
+    Returns ``(options, tokens)``: ``options["table"]`` (or None), a key per
+    flag given (``"batch"``, ...), ``options["game"]``: game option -> text.
+    """
+    options: dict = {"table": None, "game": {}}
+    tokens = []
+    words = iter(argv)
+    for word in words:
+        name, equals, value = word.partition("=")
+        if word == "--table":
+            options["table"] = next(words, None)
+            if not options["table"]:
+                raise InvalidQuery("--table needs the path of a table file")
+        elif name == "--table":
+            if not value:
+                raise InvalidQuery("--table needs the path of a table file")
+            options["table"] = value
+        elif name in game_options:
+            if not equals:
+                value = next(words, None)
+                if value is None or looks_like_option(value):
+                    raise InvalidQuery("%s needs a value (see --help)" % name)
+            if name in options["game"]:
+                raise InvalidQuery("%s is given twice" % name)
+            options["game"][name] = value
+        elif word in FLAGS:
+            options[word.lstrip("-")] = True
+        else:
+            tokens.append(word)
+    return options, tokens
+
+
+def run(grammar, argv, prog: str = PROG) -> int:
+    """Run one game's command line (``grammar``: see docs/ARCHITECTURE.md); return the exit status."""
+    argv = list(argv)
+    return guarded(lambda: _run(grammar, argv, prog), prog)
+
+
+def guarded(work, prog: str = PROG) -> int:
+    """``work()`` with errors as one line and an exit status; closed or full output handled."""
+    try:
+        try:
+            status = work()
+            _flush()
+            return status
+        except ShutTheBoxError as error:
+            _say("%s: %s\n" % (prog, one_line(error)))
+            return error.exit_status
+    except BrokenPipeError:
+        # The reader went away (``| head``): not an error. Keep Python from
+        # complaining again when it flushes stdout at exit.
+        _silence_stdout()
+        return 0
+    except OSError as error:  # a full disk, a closed descriptor
+        _silence_stdout()
+        _say("%s: cannot write the answer (%s)\n" % (prog, error.strerror or error))
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _run(grammar, argv, prog):
+    commands = getattr(grammar, "COMMANDS", {})
+    if argv[:1] and argv[0] in commands:
+        module, _, function = commands[argv[0]].partition(":")
+        from importlib import import_module  # analysis commands only
+
+        return getattr(import_module(module), function)(argv[1:])
+    options, tokens = split_options(argv, getattr(grammar, "GAME_OPTIONS", ()))
+    if options.get("help") or options.get("h"):
+        _write(grammar.HELP + "\n")
+        return 0
+    if options.get("version"):
+        from .. import __version__
+        from .format import FORMAT_MAJOR, FORMAT_MINOR
+
+        _write("%s %s (table format %d.%d)\n" % (prog, __version__, FORMAT_MAJOR, FORMAT_MINOR))
+        return 0
+    batch, rules = options.get("batch"), options.get("rules")
+    if batch and rules:
+        raise InvalidQuery("--batch and --rules do not go together: ask for one")
+    if batch and tokens:
+        raise InvalidQuery("--batch takes no question on the command line, got %s" % shown(" ".join(tokens)))
+    session = grammar.open_game(options["game"], options["table"])
+    if rules:
+        _write(session.describe(tokens) + "\n")
+        return 0
+    if batch:
+        return run_batch(session, _stdin(), sys.stdout)
+    _write(session.answer(tokens) + "\n")
+    return 0
+
+
+def no_question(flag: str, tokens) -> None:
+    """Refuse words after ``--rules`` (for games whose ``--rules`` takes none)."""
+    if tokens:
+        raise InvalidQuery("%s takes no question on the command line, got %s" % (flag, shown(" ".join(tokens))))
+
+
+def answer_line(session, line: str) -> tuple[str, bool]:
+    """One batch line -> (output line, ok). A blank line gets a blank answer."""
+    tokens = line.split()
+    if not tokens:
+        return "", True
+    try:
+        return session.answer(tokens), True
+    except InvalidQuery as error:
+        return "error: %s" % one_line(error), False
+
+
+# A batch line longer than this is refused without being parsed.
+MAX_LINE = 1 << 16
+
+
+def run_batch(session, stdin, stdout) -> int:
+    """Answer stdin line by line; each chunk read is answered before the next
+    read, so a tool may also talk to it one question at a time.
+
+    A session may offer ``answer_lines(lines) -> (answers, ok)`` for speed.
+    """
+    answer_lines = getattr(session, "answer_lines", None)
+    failed = False
+    pending: list = []
+    pending_size = 0
+    read = stdin.read1 if hasattr(stdin, "read1") else stdin.read
+    while True:
+        chunk = read(1 << 16)
+        if not chunk:
+            break
+        cut = chunk.rfind(b"\n")
+        if cut < 0:
+            pending_size += len(chunk)
+            if pending_size <= MAX_LINE:
+                pending.append(chunk)
+            continue
+        head = b"".join(pending) + chunk[:cut] if pending else chunk[:cut]
+        long_line = pending_size > MAX_LINE
+        pending, pending_size = [chunk[cut + 1 :]], len(chunk) - cut - 1
+        lines = head.decode("utf-8", "replace").split("\n")
+        if long_line:
+            lines[0] = None
+        if answer_lines is not None and not long_line:
+            out, ok = answer_lines(lines)
+        else:
+            out, ok = _answer_all(session, lines)
+        failed = failed or not ok
+        out.append("")
+        stdout.write("\n".join(out))
+        stdout.flush()
+    rest = b"".join(pending)
+    if rest or pending_size:
+        out, ok = _answer_all(session, [rest.decode("utf-8", "replace") if pending_size <= MAX_LINE else None])
+        stdout.write(out[0] + "\n")
+        failed = failed or not ok
+    stdout.flush()
+    return 1 if failed else 0
+
+
+def _answer_all(session, lines):
+    out, ok = [], True
+    for line in lines:
+        if line is None:
+            text, good = "error: the line is longer than %d bytes" % MAX_LINE, False
+        else:
+            text, good = answer_line(session, line)
+        out.append(text)
+        ok = ok and good
+    return out, ok
+
+
+def _stdin():
+    stdin = sys.stdin
+    if stdin is None:
+        raise InvalidQuery("--batch reads questions from standard input, which is closed")
+    return stdin.buffer
+
+
+def _write(text: str) -> None:
+    if sys.stdout is None:
+        raise OSError(9, "standard output is closed")
+    sys.stdout.write(text)
+
+
+def _flush() -> None:
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
+def _say(text: str) -> None:
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(text)
+        stream.flush()
+    except OSError:
+        pass
+
+
+def _silence_stdout() -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, AttributeError, ValueError):
+        pass

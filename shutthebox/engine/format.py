@@ -1,0 +1,64 @@
+"""The table file envelope (docs/FORMAT.md, sections 1-6): the one place it is defined in code.
+
+A table file is one msgpack map. It starts with ``magic`` and ``format``; the
+header fields (``generator``, ``game``, ``rules``, the game's own fields) follow;
+``header_crc32`` is the CRC-32 of every byte before its key; ``arrays`` holds
+the little-endian arrays in ``bin`` values, each with a CRC-32 per 64 KiB
+block; ``crc32``, always a 5-byte msgpack uint32, is the CRC-32 of every byte
+before its 4 bytes. Block and array checksums are seeded with the CRC-32 of
+the bytes before the ``arrays`` key, so each one also vouches for the header.
+
+Both the reader (query time) and the writer (build time) depend on this
+module, never on each other.
+"""
+
+from __future__ import annotations
+
+import msgpack
+
+MAGIC = "ShutTheBox table"
+FORMAT_MAJOR = 1
+FORMAT_MINOR = 1
+
+# Header keys, in file order (game fields go between RULES and HEADER_CRC).
+MAGIC_KEY, FORMAT_KEY, GENERATOR_KEY, GAME_KEY, RULES_KEY = "magic", "format", "generator", "game", "rules"
+HEADER_CRC_KEY, ARRAYS_KEY, CRC_KEY = "header_crc32", "arrays", "crc32"
+
+# dtype string -> (Python array/memoryview typecode, item size in bytes)
+DTYPES = {
+    "<f8": ("d", 8),
+    "<f4": ("f", 4),
+    "<u4": ("I", 4),
+    "<i4": ("i", 4),
+    "<u2": ("H", 2),
+    "<i2": ("h", 2),
+    "|u1": ("B", 1),
+}
+# Arrays carry one CRC-32 per block of this many bytes (the last may be shorter).
+BLOCK_SIZE = 1 << 16
+
+# Every file starts with a map header, then these bytes: "magic", MAGIC.
+MAGIC_PREFIX = msgpack.packb(MAGIC_KEY) + msgpack.packb(MAGIC)
+# ...and ends with these 6 bytes and the 4 big-endian bytes of the CRC-32.
+CRC_TAIL = msgpack.packb(CRC_KEY) + b"\xce"
+# "header_crc32" is followed by a uint32, always in 5 bytes, like crc32.
+HEADER_CRC_ENTRY = msgpack.packb(HEADER_CRC_KEY) + b"\xce"
+
+REBUILD = "rebuild it with `make tables`"
+SUFFIX = ".msgpack"
+
+
+def element_count(shape) -> int:
+    count = 1
+    for dimension in shape:
+        count *= dimension
+    return count
+
+
+def block_count(size: int) -> int:
+    return -(-size // BLOCK_SIZE)
+
+
+def table_file_name(stem: str) -> str:
+    """``t12-2d6-one6-p2`` -> ``t12-2d6-one6-p2.msgpack``: every table's file name."""
+    return stem + SUFFIX

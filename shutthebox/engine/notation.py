@@ -1,0 +1,109 @@
+"""Sets of numbered things (tiles, cards) as players write them: ``146789``, ``1,4,10,12``, ``12,``.
+
+The rule (docs/FORMAT.md, "Notation"): numbers are separated by commas (or
+spaces). Where every number of the game is a single digit (9 or fewer), the
+digits may also run together (``146789``). Where numbers go above 9, a run of
+several digits is ambiguous (``12``: tiles 1 and 2, or tile 12?) and is
+refused with a message showing both ways to write it; a lone number is
+written with a trailing comma (``12,``), or with commas between single
+digits (``1,2``). A set is a bitmask: bit ``i`` set means number ``i + 1``.
+"""
+
+from __future__ import annotations
+
+from ..errors import InvalidQuery
+
+# Longest text a set can take (a comma-separated list of every number up to 64).
+MAX_TEXT = 200
+
+
+def numbers_of(mask: int) -> tuple[int, ...]:
+    """The numbers in a bitmask, increasing: ``numbers_of(0b100000100) == (3, 9)``."""
+    numbers = []
+    number = 1
+    while mask:
+        if mask & 1:
+            numbers.append(number)
+        mask >>= 1
+        number += 1
+    return tuple(numbers)
+
+
+def format_set(mask: int) -> str:
+    """``146789``, or with commas when a number is above 9: ``1,2,10,12``."""
+    numbers = numbers_of(mask)
+    if numbers and numbers[-1] > 9:
+        return ",".join(map(str, numbers))
+    return "".join(map(str, numbers))
+
+
+def format_list(numbers) -> str:
+    """The assignment's move format: ``[3, 9]``."""
+    return "[%s]" % ", ".join(map(str, numbers))
+
+
+def parse_set(text: str, highest: int, noun: str = "tile", what: str = "position", plural: str = "open tiles") -> int:
+    """Bitmask of a set written as text, numbers 1 to ``highest``; may be empty.
+
+    Raises InvalidQuery, in the player's words, for anything else.
+    """
+    shown = "'%s'" % (text if len(text) <= 40 else text[:37] + "...")
+    if len(text) > MAX_TEXT:
+        raise InvalidQuery("%s %s is too long to be a set of %ss 1 to %d" % (what, shown, noun, highest))
+    stripped = text.strip()
+    if "," in stripped or " " in stripped:
+        parts = [part for part in stripped.replace(",", " ").split()]
+    elif highest <= 9:
+        parts = list(stripped)
+    elif len(stripped) > 1 and stripped.isascii() and stripped.isdigit():
+        raise InvalidQuery(
+            "%s %s is ambiguous: with %ss above 9, separate them with commas, like %s or %s"
+            % (what, shown, noun, ",".join(stripped), stripped + ",")
+        )
+    else:
+        parts = [stripped] if stripped else []
+    mask = 0
+    for part in parts:
+        if not (part.isascii() and part.isdigit()) or len(part) > 3:
+            if len(part) == 1:
+                raise InvalidQuery("%s %s: '%s' is not a %s; write the %s as digits, like 146789"
+                                   % (what, shown, part, noun, plural))
+            raise InvalidQuery("%s %s: '%s' is not a %s number" % (what, shown, part if len(part) <= 12 else
+                                                                 part[:9] + "...", noun))
+        number = int(part)
+        if not 1 <= number <= highest:
+            raise InvalidQuery("%s %s: there is no %s %d (the %ss are 1 to %d)" % (what, shown, noun, number, noun,
+                                                                               highest))
+        bit = 1 << (number - 1)
+        if mask & bit:
+            raise InvalidQuery("%s %s: %s %d is listed twice" % (what, shown, noun, number))
+        mask |= bit
+    return mask
+
+
+def parse_collection(numbers, highest: int, noun: str = "tile", what: str = "position") -> int:
+    """Bitmask of a set given as a collection of ints (the API's form); may be empty."""
+    shown = repr(numbers)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    mask = 0
+    count = 0
+    try:
+        iterator = iter(numbers)
+    except TypeError:
+        raise InvalidQuery("a %s is a string like '146789' or a collection of %ss, not %s"
+                           % (what, noun, shown)) from None
+    for number in iterator:
+        count += 1
+        if count > highest:
+            raise InvalidQuery("%s %s: more %ss than the game has (%d)" % (what, shown, noun, highest))
+        if type(number) is not int:
+            raise InvalidQuery("%s %s: %r is not a %s number" % (what, shown, number, noun))
+        if not 1 <= number <= highest:
+            raise InvalidQuery("%s %s: there is no %s %d (the %ss are 1 to %d)" % (what, shown, noun, number, noun,
+                                                                               highest))
+        bit = 1 << (number - 1)
+        if mask & bit:
+            raise InvalidQuery("%s %s: %s %d is listed twice" % (what, shown, noun, number))
+        mask |= bit
+    return mask

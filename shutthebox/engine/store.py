@@ -1,0 +1,101 @@
+"""Finding tables (query time): a given path, else the shipped ``data/``, else the user's cache.
+
+A table not shipped is solved on first use, if the game gives a builder,
+and written atomically into the cache; a damaged cached table is solved
+again. The builder (build-time code) is imported by the game only when it is
+called: this is the one crossing from the query path to the build path.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ..errors import TableError
+from .format import REBUILD
+from .reader import TableFile, read_table
+
+CACHE_ENV = "SHUTTHEBOX_CACHE"
+CACHE_FIX = "delete it: it is solved again on next use"
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# Installed wheel first (data mapped into the package), then the checkout.
+SEARCH_PATH = (os.path.join(_PACKAGE, "data"), os.path.join(os.path.dirname(_PACKAGE), "data"))
+
+
+def cache_dir() -> str:
+    """Where tables solved on first use are kept: $SHUTTHEBOX_CACHE, else the user's cache folder."""
+    folder = os.environ.get(CACHE_ENV)
+    if folder:
+        return folder
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        home = os.environ.get("HOME") or ""
+        if not os.path.isabs(home):
+            raise TableError("no cache folder for tables solved on first use: HOME is not set; set %s" % CACHE_ENV)
+        base = os.path.join(home, ".cache")
+    return os.path.join(base, "shutthebox")
+
+
+def shipped(name: str) -> str | None:
+    """The path of a shipped table, or None."""
+    for folder in SEARCH_PATH:
+        path = os.path.join(folder, name)
+        if os.path.exists(path):
+            return path
+    return None
+
+
+def open_table(name: str, *, expect: dict, describe=None, path: str | None = None, build=None,
+               hint: str = "") -> TableFile:
+    """The verified table file ``name`` for the question whose header fields are ``expect``.
+
+    ``path`` (``--table``) wins; then the shipped table; then the cached one.
+    ``build()`` returns the bytes of a missing table (None: the table must be
+    shipped). ``hint`` is added to "not found" messages (another way to get it).
+    """
+    if path is not None:
+        return read_table(path, expect=expect, describe=describe, fix="give a valid table file")
+    found = shipped(name)
+    if found is not None:
+        return read_table(found, expect=expect, describe=describe, fix=REBUILD)
+    if build is None:
+        tried = " and ".join(os.path.join(folder, name) for folder in SEARCH_PATH)
+        raise TableError("no table file %s found (looked at %s); build it with `make tables`%s" % (name, tried, hint))
+    folder = cache_dir()
+    cached = os.path.join(folder, name)
+    if os.path.lexists(cached):
+        _check_folder(folder)
+        try:
+            return read_table(cached, expect=expect, describe=describe, fix=CACHE_FIX)
+        except TableError:
+            pass  # damaged, or another game's bytes: solve it again below
+    return _build(cached, build, expect, describe)
+
+
+def _build(cached: str, build, expect, describe) -> TableFile:
+    from .writer import write_atomic  # build time: only now
+
+    data = build()
+    folder = os.path.dirname(cached)
+    try:
+        os.makedirs(folder, mode=0o755, exist_ok=True)
+        _check_folder(folder)
+        if os.path.lexists(cached) and not os.path.isfile(cached) or os.path.islink(cached):
+            os.unlink(cached)  # never write through a link or over a special file
+        write_atomic(cached, data)
+    except OSError as error:
+        raise TableError("cannot write table %s (%s); set %s to a writable folder"
+                         % (cached, error.strerror or error, CACHE_ENV)) from None
+    return read_table(cached, expect=expect, describe=describe, fix=CACHE_FIX)
+
+
+def _check_folder(folder: str) -> None:
+    """Refuse a cache folder another user could write to, as ssh refuses loose key files:
+    whoever can write there can plant a table that answers wrongly."""
+    try:
+        info = os.stat(folder)
+    except OSError:
+        return
+    getuid = getattr(os, "getuid", None)
+    if getuid is not None and (info.st_uid != getuid() or info.st_mode & 0o022):
+        raise TableError("cache folder %s can be written by other users; make it yours alone (chmod 700) "
+                         "or set %s" % (folder, CACHE_ENV))

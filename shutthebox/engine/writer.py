@@ -1,0 +1,167 @@
+"""Writing table files (build time only): header and arrays -> deterministic bytes -> atomic file."""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import tempfile
+import zlib
+from array import array
+
+import msgpack
+
+from .format import (
+    ARRAYS_KEY,
+    BLOCK_SIZE,
+    CRC_TAIL,
+    DTYPES,
+    FORMAT_KEY,
+    FORMAT_MAJOR,
+    FORMAT_MINOR,
+    GAME_KEY,
+    GENERATOR_KEY,
+    HEADER_CRC_ENTRY,
+    MAGIC,
+    MAGIC_KEY,
+    RULES_KEY,
+)
+
+
+def pack_array(values, dtype: str, shape) -> dict:
+    """An array for :func:`encode`: ``values`` (numbers, flat and row-major, or
+    the little-endian bytes themselves, e.g. numpy's ``tobytes()``) of ``dtype``."""
+    if isinstance(values, (bytes, bytearray, memoryview)):
+        data = bytes(values)
+    else:
+        packed = array(DTYPES[dtype][0], values)
+        if sys.byteorder != "little":  # pragma: no cover - big-endian hosts only
+            packed.byteswap()
+        data = packed.tobytes()
+    count = 1
+    for dimension in shape:
+        count *= dimension
+    if len(data) != count * DTYPES[dtype][1]:
+        raise ValueError("array of %d bytes does not fit shape %s of %s" % (len(data), list(shape), dtype))
+    return {"dtype": dtype, "shape": list(shape), "data": data}
+
+
+def printed_float(numerator: int, denominator: int) -> float:
+    """The float64 to store for the exact value ``numerator / denominator``.
+
+    It is the nearest float64, unless ``%.6f`` of that float would differ from
+    the exact value rounded to 6 decimals, half to even: then it is the
+    neighbouring float64 (1 ulp away) that prints right. No stored float is
+    itself halfway between two 6-decimal numbers (1/128 is stored 1 ulp below),
+    so a reader prints the same digits whatever its own tie rule. So every
+    reader that prints ``%.6f`` of a stored value prints the exact value
+    correctly rounded, half to even (8459/80000 = 0.1057375 prints 0.105738,
+    although the float nearest to it lies below). Fails the build otherwise.
+    """
+    value = numerator / denominator  # int / int is correctly rounded
+    whole, rest = divmod(numerator * 1_000_000, denominator)
+    if 2 * rest > denominator or (2 * rest == denominator and whole % 2):
+        whole += 1
+    for candidate in (value, math.nextafter(value, math.inf), math.nextafter(value, -math.inf)):
+        if round(float("%.6f" % candidate) * 1_000_000) == whole and not _midpoint(candidate):
+            return candidate
+    raise AssertionError("no float64 near %d/%d prints its 6-decimal rounding" % (numerator, denominator))
+
+
+def _midpoint(value: float) -> bool:
+    """True when ``value`` is exactly halfway between two 6-decimal numbers."""
+    numerator, denominator = value.as_integer_ratio()
+    twice, rest = divmod(numerator * 2_000_000, denominator)
+    return rest == 0 and twice % 2 == 1
+
+
+def printed_floats(numerators, denominator: int) -> list[float]:
+    return [printed_float(numerator, denominator) for numerator in numerators]
+
+
+def encode(game: str, rules: dict, arrays: dict, *, generator: str, fields: dict | None = None) -> bytes:
+    """The whole file (docs/FORMAT.md): the header, ``fields`` (the game's own
+    header fields, in order), the header checksum, the arrays with their
+    checksums, and the trailing CRC-32. ``arrays`` maps names to
+    :func:`pack_array` results."""
+    header = {MAGIC_KEY: MAGIC, FORMAT_KEY: [FORMAT_MAJOR, FORMAT_MINOR], GENERATOR_KEY: generator,
+              GAME_KEY: game, RULES_KEY: rules}
+    header.update(fields or {})
+    packer = msgpack.Packer(use_bin_type=True)
+    parts = [packer.pack_map_header(len(header) + 3)]
+    for key, value in header.items():
+        parts.append(packer.pack(key))
+        parts.append(packer.pack(value))
+    # The header checksum is always a 5-byte uint32, like the trailing one.
+    parts.append(HEADER_CRC_ENTRY + zlib.crc32(b"".join(parts)).to_bytes(4, "big"))
+    # Each array's checksums cover the header before "arrays" and its data
+    # (whole, and in blocks), so a reader can verify just what it uses.
+    header_crc = zlib.crc32(b"".join(parts))
+    checked = {}
+    for name, spec in arrays.items():
+        data = spec["data"]
+        blocks = b"".join(
+            zlib.crc32(data[start : start + BLOCK_SIZE], header_crc).to_bytes(4, "little")
+            for start in range(0, len(data), BLOCK_SIZE)
+        )
+        checked[name] = {"dtype": spec["dtype"], "shape": spec["shape"], "crc32": zlib.crc32(data, header_crc),
+                         "block_size": BLOCK_SIZE, "block_crc32": blocks, "data": data}
+    parts.append(packer.pack(ARRAYS_KEY))
+    parts.append(packer.pack(checked))
+    parts.append(CRC_TAIL)
+    body = b"".join(parts)
+    return body + zlib.crc32(body).to_bytes(4, "big")
+
+
+def write_atomic(path: str, data: bytes | str) -> bool:
+    """Write ``data`` to ``path`` via a temporary file and a rename.
+
+    An interrupted write never leaves a partial file; temporary files of
+    writes that were killed are cleaned up once they are an hour old. Returns
+    False (and leaves the file alone) when it already holds exactly these bytes.
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    try:
+        with open(path, "rb") as handle:
+            if os.fstat(handle.fileno()).st_size == len(data) and handle.read() == data:
+                return False
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+        pass
+    folder = os.path.dirname(os.path.abspath(path))
+    os.makedirs(folder, exist_ok=True)
+    _remove_stale(folder)
+    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.splitext(path)[1])
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+    return True
+
+
+def _remove_stale(folder: str, age: float = 3600.0) -> None:
+    """Remove ``.tmp-*`` files that a killed write left behind (an hour old: no write takes that long)."""
+    import time
+
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    now = time.time()
+    for name in names:
+        if name.startswith(".tmp-"):
+            path = os.path.join(folder, name)
+            try:
+                if now - os.lstat(path).st_mtime > age:
+                    os.unlink(path)
+            except OSError:
+                pass

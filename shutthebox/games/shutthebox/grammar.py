@@ -1,0 +1,332 @@
+"""The questions of Shut the Box on the command line: two players, 2-8 players, rule variants, one player.
+
+    ShutTheBox --two --move 13456789 17 12      ->  [3, 9]
+
+dispatch (cli.py) -> this grammar -> the table (table.py) -> the reader, and
+back to the dispatch with the text. Single-player questions (``--solo``) go
+to the solo game's grammar.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ...engine.command import FLAGS, looks_like_option, no_question, one_line, shown, whole
+from ...errors import InvalidQuery
+from .rules import rules_from_options
+from .table import load
+
+_whole = whole
+
+USAGE = """\
+usage: ShutTheBox --one --expect POSITION
+       ShutTheBox --one --move POSITION ROLL
+       ShutTheBox --two --expect POSITION SCORE
+       ShutTheBox --two --move POSITION SCORE ROLL
+       ShutTheBox [GAME OPTIONS] --scores S1,S2,... --expect POSITION
+       ShutTheBox [GAME OPTIONS] --scores S1,S2,... --move POSITION ROLL
+       ShutTheBox [GAME OPTIONS] --batch < queries.txt
+       ShutTheBox [GAME OPTIONS] --rules
+       ShutTheBox --solo --expect POSITION [--variant NAME] [--objective shut|score]
+       ShutTheBox --solo --move POSITION ROLL [--variant NAME] [--objective shut|score]
+       ShutTheBox simulate [--variant NAME|all] [--strategy NAME] [--games N] [--seed N]
+       ShutTheBox report [--out DIR] [--games N]
+       ShutTheBox serve [--port N] [--host ADDRESS]   (the browser assistant)
+       ShutTheBox toggle|goat|yazy --help             (the other games)"""
+
+HELP = USAGE + """
+
+Exact optimal play for two-player Shut the Box (tiles 1-9; two dice while the
+open tiles sum to more than 6, one die otherwise), answered from a table that
+was solved once, offline. A tie counts as half a win.
+
+questions:
+  --one --expect POSITION           player one's expected wins before rolling
+      $ ShutTheBox --one --expect 123456789
+      0.502810
+  --one --move POSITION ROLL        player one's optimal move for a roll
+      $ ShutTheBox --one --move 146789 9
+      [9]
+  --two --expect POSITION SCORE     player two's expected wins, player one
+                                    having finished with SCORE
+      $ ShutTheBox --two --expect 123456789 8
+      0.381212
+  --two --move POSITION SCORE ROLL  player two's optimal move for a roll
+      $ ShutTheBox --two --move 13456789 17 12
+      [3, 9]
+
+POSITION lists the open tiles, like 146789 (with tiles above 9, separated by
+commas: 1,4,10,12; a lone tile 12 is written 12,). SCORE is player one's final score,
+the sum of the tiles left open (1 to 45). A move lists the tiles to close;
+among exactly equal moves the one closing the highest tiles is shown.
+
+any player, any game (the game options below; --one and --two work too):
+  --scores S1,S2,... --expect POSITION   expected wins of the player to move,
+                                    after the players before posted S1, S2, ...
+  --scores S1,S2,... --move POSITION ROLL
+      $ ShutTheBox --players 3 --scores 17,20 --expect 123456789
+      0.788031
+
+game options (tables other than the shipped ones are solved on first use and
+cached; with none, the assignment's game):
+  --tiles N           tiles 1..N, 1 to 12 (default 9); write positions with
+                      tiles above 9 with commas: 1,2,10,12 (12, alone)
+  --dice N            dice thrown, 1 to 4 (default 2)
+  --sides N           sides of each die, 2 to 20 (default 6)
+  --one-die RULE      never | K (one die once the open tiles sum to K or less;
+                      default 6) | high (once every tile above 6 is shut) |
+                      K,high; prefix optional: to let the player choose
+  --max-move-tiles N  at most N tiles closed per roll
+  --players N         2 to 8 players (default 2): the lowest score wins, ties
+                      share, shutting the box wins at once
+
+single player (one turn; the aim is to close every tile):
+  --solo --expect POSITION          probability of shutting the box from
+                                    POSITION before rolling, playing optimally
+      $ ShutTheBox --solo --expect 123456789 --variant two-dice
+      0.071432
+  --solo --move POSITION ROLL       the optimal move for a roll
+      $ ShutTheBox --solo --move 12345 7 --variant two-dice
+      [3, 4]
+  --variant NAME    standard (default: one die once the open tiles sum to 6 or
+                    less), two-dice (always two dice), two-tiles (standard dice,
+                    at most two tiles closed per roll)
+  --objective shut  (default) play for the best chance of shutting the box;
+  --objective score play for the lowest expected final score (the sum of the
+                    tiles left open, 0 when shut): --expect prints that score
+  simulate          Monte Carlo benchmark of the strategies against their
+                    exact values (ShutTheBox simulate --help)
+  report            write a Markdown report with an SVG chart (--out DIR)
+
+options:
+  --batch        answer one query per line of standard input (the arguments
+                 above without the program name), one answer per line; a bad
+                 line prints "error: <why>" and the exit status becomes 1
+  --table PATH   answer from another table file (or set SHUTTHEBOX_TABLE)
+  --rules        print the rules, size and location of the table
+                 (of the game chosen by the game options)
+  --version      print the program's and the table format's versions
+  -h, --help     print this help
+
+other games (each with its own --help): toggle (Project Euler 640's card
+flips), goat (dice without matches), yazy (11 turns of five dice)
+
+exit status: 0 answered, 1 a batch line failed, 2 bad query, 3 table missing
+or damaged"""
+
+EXPECT_ONE, MOVE_ONE, EXPECT_TWO, MOVE_TWO, SOLO, EXPECT_ANY, MOVE_ANY = range(7)
+# (player, question) -> (query kind, names of its arguments)
+_FORMS = {
+    ("--one", "--expect"): (EXPECT_ONE, ("POSITION",)),
+    ("--one", "--move"): (MOVE_ONE, ("POSITION", "ROLL")),
+    ("--two", "--expect"): (EXPECT_TWO, ("POSITION", "SCORE")),
+    ("--two", "--move"): (MOVE_TWO, ("POSITION", "SCORE", "ROLL")),
+}
+_PLAYERS = ("--one", "--two")
+_QUESTIONS = ("--expect", "--move")
+# Options that choose the game (the whole run, batch lines included).
+GAME_OPTIONS = ("--tiles", "--dice", "--sides", "--one-die", "--max-move-tiles", "--players")
+# Analysis commands of the single-player game (imported only when used).
+COMMANDS = {"simulate": "shutthebox.games.solo.simulate:main", "report": "shutthebox.games.solo.report:main"}
+_MOVE_TEXT: dict = {}
+_looks_like_option = looks_like_option
+
+
+def parse_query(tokens) -> tuple[int, list]:
+    """``["--two", "--move", "13456789", "17", "12"]`` -> (MOVE_TWO, the three texts)."""
+    if _is_solo(tokens):
+        from ..solo.grammar import parse_solo
+
+        return SOLO, parse_solo(tokens)
+    tokens, scores = _take_scores(tokens)
+    players = [t for t in tokens if t in _PLAYERS]
+    questions = [t for t in tokens if t in _QUESTIONS]
+    unknown = [t for t in tokens if _looks_like_option(t) and t not in _PLAYERS and t not in _QUESTIONS]
+    args = [t for t in tokens if not _looks_like_option(t)]
+    if unknown:
+        if unknown[0] in FLAGS or unknown[0].startswith(("--table",) + GAME_OPTIONS):
+            raise InvalidQuery("%s is an option of the command line, not of a query" % unknown[0])
+        raise InvalidQuery("unknown option '%s' (the questions are --one/--two with --expect/--move)"
+                           % shown(unknown[0]))
+    if not tokens:
+        raise InvalidQuery("no question asked: use --one or --two with --expect or --move (see --help)")
+    if scores is not None:
+        return _parse_any(tokens, scores, players, questions, args)
+    if len(set(players)) > 1:
+        raise InvalidQuery("ask for one player only: --one or --two, not both")
+    if len(set(questions)) > 1:
+        raise InvalidQuery("ask one question only: --expect or --move, not both")
+    if not players:
+        raise InvalidQuery("say which player: --one or --two")
+    if not questions:
+        raise InvalidQuery("say which question: --expect or --move")
+    kind, names = _FORMS[(players[0], questions[0])]
+    if len(players) > 1 or len(questions) > 1:
+        raise InvalidQuery("%s is given twice" % (players[0] if len(players) > 1 else questions[0]))
+    if len(args) != len(names):
+        raise InvalidQuery(
+            "%s %s takes %s, but got %s"
+            % (players[0], questions[0], " ".join(names),
+               "no arguments" if not args else "%d: %s" % (len(args), " ".join(args)))
+        )
+    return kind, args
+
+
+def _take_scores(tokens):
+    """Split ``--scores 17,23`` (or ``--scores=17,23``) off a query."""
+    for index, token in enumerate(tokens):
+        if token == "--scores":
+            if index + 1 >= len(tokens):
+                raise InvalidQuery("--scores needs the scores posted so far, like --scores 17,23")
+            return tokens[:index] + tokens[index + 2 :], tokens[index + 1]
+        if token.startswith("--scores="):
+            return tokens[:index] + tokens[index + 1 :], token[len("--scores=") :]
+    return tokens, None
+
+
+def _parse_any(tokens, scores, players, questions, args):
+    """``--scores 17,23 --expect POSITION`` or ``--move POSITION ROLL``: any player's question."""
+    if players:
+        raise InvalidQuery("--scores says which player is to move: leave out %s" % players[0])
+    if len(questions) != 1:
+        raise InvalidQuery("ask one question: --expect or --move")
+    posted = [_whole("posted score", part) for part in scores.replace(",", " ").split()]
+    names = ("POSITION",) if questions[0] == "--expect" else ("POSITION", "ROLL")
+    if len(args) != len(names):
+        raise InvalidQuery("--scores ... %s takes %s, but got %d argument(s)" % (questions[0], " ".join(names),
+                                                                              len(args)))
+    return (EXPECT_ANY if questions[0] == "--expect" else MOVE_ANY), [*args, posted]
+
+
+def _move_text(tiles) -> str:
+    try:
+        return _MOVE_TEXT[tiles]
+    except KeyError:
+        text = _MOVE_TEXT[tiles] = "[%s]" % ", ".join(map(str, tiles))
+        return text
+
+
+def _is_solo(tokens) -> bool:
+    """A single-player question (the solo game's grammar answers it)."""
+    for token in tokens:
+        if token == "--solo" or token.startswith(("--variant", "--objective")):
+            return True
+    return False
+
+
+def run_query(table, kind: int, args) -> str:
+    """The answer to a parsed query, as the assignment prints it."""
+    if kind == SOLO:
+        from ..solo.grammar import run_solo
+
+        return run_solo(args, None)
+    if kind == EXPECT_ONE:
+        return "%.6f" % table.expect_one(args[0])
+    if kind == EXPECT_TWO:
+        return "%.6f" % table.expect_two(args[0], _whole("score", args[1]))
+    if kind == MOVE_ONE:
+        return _move_text(table.move_one(args[0], _whole("roll", args[1])))
+    if kind == EXPECT_ANY:
+        return "%.6f" % table.expect(args[0], args[1])
+    if kind == MOVE_ANY:
+        return _move_text(table.move(args[0], _whole("roll", args[1]), args[2]))
+    return _move_text(table.move_two(args[0], _whole("score", args[1]), _whole("roll", args[2])))
+
+
+def answer_line(session, table, line: str) -> tuple[str, bool]:
+    """One batch line -> (output line, ok). A blank line gets a blank answer."""
+    tokens = line.split()
+    try:  # fast path for well-formed lines; the slow path below is the reference
+        kind, names = _FORMS[tokens[0], tokens[1]]
+        if len(tokens) == len(names) + 2:
+            return run_query(table, kind, tokens[2:]), True
+    except (KeyError, IndexError, InvalidQuery):
+        pass  # the slow path below says what is wrong
+    if not tokens:
+        return "", True
+    try:
+        return session.answer(tokens), True
+    except InvalidQuery as error:
+        return "error: %s" % one_line(error), False
+
+
+def _describe(table) -> str:
+    """Where a table lives, how big it is, and what it was solved for."""
+    header = table.file.header
+    game = header.get("game")
+    if "players" in header or game == "two-player":
+        game = "%s, %d players" % (game, header.get("players", 2))
+    return "\n".join([
+        "table:     %s" % os.path.abspath(table.path),
+        "size:      %d bytes" % table.file.size,
+        "game:      %s" % game,
+        "rules:     %s" % table.rules.describe(),
+        "format:    %s.%s, made by %s" % (header["format"][0], header["format"][1], header.get("generator")),
+    ])
+
+
+def _game(options):
+    """(rules, players) asked for with --tiles, --dice, ...; (None, 2) for the assignment's game."""
+    game = options.get("game")
+    if not game:
+        return None, 2
+    return rules_from_options(game)
+
+
+def _load(options):
+    rules, players = _game(options)
+    if rules is None and players == 2:
+        return load(options["table"])
+    return load(options["table"], rules=rules, players=players)
+
+
+
+
+class Session:
+    """The command line's game: its options, its table (opened on first use), its answers."""
+
+    def __init__(self, options: dict, table: str | None):
+        self.options = {"table": table, "game": options}
+        self._table = None
+
+    def table(self):
+        if self._table is None:
+            self._table = _load(self.options)
+        return self._table
+
+    def answer(self, tokens) -> str:
+        query = parse_query(tokens)
+        if query[0] == SOLO:
+            if self.options["game"]:
+                raise InvalidQuery("single-player questions choose their rules with --variant, not with %s"
+                                   % ", ".join(self.options["game"]))
+            from ..solo.grammar import run_solo
+
+            return run_solo(query[1], self.options["table"])
+        return run_query(self.table(), *query)
+
+    def answer_lines(self, lines) -> tuple[list, bool]:
+        """A batch of lines: the two-player questions take a fast path over whole, verified arrays."""
+        table = self.table()
+        table.preload()
+        out, ok = [], True
+        for line in lines:
+            text, good = answer_line(self, table, line)
+            out.append(text)
+            ok = ok and good
+        return out, ok
+
+    def describe(self, tokens) -> str:
+        if tokens and _is_solo(tokens):
+            if self.options["game"]:
+                raise InvalidQuery("single-player questions choose their rules with --variant, not with %s"
+                                   % ", ".join(self.options["game"]))
+            from ..solo.grammar import solo_table_for
+
+            return _describe(solo_table_for(tokens, self.options["table"]))
+        no_question("--rules", tokens)
+        return _describe(self.table())
+
+
+def open_game(options: dict, table: str | None) -> Session:
+    return Session(options, table)

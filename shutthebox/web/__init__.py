@@ -1,0 +1,1 @@
+"""The browser assistant: ``server.py`` (standard library, loopback) and the page in ``static/``."""
