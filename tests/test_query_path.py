@@ -1,13 +1,60 @@
-"""The query path imports the standard library, msgpack and our reader, nothing else."""
+"""The query path imports the standard library, msgpack and the query-time modules, nothing else.
+
+One rule for every game of the registry (docs/ARCHITECTURE.md): of ``shutthebox``,
+only the package, ``cli``, ``errors``, ``registry``, the engine's query-time
+modules and, of a game, its package, ``grammar``, ``table`` and ``rules``.
+The questions come from each game's golden file in tests/data/.
+"""
 
 import json
+import os
 import subprocess
 import sys
 
-from conftest import ROOT
+import pytest
 
-ALLOWED_OURS = {"shutthebox", "shutthebox.api", "shutthebox.cli", "shutthebox.errors", "shutthebox.notation",
-                "shutthebox.rules", "shutthebox.table", "shutthebox.variants"}
+from conftest import ROOT
+from shutthebox import registry
+
+ENGINE_QUERY_TIME = {"format", "reader", "store", "command", "notation"}
+GAME_QUERY_TIME = {"grammar", "table", "rules"}
+HEAVY_STDLIB = {"fractions", "argparse", "dataclasses", "typing", "http", "importlib.util", "random", "decimal",
+                "statistics"}
+
+
+def query_time(module: str) -> bool:
+    """Whether a module of ours may be imported to answer a question."""
+    parts = module.split(".")
+    if len(parts) == 1 or parts[1] in ("cli", "errors", "registry"):
+        return True
+    if parts[1] == "engine":
+        return len(parts) == 2 or parts[2] in ENGINE_QUERY_TIME
+    if parts[1] == "games":
+        return len(parts) <= 3 or parts[3] in GAME_QUERY_TIME
+    return False
+
+
+def golden_questions(game: str, count: int = 4) -> list:
+    """The first ``count`` answered questions of a game's golden file, as argv."""
+    path = os.path.join(ROOT, "tests", "data", "%s-golden.txt" % game)
+    if not os.path.exists(path):
+        return []
+    questions = []
+    with open(path, encoding="utf-8") as handle:
+        for line in handle:
+            if line.startswith("#") or "\t" not in line:
+                continue
+            args, answer = line.rstrip("\n").split("\t", 1)
+            if answer.startswith("error:"):
+                continue
+            argv = args.split()
+            if game != registry.DEFAULT and argv[:1] != [game]:
+                argv = [game] + argv
+            questions.append(argv)
+            if len(questions) == count:
+                break
+    return questions
+
 
 PROBE = """
 import json, sys
@@ -17,30 +64,57 @@ status = main(%r)
 print(json.dumps({"status": status, "new": sorted(set(sys.modules) - before)}))
 """
 
-
-def imported_by(args):
-    result = subprocess.run([sys.executable, "-c", PROBE % (args,)], capture_output=True, text=True, cwd=ROOT,
-                            timeout=60)
-    return json.loads(result.stdout.splitlines()[-1])
-
-
-def test_a_query_imports_no_solver_and_nothing_outside_stdlib_and_msgpack():
-    for args in (["--two", "--move", "13456789", "17", "12"], ["--one", "--expect", "123456789"],
-                 ["--tiles", "12", "--two", "--move", "13456789", "17", "12"]):
-        probe = imported_by(args)
-        assert probe["status"] == 0
-        ours = {name for name in probe["new"] if name.split(".")[0] == "shutthebox"}
-        assert ours <= ALLOWED_OURS, ours - ALLOWED_OURS
-        assert "shutthebox.solver" not in probe["new"] and "shutthebox.writer" not in probe["new"]
-        foreign = {name.split(".")[0] for name in probe["new"]} - set(sys.stdlib_module_names)
-        # msgpack's compiled extension registers Cython's runtime modules.
-        foreign = {name for name in foreign if not name.startswith(("_cython_", "cython_runtime"))}
-        assert foreign <= {"shutthebox", "msgpack"}, foreign
-        # Heavy standard modules the query path has no use for.
-        assert not {"fractions", "argparse", "dataclasses", "typing", "http"} & set(probe["new"])
+QUESTIONS = [argv for game in registry.GAMES for argv in golden_questions(game)] + [
+    ["--tiles", "12", "--two", "--move", "1,3,4,5,6,7,8,9,10", "17", "12"],
+    ["--solo", "--expect", "123456789", "--variant", "two-dice"],
+]
 
 
-def test_package_import_alone_does_not_load_the_reader():
-    probe = subprocess.run([sys.executable, "-c", "import sys, shutthebox; print('shutthebox.table' in sys.modules)"],
-                           capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert probe.stdout.strip() == "False"
+def test_the_rule_knows_build_time_modules():
+    assert query_time("shutthebox.games.toggle.table") and query_time("shutthebox.engine.reader")
+    for module in ("shutthebox.engine.writer", "shutthebox.engine.progress", "shutthebox.games.shutthebox.solver",
+                   "shutthebox.games.solo.build", "shutthebox.games.goat.analysis", "shutthebox.web.server"):
+        assert not query_time(module), module
+
+
+def test_every_game_has_golden_questions():
+    named = [game for game in registry.GAMES if game not in registry.ASKED_VIA]
+    assert all(golden_questions(game) for game in named), named
+
+
+@pytest.mark.parametrize("argv", QUESTIONS, ids=" ".join)
+def test_a_question_imports_only_query_time_modules(argv, capfd):
+    result = subprocess.run([sys.executable, "-c", PROBE % (argv,)], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120)
+    probe = json.loads(result.stdout.splitlines()[-1])
+    assert probe["status"] == 0, result.stderr
+    ours = {name for name in probe["new"] if name.split(".")[0] == "shutthebox"}
+    assert all(query_time(name) for name in ours), sorted(name for name in ours if not query_time(name))
+    foreign = {name.split(".")[0] for name in probe["new"]} - set(sys.stdlib_module_names)
+    # msgpack's compiled extension registers Cython's runtime modules.
+    foreign = {name for name in foreign if not name.startswith(("_cython_", "cython_runtime"))}
+    assert foreign <= {"shutthebox", "msgpack"}, foreign
+    assert not HEAVY_STDLIB & set(probe["new"]), HEAVY_STDLIB & set(probe["new"])
+
+
+def test_package_import_alone_does_not_load_a_reader():
+    code = "import sys, shutthebox; print(sorted(m for m in sys.modules if m.startswith('shutthebox.')))"
+    probe = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert probe.stdout.strip() == "['shutthebox.errors']"
+
+
+def test_a_table_solved_on_first_use_is_the_one_crossing(tmp_path):
+    """A missing table is solved by the game's build module, imported only then."""
+    code = PROBE % (["--tiles", "4", "--one", "--expect", "1234"],)
+    env = dict(os.environ, SHUTTHEBOX_CACHE=str(tmp_path / "cache"))
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120,
+                            env=env)
+    probe = json.loads(result.stdout.splitlines()[-1])
+    assert probe["status"] == 0, result.stderr
+    crossed = sorted(name for name in probe["new"] if name.startswith("shutthebox") and not query_time(name))
+    assert crossed == ["shutthebox.engine.progress", "shutthebox.engine.writer", "shutthebox.games.shutthebox.build",
+                       "shutthebox.games.shutthebox.solver"]
+    # Asked again, the cached table answers with no build-time module.
+    probe = json.loads(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                                      timeout=120, env=env).stdout.splitlines()[-1])
+    assert all(query_time(name) for name in probe["new"] if name.startswith("shutthebox"))

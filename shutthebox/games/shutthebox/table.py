@@ -146,6 +146,12 @@ class BaseTable:
         setattr(self, name, found)
         return found
 
+    def preload(self) -> None:
+        """Read and verify every array now, for the fastest lookups when many follow."""
+        for attribute, name in self._ARRAYS.items():
+            if name in self.file.arrays:
+                setattr(self, attribute, self.file.whole(name))
+
     def __repr__(self):
         return "<shutthebox.%s %s: %s>" % (type(self).__name__, self.path, self.rules.describe())
 
