@@ -195,6 +195,12 @@ class Rules:
 
     @classmethod
     def from_dict(cls, fields: dict) -> "Rules":
+        """The rules a table file stores; InvalidRules for a key this program does not know."""
+        if not isinstance(fields, dict):
+            raise InvalidRules("the rules are not a map")
+        unknown = sorted(str(key) for key in fields if key not in cls.__slots__)
+        if unknown:
+            raise InvalidRules("unknown rules key %s" % ", ".join(repr(key) for key in unknown))
         return cls(**fields)
 
     def describe(self) -> str:

@@ -101,8 +101,9 @@ def _reader(tablefile):
         return PlayersTable(tablefile)
     if game == "two-player":
         return Table(tablefile)
-    raise TableError("table file %s holds %s, not a Shut the Box table; give a two-player or multi-player table"
-                     % (tablefile.path, describe_fields(tablefile.header)))
+    raise TableError("table file %s holds %s, not a two-player or multi-player table; give one of those%s"
+                     % (tablefile.path, describe_fields(tablefile.header),
+                        " or ask with --solo" if game == "one-player" else ""))
 
 
 class BaseTable:

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Write the shared test corpus (docs/FORMAT.md section 8): small good tables and damaged ones.
+
+    python3 tests/data/make_corpus.py          # (re)write tests/data/good and tests/data/bad
+    python3 tests/data/make_corpus.py --check  # exit 1 if they differ from a fresh build
+
+Deterministic: the same code writes the same bytes; tests/test_corpus.py checks it.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
+
+import msgpack  # noqa: E402
+
+from shutthebox.engine.writer import encode  # noqa: E402
+from shutthebox.games.shutthebox.build import encode as encode_stb  # noqa: E402
+from shutthebox.games.shutthebox.rules import Rules  # noqa: E402
+from shutthebox.games.shutthebox.solver import solve_players, solve_two_player  # noqa: E402
+from shutthebox.games.solo.build import encode_solo  # noqa: E402
+from shutthebox.games.solo.solver import solve_solo  # noqa: E402
+
+SMALL = Rules(tiles=4)
+
+
+def good() -> dict:
+    """name -> bytes of the small valid tables."""
+    return {
+        "two-player-t4.msgpack": encode_stb(solve_two_player(SMALL)),
+        "multi-player-t4-p3.msgpack": encode_stb(solve_players(SMALL, 3), 3),
+        "one-player-t4.msgpack": encode_solo(solve_solo(SMALL)),
+    }
+
+
+def _flip(data: bytes, offset: int, bit: int = 0) -> bytes:
+    changed = bytearray(data)
+    changed[offset] ^= 1 << bit
+    return bytes(changed)
+
+
+def _offset_of(data: bytes, needle: bytes, after: int = 0) -> int:
+    return data.index(needle, after)
+
+
+def bad(tables: dict) -> dict:
+    """name -> bytes of damaged tables, each named for what is wrong; all made from the two-player one."""
+    base = tables["two-player-t4.msgpack"]
+    tiles_at = _offset_of(base, msgpack.packb("tiles")) + len(msgpack.packb("tiles"))
+    e1 = _offset_of(base, msgpack.packb("e1"))
+    data_at = _offset_of(base, msgpack.packb("data"), e1) + len(msgpack.packb("data")) + 2  # bin8 header
+    arrays = {name: {"dtype": "<f8", "shape": [1], "data": b"\0" * 8} for name in ("x",)}
+    return {
+        "empty.msgpack": b"",
+        "not-a-table.msgpack": b"PK\x03\x04 this is a zip file, not a table\n" * 4,
+        "truncated.msgpack": base[: len(base) // 2],
+        "truncated-tail.msgpack": base[:-1],
+        "header-bit.msgpack": _flip(base, tiles_at),  # tiles 4 -> 5: the header checksum catches it
+        "array-bit.msgpack": _flip(base, data_at + 3, 5),  # a value of e1: its block checksum catches it
+        "future-version.msgpack": base.replace(msgpack.packb("format") + msgpack.packb([1, 1]),
+                                               msgpack.packb("format") + msgpack.packb([2, 0]), 1),
+        "unknown-rules-key.msgpack": encode("two-player", dict(SMALL.as_dict(), jokers=2), arrays,
+                                            generator="corpus", fields={"max_score": 10, "max_roll": 12}),
+        "other-game.msgpack": encode("poker", {"cards": 52}, arrays, generator="corpus"),
+    }
+
+
+def corpus() -> dict:
+    """relative path -> bytes, the whole corpus."""
+    tables = good()
+    files = {os.path.join("good", name): data for name, data in tables.items()}
+    files.update({os.path.join("bad", name): data for name, data in bad(tables).items()})
+    return files
+
+
+def main(argv=None) -> int:
+    check = "--check" in (argv if argv is not None else sys.argv[1:])
+    stale = []
+    for name, data in corpus().items():
+        path = os.path.join(HERE, name)
+        if check:
+            try:
+                with open(path, "rb") as handle:
+                    same = handle.read() == data
+            except FileNotFoundError:
+                same = False
+            if not same:
+                stale.append(path)
+        else:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "wb") as handle:
+                handle.write(data)
+    for path in stale:
+        print("%s differs from a fresh build: run python3 tests/data/make_corpus.py" % path, file=sys.stderr)
+    return 1 if stale else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
