@@ -57,7 +57,8 @@ def parse_args(argv):
             continue
         name, eq, value = word.partition("=")
         if name not in ("--port", "--host", "--table"):
-            raise UsageError("unknown argument '%s' (%s)" % (word, USAGE[len("usage: "):]))
+            raise UsageError("unknown argument '%s' (%s)" % (word if len(word) <= 40 else word[:37] + "...",
+                                                             USAGE[len("usage: "):]))
         if not eq:
             if not words:
                 raise UsageError("%s needs a value" % name)
@@ -65,8 +66,9 @@ def parse_args(argv):
         options[name[2:]] = value
     port = options["port"]
     if isinstance(port, str):
-        if not (port.isascii() and port.isdigit()) or not 0 <= int(port) <= 65535:
-            raise UsageError("--port must be a whole number from 0 to 65535, not '%s'" % port)
+        if not (port.isascii() and port.isdigit()) or len(port) > 5 or not 0 <= int(port) <= 65535:
+            raise UsageError("--port must be a whole number from 0 to 65535, not '%s'"
+                             % (port if len(port) <= 40 else port[:37] + "..."))
         options["port"] = int(port)
     if not options["host"]:
         raise UsageError("--host needs an address, like 127.0.0.1")

@@ -67,11 +67,11 @@ def load(path: str | None = None, *, rules: Rules | None = None, players: int = 
     (a table file), its own rules, or ``rules``/``players`` it must hold.
     """
     if path is not None and not isinstance(path, (str, os.PathLike)):
-        raise InvalidQuery("path must be the name of a table file, not %r" % (path,))
+        raise InvalidQuery("path must be the name of a table file, not %s" % _shown(path))
     if rules is not None and not isinstance(rules, Rules):
-        raise InvalidQuery("rules must be a shutthebox Rules object, not %r" % (rules,))
+        raise InvalidQuery("rules must be a shutthebox Rules object, not %s" % _shown(rules))
     if type(players) is not int or not 2 <= players <= MAX_PLAYERS:
-        raise InvalidQuery("players must be a whole number from 2 to %d, not %r" % (MAX_PLAYERS, players))
+        raise InvalidQuery("players must be a whole number from 2 to %d, not %s" % (MAX_PLAYERS, _shown(players)))
     asked = rules is not None or players != 2
     if path is None and not asked:
         path = os.environ.get(TABLE_ENV) or None
@@ -201,8 +201,10 @@ class BaseTable:
             self._bad_roll(mask, roll)
 
     def _bad_roll(self, mask, roll):
+        if type(roll) is int and not -10**6 < roll < 10**6:
+            raise InvalidQuery("the roll is far out of range")
         if type(roll) is not int:
-            raise InvalidQuery("the roll must be a whole number, not %r" % (roll,))
+            raise InvalidQuery("the roll must be a whole number, not %s" % _shown(roll))
         rules, total = self.rules, self.open_sum(mask)
         choices = rules.dice_choices(mask, total)
         rolls = sorted(self.possible_rolls(mask))
@@ -244,7 +246,7 @@ class BaseTable:
         try:
             posted = list(scores)
         except TypeError:
-            raise InvalidQuery("the scores posted so far must be a list of whole numbers, not %r" % (scores,)) from None
+            raise InvalidQuery("the scores posted so far must be a list of whole numbers, not %s" % _shown(scores)) from None
         if len(posted) >= players:
             raise InvalidQuery("%d scores posted, but in a game of %d players at most %d are posted before a turn"
                                % (len(posted), players, players - 1))
@@ -253,7 +255,7 @@ class BaseTable:
                 raise InvalidQuery("score 0 means that player shut the box and won: nobody plays after")
             if type(score) is not int or not 0 < score < self._scores:
                 raise InvalidQuery("a posted score must be a whole number from 1 to %d (the sum of the tiles left "
-                                   "open), not %r" % (self._scores - 1, score))
+                                   "open), not %s" % (self._scores - 1, _shown(score)))
         if not posted:
             return 1, 0, 0
         best = min(posted)
@@ -367,8 +369,8 @@ class Table(BaseTable):
         if score == 0 and type(score) is int:
             raise InvalidQuery("score 0 means player one shut the box and won: player two does not play")
         raise InvalidQuery(
-            "player one's score must be a whole number from 1 to %d (the sum of the tiles left open), not %r"
-            % (self._scores - 1, score)
+            "player one's score must be a whole number from 1 to %d (the sum of the tiles left open), not %s"
+            % (self._scores - 1, _shown(score))
         )
 
 
@@ -436,6 +438,14 @@ class PlayersTable(BaseTable):
         if self._c is None:
             return self.rules.dice_choices(mask, self.open_sum(mask))[0]
         return self._c[state * self._positions_count + mask]
+
+
+def _shown(value) -> str:
+    """A value the API was given, for a message: never a 5000-digit number or a 10 MB string."""
+    if type(value) is int and not -10**12 < value < 10**12:
+        return "a number far out of range"  # str() of a huge int may raise
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _dice_words(dice: int) -> str:

@@ -100,8 +100,7 @@ def solo_table_for(tokens, path=None):
             variant = value or next(words, None)
             variant_rules(variant)  # refuses an unknown name
         elif name == "--objective":
-            if not value:
-                next(words, None)
+            check_objective(value or next(words, None))  # refuses a wrong one, though --rules shows both
         elif word != SOLO:
             raise InvalidQuery("--rules --solo takes only --variant NAME, got %s" % shown(word))
     return solo_table(variant, path)
