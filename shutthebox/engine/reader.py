@@ -207,7 +207,7 @@ def read_table(path: str, *, expect: dict | None = None, describe=None, fix: str
         if wrong:
             table.close()
             words = describe or _fields_text
-            found = {key: table.header.get(key) for key in expect}
+            found = table.header if describe else {key: table.header.get(key) for key in expect}
             raise TableError("table file %s holds %s, not %s as asked; %s"
                              % (path, words(found), words(expect), fix))
     return table

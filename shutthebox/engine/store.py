@@ -57,17 +57,19 @@ def open_table(name: str, *, expect: dict, describe=None, path: str | None = Non
     found = shipped(name)
     if found is not None:
         return read_table(found, expect=expect, describe=describe, fix=REBUILD)
-    if build is None:
-        tried = " and ".join(os.path.join(folder, name) for folder in SEARCH_PATH)
-        raise TableError("no table file %s found (looked at %s); build it with `make tables`%s" % (name, tried, hint))
-    folder = cache_dir()
-    cached = os.path.join(folder, name)
-    if os.path.lexists(cached):
+    folder = cache_dir() if build is not None or os.environ.get(CACHE_ENV) or os.environ.get("HOME") else None
+    cached = os.path.join(folder, name) if folder else None
+    if cached and os.path.lexists(cached):
         _check_folder(folder)
         try:
             return read_table(cached, expect=expect, describe=describe, fix=CACHE_FIX)
         except TableError:
-            pass  # damaged, or another game's bytes: solve it again below
+            if build is None:
+                raise
+            # damaged, or another game's bytes: solved again below
+    if build is None:
+        tried = " and ".join(os.path.join(where, name) for where in SEARCH_PATH + ((folder,) if folder else ()))
+        raise TableError("no table file %s found (looked at %s); build it with `make tables`%s" % (name, tried, hint))
     return _build(cached, build, expect, describe)
 
 
