@@ -229,7 +229,7 @@ def solve_players(rules: Rules, players: int, progress=None) -> PlayersSolution:
         leaders: dict = {}
         for best, shared in states:
 
-            def own(score, best=best, shared=shared):
+            def own(score, best=best, shared=shared, share=share):
                 if score < best:
                     return share(score, 1)
                 return share(best, shared + 1) if score == best else Fraction(0)
@@ -240,7 +240,7 @@ def solve_players(rules: Rules, players: int, progress=None) -> PlayersSolution:
             units[index] = unit
             if player > 1:
                 # What this turn leaves to the players already sharing ``best``.
-                def theirs(score, best=best, shared=shared):
+                def theirs(score, best=best, shared=shared, share=share):
                     if score < best:
                         return Fraction(0)
                     return share(best, shared + 1) if score == best else share(best, shared)
