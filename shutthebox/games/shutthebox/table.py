@@ -147,6 +147,31 @@ class BaseTable:
         setattr(self, name, found)
         return found
 
+    # Lookups come in pairs, as in python-chess's syzygy: ``probe_*`` raises
+    # InvalidQuery for a question without an answer, ``get_*`` returns ``default``.
+
+    def probe_expect(self, position, scores=()) -> float:
+        """Expected wins of the player to move (InvalidQuery when the question has no answer)."""
+        return self.expect(position, scores)
+
+    def probe_move(self, position, roll: int, scores=()) -> tuple[int, ...]:
+        """Optimal move of the player to move (InvalidQuery when there is none)."""
+        return self.move(position, roll, scores)
+
+    def get_expect(self, position, scores=(), default=None):
+        """Like :meth:`probe_expect`, but ``default`` where that raises."""
+        try:
+            return self.expect(position, scores)
+        except InvalidQuery:
+            return default
+
+    def get_move(self, position, roll: int, scores=(), default=None):
+        """Like :meth:`probe_move`, but ``default`` where that raises (no legal move, impossible roll, ...)."""
+        try:
+            return self.move(position, roll, scores)
+        except InvalidQuery:
+            return default
+
     def preload(self) -> None:
         """Read and verify every array now, for the fastest lookups when many follow."""
         for attribute, name in self._ARRAYS.items():

@@ -131,6 +131,26 @@ class SoloTable(BaseTable):
         self._check_roll(mask, roll)
         return self._move_tiles(mask, roll, moves[mask * self._rolls + roll])
 
+    def probe_expect(self, position, objective: str = "shut") -> float:
+        return self.expect(position, objective)
+
+    def probe_move(self, position, roll: int, objective: str = "shut") -> tuple[int, ...]:
+        return self.move(position, roll, objective)
+
+    def get_expect(self, position, objective: str = "shut", default=None):
+        """Like :meth:`expect`, but ``default`` where that raises InvalidQuery."""
+        try:
+            return self.expect(position, objective)
+        except InvalidQuery:
+            return default
+
+    def get_move(self, position, roll: int, objective: str = "shut", default=None):
+        """Like :meth:`move`, but ``default`` where that raises InvalidQuery (no legal move, ...)."""
+        try:
+            return self.move(position, roll, objective)
+        except InvalidQuery:
+            return default
+
     def move_mask(self, position: int, roll: int, objective: str = "shut") -> int:
         """The optimal move as a bitmask (0: none), without validation: for programs."""
         return self.move_array(objective)[position * self._rolls + roll]
