@@ -17,8 +17,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from shutthebox.rules import Rules  # noqa: E402
-from shutthebox.writer import build_table  # noqa: E402
+from shutthebox.games.shutthebox.rules import Rules  # noqa: E402
+from shutthebox.games.shutthebox.build import solve_table as build_table  # noqa: E402
 
 
 def measure(tiles: int, players: int) -> tuple[float, int]:

@@ -8,8 +8,6 @@ Exit status: 0 answered, 1 a batch line failed, 2 bad query, 3 table missing
 or damaged (engine/command.py).
 """
 
-from __future__ import annotations
-
 import sys
 
 from . import registry

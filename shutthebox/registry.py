@@ -6,8 +6,6 @@ Each name maps to a package in ``shutthebox/games/`` (docs/ARCHITECTURE.md): its
 Nothing is imported until a game is used.
 """
 
-from __future__ import annotations
-
 import sys
 
 GAMES = {

@@ -5,8 +5,6 @@ missing or damaged. A mistake is one line on standard error, never a
 traceback; a closed pipe is not an error.
 """
 
-from __future__ import annotations
-
 import os
 import sys
 

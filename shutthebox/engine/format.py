@@ -12,8 +12,6 @@ Both the reader (query time) and the writer (build time) depend on this
 module, never on each other.
 """
 
-from __future__ import annotations
-
 import msgpack
 
 MAGIC = "ShutTheBox table"

@@ -9,8 +9,6 @@ written with a trailing comma (``12,``), or with commas between single
 digits (``1,2``). A set is a bitmask: bit ``i`` set means number ``i + 1``.
 """
 
-from __future__ import annotations
-
 from ..errors import InvalidQuery
 
 # Longest text a set can take (a comma-separated list of every number up to 64).

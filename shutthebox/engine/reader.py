@@ -10,8 +10,6 @@ first block that no longer matches, never misread, and a truncated file is
 an error, not a crash (nothing is memory-mapped).
 """
 
-from __future__ import annotations
-
 import os
 import stat
 import sys

@@ -6,8 +6,6 @@ again. The builder (build-time code) is imported by the game only when it is
 called: this is the one crossing from the query path to the build path.
 """
 
-from __future__ import annotations
-
 import os
 
 from ..errors import TableError

@@ -7,8 +7,6 @@ back to the dispatch with the text. Single-player questions (``--solo``) go
 to the solo game's grammar.
 """
 
-from __future__ import annotations
-
 import os
 
 from ...engine.command import FLAGS, looks_like_option, no_question, one_line, shown, whole

@@ -8,8 +8,6 @@ This module is pure and light: the query path imports it to validate rolls,
 the solver imports it to enumerate rolls and moves.
 """
 
-from __future__ import annotations
-
 from ...errors import InvalidQuery, InvalidRules
 
 # Tiles are stored as uint16 bitmasks in the table file.

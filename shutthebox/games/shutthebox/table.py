@@ -12,8 +12,6 @@ several players); moves are the closed tiles in increasing order, the highest
 tiles first among exactly equal moves.
 """
 
-from __future__ import annotations
-
 import os
 
 from ...engine.notation import format_set as format_position

@@ -4,8 +4,6 @@
     ShutTheBox --solo --move POSITION ROLL [--variant NAME] [--objective shut|score]
 """
 
-from __future__ import annotations
-
 from ...engine.command import looks_like_option, shown, whole
 from ...errors import InvalidQuery
 from .table import DEFAULT_VARIANT, OBJECTIVES, VARIANTS, check_objective, load_solo, variant_rules

@@ -13,8 +13,6 @@ Imports only the standard library, msgpack and the table reader: never the
 solver, the strategies or the simulator.
 """
 
-from __future__ import annotations
-
 
 from ...engine.store import open_table
 from ...errors import InvalidQuery
