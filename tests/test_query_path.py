@@ -93,7 +93,8 @@ def test_a_question_imports_only_query_time_modules(argv, capfd):
     foreign = {name.split(".")[0] for name in probe["new"]} - set(sys.stdlib_module_names)
     # msgpack's compiled extension registers Cython's runtime modules.
     foreign = {name for name in foreign if not name.startswith(("_cython_", "cython_runtime"))}
-    assert foreign <= {"shutthebox", "msgpack"}, foreign
+    # The reader decodes the small header itself: importing msgpack would cost more than the question.
+    assert foreign <= {"shutthebox"}, foreign
     assert not HEAVY_STDLIB & set(probe["new"]), HEAVY_STDLIB & set(probe["new"])
 
 

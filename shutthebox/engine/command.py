@@ -115,6 +115,10 @@ def guarded(work, prog: str = PROG) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except ImportError as error:  # msgpack or numpy, needed to solve a table on first use
+        _say("%s: the %s package is missing; install it with `python3 -m pip install .[build]`\n"
+             % (prog, error.name or error))
+        return 3
 
 
 def _run(grammar, argv, prog):

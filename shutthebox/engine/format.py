@@ -12,8 +12,6 @@ Both the reader (query time) and the writer (build time) depend on this
 module, never on each other.
 """
 
-import msgpack
-
 MAGIC = "ShutTheBox table"
 FORMAT_MAJOR = 1
 FORMAT_MINOR = 1
@@ -35,12 +33,13 @@ DTYPES = {
 # Arrays carry one CRC-32 per block of this many bytes (the last may be shorter).
 BLOCK_SIZE = 1 << 16
 
-# Every file starts with a map header, then these bytes: "magic", MAGIC.
-MAGIC_PREFIX = msgpack.packb(MAGIC_KEY) + msgpack.packb(MAGIC)
-# ...and ends with these 6 bytes and the 4 big-endian bytes of the CRC-32.
-CRC_TAIL = msgpack.packb(CRC_KEY) + b"\xce"
+# The msgpack bytes of fixed parts (spelled out: the reader does not import msgpack).
+# Every file starts with a map header, then "magic" and MAGIC:
+MAGIC_PREFIX = b"\xa5magic\xb0" + MAGIC.encode("ascii")
+# ...and ends with "crc32", a uint32 marker and the 4 big-endian bytes of the CRC-32.
+CRC_TAIL = b"\xa5crc32\xce"
 # "header_crc32" is followed by a uint32, always in 5 bytes, like crc32.
-HEADER_CRC_ENTRY = msgpack.packb(HEADER_CRC_KEY) + b"\xce"
+HEADER_CRC_ENTRY = b"\xacheader_crc32\xce"
 
 REBUILD = "rebuild it with `make tables`"
 SUFFIX = ".msgpack"

@@ -15,8 +15,6 @@ import stat
 import sys
 import zlib
 
-import msgpack
-
 from ..errors import TableError
 from .format import (
     ARRAYS_KEY,
@@ -231,7 +229,7 @@ def _open(path, fd, fix):
         header, header_crc, specs = _walk(cursor, path, fix)
     except TableError:
         raise
-    except Exception as error:  # noqa: BLE001 - msgpack raises many types for bad bytes
+    except (ValueError, TypeError, UnicodeDecodeError, OverflowError) as error:
         raise damaged(path, "cannot be decoded (%s)" % (error or type(error).__name__), fix) from None
     if cursor.window(size - 4 - len(CRC_TAIL), len(CRC_TAIL)) != CRC_TAIL:
         raise damaged(path, "is truncated (no checksum at its end)", fix)
@@ -246,6 +244,8 @@ def _walk(cursor, path, fix):
     for _ in range(count):
         key_at = cursor.position
         key = cursor.value()
+        if type(key) is not str:
+            raise ValueError("a header key is not a string")
         if key == ARRAYS_KEY:
             if FORMAT_KEY not in header:
                 raise damaged(path, "has no format version", fix)
@@ -308,9 +308,23 @@ def _array_specs(cursor, path, fix):
     return specs
 
 
+class _Short(Exception):
+    """The window ends inside the object being decoded: read a wider one."""
+
+
+# Header objects are small (the biggest is a large array's block checksums):
+# a window wider than this means a damaged file.
+_MAX_WINDOW = 1 << 20
+
+
 class _Cursor:
     """Reads one msgpack object at a time from the file at an absolute offset,
-    through small ``pread`` windows, stepping over ``bin`` payloads unread."""
+    through small ``pread`` windows, stepping over ``bin`` payloads unread.
+
+    The header is decoded here rather than by the msgpack package: it uses a
+    handful of types, and importing msgpack would cost a question more time
+    than all of our own work (docs/FORMAT.md lists the types a table uses).
+    """
 
     def __init__(self, fd, size):
         self.fd, self.size, self.position = fd, size, 0
@@ -326,26 +340,27 @@ class _Cursor:
         self._start, self._bytes = start, os.pread(self.fd, max(length, _WINDOW), start)
         return self._bytes[:length]
 
-    def _read(self, what):
+    def _read(self, header_only: bool):
         window = _WINDOW
         while True:
-            unpacker = msgpack.Unpacker(raw=False, strict_map_key=False)
-            unpacker.feed(self.window(self.position, window))
+            data = self.window(self.position, window)
             try:
-                found = what(unpacker)
-            except msgpack.OutOfData:
+                found, used = _decode(data, 0, header_only, 0)
+            except _Short:
                 if self.position + window >= self.size:
                     raise ValueError("the file ends inside its header") from None
+                if window >= _MAX_WINDOW:
+                    raise ValueError("a header object is larger than %d bytes" % _MAX_WINDOW) from None
                 window *= 16
                 continue
-            self.position += unpacker.tell()
+            self.position += used
             return found
 
     def value(self):
-        return self._read(msgpack.Unpacker.unpack)
+        return self._read(False)
 
     def map_header(self) -> int:
-        return self._read(msgpack.Unpacker.read_map_header)
+        return self._read(True)
 
     def bin_span(self) -> tuple[int, int]:
         """Step over a ``bin`` value; return where its payload starts and ends."""
@@ -363,6 +378,81 @@ class _Cursor:
             raise ValueError("array data runs past the end of the file")
         self.position = start + length
         return start, start + length
+
+
+# msgpack's fixed-size types: first byte -> (kind, size of the length or value)
+_SIZED = {0xC4: ("bin", 1), 0xC5: ("bin", 2), 0xC6: ("bin", 4), 0xD9: ("str", 1), 0xDA: ("str", 2),
+          0xDB: ("str", 4), 0xDC: ("array", 2), 0xDD: ("array", 4), 0xDE: ("map", 2), 0xDF: ("map", 4),
+          0xCC: ("uint", 1), 0xCD: ("uint", 2), 0xCE: ("uint", 4), 0xCF: ("uint", 8), 0xD0: ("int", 1),
+          0xD1: ("int", 2), 0xD2: ("int", 4), 0xD3: ("int", 8), 0xCA: ("float", 4), 0xCB: ("float", 8)}
+_CONSTANTS = {0xC0: None, 0xC2: False, 0xC3: True}
+
+
+def _take(data, position, size):
+    end = position + size
+    if end > len(data):
+        raise _Short
+    return data[position:end], end
+
+
+def _decode(data, position, header_only, depth):
+    """(object, position after it) of the msgpack object at ``position``; with
+    ``header_only``, a map's entry count instead of the map."""
+    if depth > 8:
+        raise ValueError("objects nested too deep")
+    if position >= len(data):
+        raise _Short
+    first = data[position]
+    position += 1
+    if header_only and not (0x80 <= first <= 0x8F or first in (0xDE, 0xDF)):
+        raise ValueError("expected a msgpack map")
+    if first <= 0x7F:
+        return first, position
+    if first >= 0xE0:
+        return first - 0x100, position
+    if first <= 0x8F:
+        kind, count = "map", first & 0x0F
+    elif first <= 0x9F:
+        kind, count = "array", first & 0x0F
+    elif first <= 0xBF:
+        kind, count = "str", first & 0x1F
+    elif first in _CONSTANTS:
+        return _CONSTANTS[first], position
+    elif first in _SIZED:
+        kind, size = _SIZED[first]
+        raw, position = _take(data, position, size)
+        if kind == "float":
+            from struct import unpack  # no table header holds a float today
+
+            return unpack(">d" if size == 8 else ">f", raw)[0], position
+        number = int.from_bytes(raw, "big", signed=kind == "int")
+        if kind in ("uint", "int"):
+            return number, position
+        count = number
+    else:
+        raise ValueError("unexpected msgpack type 0x%02x in the header" % first)
+    if kind == "map" and header_only:
+        return count, position
+    if kind in ("str", "bin"):
+        raw, position = _take(data, position, count)
+        return (raw.decode("utf-8") if kind == "str" else bytes(raw)), position
+    if count > len(data) - position:  # every element takes a byte at least
+        raise _Short
+    if kind == "array":
+        items = []
+        for _ in range(count):
+            item, position = _decode(data, position, False, depth + 1)
+            items.append(item)
+        return items, position
+    mapping = {}
+    for _ in range(count):
+        key, position = _decode(data, position, False, depth + 1)
+        value, position = _decode(data, position, False, depth + 1)
+        try:
+            mapping[key] = value
+        except TypeError:
+            raise ValueError("a map key is not a string or number") from None
+    return mapping, position
 
 
 def _typed(raw: memoryview, typecode: str):
