@@ -288,3 +288,64 @@ def test_a_cache_folder_others_can_write_is_refused(tmp_path):
 def test_no_home_means_no_cache_in_the_root_folder():
     env = {"HOME": "", "XDG_CACHE_HOME": "", "SHUTTHEBOX_CACHE": ""}
     assert "HOME" in one_line_error(run("--tiles", "4", "--one", "--expect", "1", env=env), 3)
+
+
+# -- fuzz: command lines, batch lines, API arguments -------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+WORDS = st.one_of(
+    st.sampled_from(["--one", "--two", "--expect", "--move", "--scores", "--solo", "--variant", "--objective",
+                     "--tiles", "--players", "--dice", "--sides", "--one-die", "--rules", "--batch", "--table=",
+                     "123456789", "146789", "12", "12,", "1,2", "0", "-1", "7", "45", "46", HUGE, "two-dice",
+                     "optional:6", "never", "x" * 200, "\x1b[31m", "é", "", "toggle", "goat", "yazy"]),
+    st.text(max_size=12))
+
+
+@given(st.lists(WORDS, max_size=7))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_fuzz_command_lines_are_answered_or_refused_in_one_line(capsys, argv):
+    from shutthebox.cli import main
+
+    if "--batch" in argv or "serve" in argv[:1]:
+        return  # they read standard input or listen; covered elsewhere
+    if "--players" in argv or ("--tiles" in argv and {"--one-die", "--dice", "--sides"} & set(argv)):
+        return  # a big game would be solved first: slow, and covered by test_variants
+    status = main(argv)
+    out, err = capsys.readouterr()
+    assert status in (0, 1, 2, 3)
+    assert err.count("\n") <= 1 and "Traceback" not in err
+    if status == 0:
+        assert out and not err
+    else:
+        assert err and not out
+
+
+@given(st.lists(st.lists(WORDS, max_size=6).map(" ".join), max_size=20))
+@settings(max_examples=150, deadline=None)
+def test_fuzz_batch_lines_get_one_answer_each(lines):
+    import io
+
+    from shutthebox.engine.command import run_batch
+    from shutthebox.games.shutthebox.grammar import open_game
+
+    lines = [line.replace("\n", " ").replace("\r", " ") for line in lines]
+    out = io.StringIO()
+    status = run_batch(open_game({}, None), io.BytesIO("".join(line + "\n" for line in lines).encode()), out)
+    answers = out.getvalue().split("\n")[:-1]
+    assert len(answers) == len(lines) and status in (0, 1)
+
+
+@given(st.one_of(st.text(max_size=30), st.lists(st.integers(-3, 20), max_size=12), st.integers(), st.none(),
+                 st.floats(allow_nan=False)),
+       st.one_of(st.integers(-10, 10**30), st.text(max_size=5), st.none(), st.floats(allow_nan=False)))
+@settings(max_examples=300, deadline=None)
+def test_fuzz_api_arguments_raise_only_invalid_query(position, number):
+    table = shutthebox.load()
+    for call in (lambda: table.expect_one(position), lambda: table.move_one(position, number),
+                 lambda: table.expect_two(position, number), lambda: table.expect(position, [number])):
+        try:
+            call()
+        except InvalidQuery:
+            pass
