@@ -99,3 +99,16 @@ def _check_folder(folder: str) -> None:
     if getuid is not None and (info.st_uid != getuid() or info.st_mode & 0o022):
         raise TableError("cache folder %s can be written by other users; make it yours alone (chmod 700) "
                          "or set %s" % (folder, CACHE_ENV))
+
+
+def describe(tablefile, game: str, rules: str) -> str:
+    """What ``--rules`` prints: where a table lives, its size, and what it was solved for."""
+    header = tablefile.header
+    version = header.get("format") or ["?", "?"]
+    return "\n".join([
+        "table:     %s" % os.path.abspath(tablefile.path),
+        "size:      %d bytes" % tablefile.size,
+        "game:      %s" % game,
+        "rules:     %s" % rules,
+        "format:    %s.%s, made by %s" % (version[0], version[1], header.get("generator")),
+    ])

@@ -1,0 +1,141 @@
+"""The toggle game's questions on the command line.
+
+    ShutTheBox toggle [--cards N] [--sides S] --expect STATE       ->  50.317928
+    ShutTheBox toggle [--cards N] [--sides S] --move STATE X Y     ->  7
+"""
+
+from ...engine.command import looks_like_option, no_question, shown, whole
+from ...engine.store import describe as describe_file
+from ...errors import InvalidQuery
+from .rules import DEFAULT_CARDS, DEFAULT_SIDES, LIMITS, Rules
+from .table import load
+
+HELP = """\
+usage: ShutTheBox toggle [--cards N] [--sides S] --expect STATE
+       ShutTheBox toggle [--cards N] [--sides S] --move STATE X Y
+       ShutTheBox toggle [--cards N] [--sides S] --batch < questions.txt
+       ShutTheBox toggle [--cards N] [--sides S] --rules
+       ShutTheBox toggle strategies [--games N] [--seed N] [--cards N] [--sides S]
+       ShutTheBox toggle report [--out DIR] [--games N] [--seed N]
+
+The card-flip game of Project Euler 640. Cards 1..N start face up. Each roll of
+two S-sided dice shows an ordered pair (x, y); the player must turn over card x,
+card y or card x+y (x+y only when it is at most N); a face-down card turns face
+up again. The game ends when every card is face down. Answers assume the player
+minimises the expected number of rolls.
+
+questions:
+  --expect STATE      the expected number of further rolls
+      $ ShutTheBox toggle --expect all
+      50.317928
+  --move STATE X Y    the card to turn when the dice show X and Y
+      $ ShutTheBox toggle --move all 3 4
+      7
+
+STATE lists the cards still face up: 1,4,10,12 (commas; with 9 cards or fewer
+the digits may run together: 146); a lone card above 9 is 12, (a run of digits
+such as 12 is ambiguous with more than 9 cards and is refused); all; none.
+Among equally good cards (values within 1e-8), the highest is shown.
+
+options:
+  --cards N      cards 1..N, %d to %d (default %d)
+  --sides S      sides of each die, %d to %d (default %d); tables other than
+                 12 x 6 and 4 x 2 are solved on first use and cached
+  --batch        one question per line of standard input (the words after
+                 `toggle`), one answer per line; a bad line prints "error: ..."
+  --table PATH   answer from another table file
+  --rules        print the rules, size and location of the table
+  -h, --help     print this help
+
+exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
+missing or damaged""" % (LIMITS["cards"][0], LIMITS["cards"][1], DEFAULT_CARDS, LIMITS["sides"][0],
+                         LIMITS["sides"][1], DEFAULT_SIDES)
+
+GAME_OPTIONS = ("--cards", "--sides")
+COMMANDS = {"strategies": "shutthebox.games.toggle.analysis:strategies_main",
+            "report": "shutthebox.games.toggle.analysis:report_main"}
+_FORMS = {"--expect": ("STATE",), "--move": ("STATE", "X", "Y")}
+
+
+def rules_from_options(options: dict) -> Rules:
+    fields = {}
+    for option in GAME_OPTIONS:
+        if option in options:
+            low, high = LIMITS[option[2:]]
+            text = options[option]
+            if not (text.isascii() and text.isdigit()) or len(text) > 3 or not low <= int(text) <= high:
+                raise InvalidQuery("%s must be a whole number from %d to %d, not '%s'" % (option, low, high,
+                                                                                       shown(text)))
+            fields[option[2:]] = int(text)
+    return Rules(**fields)
+
+
+def parse(tokens) -> tuple[str, list]:
+    """``["--move", "all", "3", "4"]`` -> ("--move", ["all", "3", "4"])."""
+    questions = [token for token in tokens if token in _FORMS]
+    unknown = [token for token in tokens if looks_like_option(token) and token not in _FORMS]
+    args = [token for token in tokens if not looks_like_option(token)]
+    if unknown:
+        raise InvalidQuery("unknown option '%s' (a toggle question is --expect STATE or --move STATE X Y)"
+                           % shown(unknown[0]))
+    if not questions:
+        raise InvalidQuery("no question asked: use --expect STATE or --move STATE X Y (see --help)")
+    if len(questions) > 1:
+        raise InvalidQuery("ask one question only: --expect or --move, once")
+    names = _FORMS[questions[0]]
+    if len(args) != len(names):
+        raise InvalidQuery("%s takes %s, but got %s" % (questions[0], " ".join(names), "%d: %s" % (
+            len(args), shown(" ".join(args))) if args else "no arguments"))
+    return questions[0], args
+
+
+class Session:
+    def __init__(self, options: dict, table: str | None):
+        self.rules = rules_from_options(options)
+        self.path = table
+        self._table = None
+        self._memo: dict = {}
+
+    def table(self):
+        if self._table is None:
+            self._table = load(self.rules, self.path)
+        return self._table
+
+    def answer(self, tokens) -> str:
+        question, args = parse(tokens)
+        table = self.table()
+        if question == "--expect":
+            return "%.6f" % table.probe_expect(args[0])
+        return str(table.probe_flip(args[0], whole("die", args[1]), whole("die", args[2])))
+
+    def answer_lines(self, lines) -> tuple[list, bool]:
+        """A batch: the whole table read once, a line asked again answered from memory."""
+        table = self.table()
+        table.preload()
+        memo, out, ok = self._memo, [], True
+        for line in lines:
+            text = memo.get(line)
+            if text is None:
+                words = line.split()
+                if not words:
+                    text = ""
+                else:
+                    try:
+                        text = self.answer(words)
+                    except InvalidQuery as error:
+                        out.append("error: %s" % shown(str(error)) if len(str(error)) > 500 else "error: %s" % error)
+                        ok = False
+                        continue
+                if len(memo) < 1 << 20:
+                    memo[line] = text
+            out.append(text)
+        return out, ok
+
+    def describe(self, tokens) -> str:
+        no_question("--rules", tokens)
+        table = self.table()
+        return describe_file(table.file, "toggle", table.rules.describe())
+
+
+def open_game(options: dict, table: str | None) -> Session:
+    return Session(options, table)
