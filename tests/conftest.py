@@ -25,8 +25,8 @@ def table():
 
 @pytest.fixture(scope="session")
 def solution():
-    from shutthebox.rules import STANDARD
-    from shutthebox.solver import solve_two_player
+    from shutthebox.games.shutthebox.rules import STANDARD
+    from shutthebox.games.shutthebox.solver import solve_two_player
 
     return solve_two_player(STANDARD)
 

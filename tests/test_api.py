@@ -4,7 +4,7 @@ import pytest
 
 import shutthebox
 from shutthebox import InvalidQuery
-from shutthebox.rules import Rules
+from shutthebox.games.shutthebox.rules import Rules
 
 
 def test_answers_match_the_assignment(table):
@@ -24,7 +24,7 @@ def test_positions_as_text_or_tiles(table, position):
 @pytest.mark.parametrize("call, message", [
     (lambda t: t.expect_one(""), "empty"),
     (lambda t: t.expect_one([]), "empty"),
-    (lambda t: t.expect_one(146789), "a position is a string of tiles"),
+    (lambda t: t.expect_one(146789), "a position is a string like .146789. or a collection of tiles"),
     (lambda t: t.expect_one([1, 1]), "listed twice"),
     (lambda t: t.expect_one([0]), "no tile 0"),
     (lambda t: t.expect_one(["1"]), "is not a tile number"),

@@ -7,7 +7,8 @@ import subprocess
 import pytest
 
 from conftest import COMMAND, STANDARD_TABLE, run
-from shutthebox import cli
+from shutthebox.engine.command import run_batch
+from shutthebox.games.shutthebox.grammar import open_game
 
 # (arguments, words the one-line message must contain)
 BAD_QUERIES = [
@@ -83,7 +84,9 @@ def test_positions_may_be_unordered_or_comma_separated():
 
 
 def test_version_and_rules():
-    assert "table format 1.0" in run("--version").stdout
+    from shutthebox.engine.format import FORMAT_MAJOR, FORMAT_MINOR
+
+    assert "table format %d.%d" % (FORMAT_MAJOR, FORMAT_MINOR) in run("--version").stdout
     described = run("--rules").stdout
     assert "tiles 1-9, 2 dice with 6 sides, one die once the open tiles sum to 6 or less" in described
     assert os.path.realpath(STANDARD_TABLE) in described or STANDARD_TABLE in described
@@ -160,7 +163,7 @@ def test_batch_answers_each_line_before_reading_the_next():
 def test_batch_in_process_matches_single_queries(table):
     queries = ["--one --expect 123456789", "--two --expect 12345689 41", "--two --move 13456789 17 12"]
     out = io.StringIO()
-    status = cli.run_batch(table, io.BufferedReader(io.BytesIO("\n".join(queries).encode())), out)
+    status = run_batch(open_game({}, table.path), io.BufferedReader(io.BytesIO("\n".join(queries).encode())), out)
     assert status == 0
     assert out.getvalue().splitlines() == [run(*q.split()).stdout.strip() for q in queries]
 

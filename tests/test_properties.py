@@ -5,7 +5,9 @@ import io
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from shutthebox import cli
-from shutthebox.rules import STANDARD, moves_by_roll, tile_sums
+from shutthebox.engine.command import run_batch
+from shutthebox.games.shutthebox.grammar import open_game
+from shutthebox.games.shutthebox.rules import STANDARD, moves_by_roll, tile_sums
 
 TOKENS = st.one_of(
     st.sampled_from(["--one", "--two", "--expect", "--move", "--batch", "--rules", "--table", "-h", "--version",
@@ -35,7 +37,7 @@ def test_no_command_line_gives_a_traceback(argv, capsys, monkeypatch):
 def test_batch_gives_one_answer_line_per_query_line(lines, table):
     out = io.StringIO()
     data = "\n".join(lines).encode()
-    status = cli.run_batch(table, io.BufferedReader(io.BytesIO(data)), out)
+    status = run_batch(open_game({}, table.path), io.BufferedReader(io.BytesIO(data)), out)
     answers = out.getvalue().split("\n")
     # Lines end at "\n" only; a last line without one still counts.
     queries = data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)

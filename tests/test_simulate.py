@@ -9,10 +9,10 @@ import pytest
 
 from conftest import run
 
-from shutthebox.rules import Rules
-from shutthebox.simulate import run as run_table, sampling_table, simulate
-from shutthebox.solo import evaluate
-from shutthebox.strategies import STRATEGIES, make
+from shutthebox.games.shutthebox.rules import Rules
+from shutthebox.games.solo.simulate import run as run_table, sampling_table, simulate
+from shutthebox.games.solo.solver import evaluate
+from shutthebox.games.solo.strategies import STRATEGIES, make
 
 SMALL = Rules(tiles=6, sides=4, one_die_at_most=5)
 

@@ -5,8 +5,8 @@ from fractions import Fraction
 import pytest
 
 from bruteforce import BruteForce
-from shutthebox.rules import Rules
-from shutthebox.solver import solve_players, solve_two_player
+from shutthebox.games.shutthebox.rules import Rules
+from shutthebox.games.shutthebox.solver import solve_players, solve_two_player
 
 
 def mask(tiles):

@@ -7,10 +7,10 @@ from functools import lru_cache
 
 import pytest
 
-from shutthebox.rules import Rules
-from shutthebox.solo import Throws, evaluate
-from shutthebox.solo_table import VARIANTS
-from shutthebox.strategies import STRATEGIES, Strategy, make
+from shutthebox.games.shutthebox.rules import Rules
+from shutthebox.games.solo.solver import Throws, evaluate
+from shutthebox.games.solo.table import VARIANTS
+from shutthebox.games.solo.strategies import STRATEGIES, Strategy, make
 
 from test_solo import Naive, mask, tiles_of
 

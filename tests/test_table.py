@@ -1,31 +1,38 @@
-"""The shipped table against the solver, and the reader against bad files."""
+"""The shipped standard table against the exact solution, the build's determinism,
+atomic writes, and the reader against bad files (the shared corpus is in test_corpus)."""
 
 import os
+import re
 import subprocess
 import sys
+import zlib
 
 import msgpack
 import pytest
 
 import shutthebox
 from conftest import ROOT, STANDARD_TABLE, run
-from shutthebox import TableError, table as table_format
-from shutthebox.rules import Rules
-from shutthebox.solver import solve_two_player
-from shutthebox.writer import encode, encode_two_player, two_player_arrays, write_atomic
+from shutthebox import TableError
+from shutthebox.engine import format as table_format, store
+from shutthebox.engine.writer import encode, write_atomic
+from shutthebox.games.shutthebox.build import encode as encode_solution, two_player_arrays
+from shutthebox.games.shutthebox.rules import Rules
+from shutthebox.games.shutthebox.solver import solve_two_player
 
 
 def test_every_entry_matches_the_exact_solution(table, solution):
+    """The one full comparison of the shipped standard table with the solver."""
     rules = solution.rules
     scores, rolls = rules.max_score + 1, rules.max_roll + 1
+    e1, m1, e2, m2 = (table.file.whole(name) for name in ("e1", "m1", "e2", "m2"))
     for position in range(1 << rules.tiles):
-        assert table._e1[position] == solution.e1[position] / solution.d1
+        assert e1[position] == solution.e1[position] / solution.d1
         for roll in range(rolls):
-            assert table._m1[position * rolls + roll] == solution.move_one(position, roll)
+            assert m1[position * rolls + roll] == solution.move_one(position, roll)
         for score in range(scores):
-            assert table._e2[position * scores + score] == solution.e2[score][position] / solution.d2
+            assert e2[position * scores + score] == solution.e2[score][position] / solution.d2
             for roll in range(rolls):
-                assert table._m2[(position * scores + score) * rolls + roll] == solution.move_two(position, score, roll)
+                assert m2[(position * scores + score) * rolls + roll] == solution.move_two(position, score, roll)
 
 
 def test_the_file_starts_with_magic_and_ends_with_its_checksum():
@@ -37,17 +44,15 @@ def test_the_file_starts_with_magic_and_ends_with_its_checksum():
     assert len(data) < 1 << 20
 
 
-def test_the_build_is_deterministic_and_matches_the_shipped_file(solution):
-    with open(STANDARD_TABLE, "rb") as handle:
-        shipped = handle.read()
-    assert encode_two_player(solution) == shipped
-    assert encode_two_player(solve_two_player(Rules())) == shipped
+def test_the_build_is_deterministic():
+    small = solve_two_player(Rules(tiles=5))
+    assert encode_solution(small) == encode_solution(solve_two_player(Rules(tiles=5)))
 
 
 def test_check_command_accepts_the_shipped_tables_and_rejects_others(tmp_path):
-    check = [sys.executable, os.path.join(ROOT, "build_tables.py"), "--check"]
+    check = [sys.executable, os.path.join(ROOT, "build_tables.py"), "--check", "--game", "solo"]
     assert subprocess.run(check, capture_output=True, timeout=120).returncode == 0
-    (tmp_path / "standard.msgpack").write_bytes(b"stale")
+    (tmp_path / "solo-standard.msgpack").write_bytes(b"stale")
     stale = subprocess.run(check + ["--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert stale.returncode == 1 and "DIFFERS" in stale.stdout
 
@@ -84,31 +89,29 @@ def shipped_bytes():
 
 
 def with_crc(body: bytes) -> bytes:
-    import zlib
-
     return body + zlib.crc32(body).to_bytes(4, "big")
 
 
 def damaged_files():
     data = shipped_bytes()
     flipped = bytearray(data)
-    flipped[len(data) // 2] ^= 0x40
+    e1 = data.index(b"\xa4data\xc5", data.index(b"\xa2e1")) + 8  # "data", a bin 16 marker and its length
+    flipped[e1 + 8 * 0b11 + 3] ^= 0x40  # the value of position 12
     header_flip = bytearray(data)
     header_flip[data.index(b"one_die_at_most") + 15] ^= 0x01  # 6 -> 7: same shapes, other rules
-    small = encode("two-player", Rules(tiles=3), {})
-    wrong_game = encode("poker", Rules(), two_player_arrays(solve_two_player(Rules(tiles=2))))
-    bad_rules = with_crc(bytes(data[:-4]).replace(b"\xa5tiles\x09", b"\xa5tiles\x00"))
-    future = with_crc(bytes(data[:-4]).replace(b"\xa6format\x92\x01\x00", b"\xa6format\x92\x02\x00"))
+    no_arrays = encode("two-player", Rules(tiles=3).as_dict(), {}, generator="test")
+    wrong_game = encode("poker", Rules().as_dict(), two_player_arrays(solve_two_player(Rules(tiles=2))),
+                        generator="test")
+    future = with_crc(bytes(data[:-4]).replace(b"\xa6format\x92\x01\x01", b"\xa6format\x92\x02\x00"))
     return {
         "empty": (b"", "not a ShutTheBox table"),
         "not a table": (b'{"json": true}', "not a ShutTheBox table"),
-        "truncated": (bytes(data[: len(data) // 3]), "truncated"),
+        "truncated": (bytes(data[: len(data) // 3]), "runs past the end of the file"),
         "truncated by one byte": (bytes(data[:-1]), "truncated"),
-        "one bit flipped in an array": (bytes(flipped), "damaged (checksum mismatch)"),
-        "one bit flipped in the rules": (bytes(header_flip), "damaged (checksum mismatch)"),
-        "arrays missing": (small, "is not a two-player table"),
-        "another game": (wrong_game, "is not a two-player table"),
-        "impossible rules": (bad_rules, "malformed header"),
+        "one bit flipped in an array": (bytes(flipped), "checksum mismatch"),
+        "one bit flipped in the rules": (bytes(header_flip), "checksum mismatch"),
+        "arrays missing": (no_arrays, "is not a two-player table"),
+        "another game": (wrong_game, "not a two-player or multi-player table"),
         "future format": (future, "format version 2.0"),
     }
 
@@ -119,30 +122,44 @@ def test_a_bad_table_is_refused_with_the_path_and_the_fix(case, tmp_path):
     path = tmp_path / "bad.msgpack"
     path.write_bytes(data)
     with pytest.raises(TableError) as error:
-        shutthebox.load(str(path))
+        shutthebox.load(str(path)).expect_one("12")
     message = str(error.value)
-    assert str(path) in message and reason in message and "make tables" in message
-    result = run("--table", str(path), "--one", "--expect", "123")
+    assert str(path) in message and reason in message
+    result = run("--table", str(path), "--one", "--expect", "12")
     assert result.returncode == 3 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and str(path) in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_damaged_array_is_refused_only_when_a_lookup_reads_it(tmp_path):
+    """Arrays are verified block by block as lookups read them (docs/FORMAT.md, reader's choices)."""
+    data = shipped_bytes()
+    data[len(data) - 1000] ^= 1  # m2 is the last array
+    path = tmp_path / "late-damage.msgpack"
+    path.write_bytes(bytes(data))
+    table = shutthebox.load(str(path))
+    assert "%.6f" % table.expect_one("123456789") == "0.502810"
+    with pytest.raises(TableError, match="checksum mismatch in array m2"):
+        table.move_two("13456789", 17, 12)
 
 
 def test_a_missing_table_names_the_file(tmp_path):
     missing = str(tmp_path / "nowhere.msgpack")
     result = run("--one", "--expect", "123", env={"SHUTTHEBOX_TABLE": missing})
     assert result.returncode == 3
-    assert result.stderr == "ShutTheBox: table file %s does not exist; build it with `make tables`\n" % missing
+    assert result.stderr == "ShutTheBox: table file %s does not exist; give a valid table file\n" % missing
 
 
 def test_no_shipped_table_says_where_it_looked(monkeypatch, tmp_path):
-    from shutthebox import api
-
-    monkeypatch.setattr(api, "SEARCH_PATH", (str(tmp_path / "a"), str(tmp_path / "b")))
+    monkeypatch.setattr(store, "SEARCH_PATH", (str(tmp_path / "a"), str(tmp_path / "b")))
     monkeypatch.delenv("SHUTTHEBOX_TABLE", raising=False)
     with pytest.raises(TableError, match="looked at .*a.standard.msgpack and .*b.standard.msgpack.*make tables"):
-        shutthebox.load()
+        shutthebox.load(build=False)
 
 
-def test_magic_constant_matches_the_document():
-    assert table_format.MAGIC == "ShutTheBox table"
-    assert (table_format.FORMAT_MAJOR, table_format.FORMAT_MINOR) == (1, 0)
+def test_magic_and_version_constants_match_the_document():
+    with open(os.path.join(ROOT, "docs", "FORMAT.md"), encoding="utf-8") as handle:
+        document = handle.read()
+    assert '"%s"' % table_format.MAGIC in document
+    title = re.match(r"# The ShutTheBox table format, version (\d+)\.(\d+)\n", document)
+    assert title and tuple(map(int, title.groups())) == (table_format.FORMAT_MAJOR, table_format.FORMAT_MINOR)
+    assert "(%d) bytes" % table_format.BLOCK_SIZE in document

@@ -136,3 +136,19 @@ def test_other_games_are_solved_on_first_use_and_cached(tmp_path):
     first = run("toggle", "--cards", "5", "--sides", "3", "--expect", "all", env=env)
     assert first.returncode == 0 and os.path.exists(tmp_path / "toggle-c5-s3.msgpack")
     assert first.stdout.strip() == "%.6f" % exact_solve(5, 3)[31]
+
+
+def test_strategies_exact_values_agree_with_fractions_and_monte_carlo(tmp_path):
+    from shutthebox.games.toggle import analysis
+
+    rules = Rules(4, 2)
+    dice = [(x, y) for x in (1, 2) for y in (1, 2)]
+    policy = {(state, x, y): analysis.highest_face_up(state, x, y, choices(4, x, y), None)
+              for state in range(1, 16) for x, y in dice}
+    exact = evaluate_exactly(16, dice, policy, lambda state, card: state ^ (1 << (card - 1)))
+    values = analysis.exact_values(rules, analysis.highest_face_up)
+    assert all(abs(values[state] - float(exact[state])) < 1e-9 for state in range(16))
+    for name, _, value, (mean, half, cut) in analysis.analyse(rules, 4000, 7, progress=False):
+        assert abs(mean - value) <= half and cut == 0, name
+    assert analysis.report_main(["--cards", "4", "--sides", "2", "--games", "200", "--out", str(tmp_path)]) == 0
+    assert "5.673651" in (tmp_path / "report.md").read_text() and (tmp_path / "strategies.svg").exists()
