@@ -4,84 +4,16 @@ from __future__ import annotations
 
 import math
 import os
-from collections import Counter
-from fractions import Fraction
-from functools import lru_cache
-from itertools import combinations, product
 
 import pytest
 
+from bruteforce import Naive, mask, tiles_of
 from conftest import ROOT
 
 import shutthebox
 from shutthebox.games.shutthebox.rules import Rules
 from shutthebox.games.solo.solver import Throws, evaluate, solve_solo
 from shutthebox.games.solo.table import VARIANTS, load_solo
-
-
-# -- an independent, naive solver: tuples of tiles, Fractions, explicit dice ---------
-
-
-class Naive:
-    """Shares no code with shutthebox: enumerates dice faces and tile subsets literally."""
-
-    def __init__(self, tiles, sides, dice, one_die_at_most, max_move_tiles):
-        self.tiles, self.sides, self.dice = tiles, sides, dice
-        self.one_die_at_most, self.max_move_tiles = one_die_at_most, max_move_tiles
-        self.shut = lru_cache(maxsize=None)(self._shut)
-        self.score = lru_cache(maxsize=None)(self._score)
-
-    def chances(self, open_tiles):
-        count = self.dice
-        if self.one_die_at_most is not None and sum(open_tiles) <= self.one_die_at_most:
-            count = 1
-        faces = list(product(range(1, self.sides + 1), repeat=count))
-        totals = Counter(sum(face) for face in faces)
-        return {total: Fraction(n, len(faces)) for total, n in totals.items()}
-
-    def moves(self, open_tiles, roll):
-        """Legal moves, tie-break order: closed tiles sorted decreasingly, greatest first."""
-        found = []
-        for size in range(1, len(open_tiles) + 1):
-            if self.max_move_tiles is not None and size > self.max_move_tiles:
-                break
-            found += [c for c in combinations(open_tiles, size) if sum(c) == roll]
-        return sorted(found, key=lambda c: sorted(c, reverse=True), reverse=True)
-
-    def after(self, open_tiles, move):
-        return tuple(t for t in open_tiles if t not in move)
-
-    def best(self, open_tiles, roll, value, better):
-        chosen = None
-        for move in self.moves(open_tiles, roll):
-            v = value(self.after(open_tiles, move))
-            if chosen is None or better(v, chosen[0]):
-                chosen = (v, move)
-        return chosen
-
-    def _shut(self, open_tiles):
-        if not open_tiles:
-            return Fraction(1)
-        total = Fraction(0)
-        for roll, chance in self.chances(open_tiles).items():
-            found = self.best(open_tiles, roll, self.shut, lambda a, b: a > b)
-            total += chance * (found[0] if found else 0)
-        return total
-
-    def _score(self, open_tiles):
-        total = Fraction(0)
-        for roll, chance in (self.chances(open_tiles).items() if open_tiles else ()):
-            found = self.best(open_tiles, roll, self.score, lambda a, b: a < b)
-            total += chance * (found[0] if found else sum(open_tiles))
-        return total
-
-
-def mask(tiles):
-    return sum(1 << (t - 1) for t in tiles)
-
-
-def tiles_of(m):
-    return tuple(i + 1 for i in range(16) if m >> i & 1)
 
 
 TINY = [

@@ -12,7 +12,7 @@ from shutthebox.games.solo.solver import Throws, evaluate
 from shutthebox.games.solo.table import VARIANTS
 from shutthebox.games.solo.strategies import STRATEGIES, Strategy, make
 
-from test_solo import Naive, mask, tiles_of
+from bruteforce import Naive, mask, tiles_of
 
 STANDARD = VARIANTS["standard"]
 ALL = mask(range(1, 10))
