@@ -100,7 +100,8 @@ def bench_commands(repeat: int) -> None:
 
     command = [os.path.join(VENV, "bin", "ShutTheBox")]
     floor = [sys.executable, "-c", "import msgpack"]
-    questions = {"shutthebox": ["--two", "--move", "13456789", "17", "12"]}
+    questions = {"shutthebox": ["--two", "--move", "13456789", "17", "12"],
+                 "solo": ["--solo", "--move", "123456789", "7", "--variant", "two-dice"]}
     for game in registry.NAMED:
         if golden(game):
             questions[game] = golden(game)[0]
@@ -116,7 +117,7 @@ def bench_commands(repeat: int) -> None:
     report("floor: python -c 'import msgpack'", "%.1f ms" % (base * 1e3), "", None)
     for game, argv in questions.items():
         seconds = statistics.median(times[game])
-        report("ShutTheBox %s" % " ".join(argv)[:44], "+%.2f ms (ratio %.3f)" % ((seconds - base) * 1e3, seconds / base),
+        report("ShutTheBox %s" % " ".join(argv)[:44], "%+.2f ms (ratio %.3f)" % ((seconds - base) * 1e3, seconds / base),
                "<= +1 ms", seconds - base <= QUERY_OVER_FLOOR)
 
 
@@ -129,7 +130,7 @@ def bench_memory() -> None:
         base, query = int(one.stderr.split()[-1]), int(two.stderr.split()[-1])
     except (ValueError, IndexError):
         return
-    report("peak memory: 12-tile query - floor", "+%.1f MiB (%d KiB / %d KiB)" % ((query - base) / 1024, query, base),
+    report("peak memory: 12-tile query - floor", "%+.1f MiB (%d KiB / %d KiB)" % ((query - base) / 1024, query, base),
            "", None)
 
 

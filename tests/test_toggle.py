@@ -152,3 +152,19 @@ def test_strategies_exact_values_agree_with_fractions_and_monte_carlo(tmp_path):
         assert abs(mean - value) <= half and cut == 0, name
     assert analysis.report_main(["--cards", "4", "--sides", "2", "--games", "200", "--out", str(tmp_path)]) == 0
     assert "5.673651" in (tmp_path / "report.md").read_text() and (tmp_path / "strategies.svg").exists()
+
+
+def test_a_failed_solver_check_on_first_use_is_one_line_and_no_table(tmp_path, monkeypatch, capsys):
+    from shutthebox.cli import main
+    from shutthebox.games.toggle import build
+
+    def failing(rules):
+        raise AssertionError("toggle %r: ties are not clear" % (rules,))
+
+    monkeypatch.setenv("SHUTTHEBOX_CACHE", str(tmp_path))
+    monkeypatch.setattr(build, "solve_table", failing)
+    assert main(["toggle", "--cards", "5", "--sides", "4", "--expect", "all"]) == 3
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith("ShutTheBox: cannot solve table toggle-c5-s4.msgpack: toggle Rules(cards=5, sides=4)")
+    assert os.listdir(tmp_path) == []

@@ -74,7 +74,10 @@ def open_table(name: str, *, expect: dict, describe=None, path: str | None = Non
 def _build(cached: str, build, expect, describe) -> TableFile:
     from .writer import write_atomic  # build time: only now
 
-    data = build()
+    try:
+        data = build()
+    except AssertionError as error:  # a solver's own check failed: no table is better than a wrong one
+        raise TableError("cannot solve table %s: %s" % (os.path.basename(cached), error)) from None
     folder = os.path.dirname(cached)
     try:
         os.makedirs(folder, mode=0o755, exist_ok=True)

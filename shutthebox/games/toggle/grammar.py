@@ -35,7 +35,7 @@ questions:
 STATE lists the cards still face up: 1,4,10,12 (commas; with 9 cards or fewer
 the digits may run together: 146); a lone card above 9 is 12, (a run of digits
 such as 12 is ambiguous with more than 9 cards and is refused); all; none.
-Among equally good cards (values within 1e-8), the highest is shown.
+Among equally good cards (values within 1e-10), the highest is shown.
 
 options:
   --cards N      cards 1..N, %d to %d (default %d)

@@ -21,9 +21,9 @@ import numpy as np
 
 from .rules import Rules
 
-SOLVER_VERSION = 1
+SOLVER_VERSION = 2
 RESIDUAL = 1e-11
-TIE = 1e-8
+TIE = 1e-10
 MAX_SWEEPS = 200_000
 
 
