@@ -68,14 +68,7 @@ def parse_set(text: str, highest: int, noun: str = "tile", what: str = "position
                                    % (what, shown, part, noun, plural))
             raise InvalidQuery("%s %s: '%s' is not a %s number" % (what, shown, part if len(part) <= 12 else
                                                                  part[:9] + "...", noun))
-        number = int(part)
-        if not 1 <= number <= highest:
-            raise InvalidQuery("%s %s: there is no %s %d (the %ss are 1 to %d)" % (what, shown, noun, number, noun,
-                                                                               highest))
-        bit = 1 << (number - 1)
-        if mask & bit:
-            raise InvalidQuery("%s %s: %s %d is listed twice" % (what, shown, noun, number))
-        mask |= bit
+        mask = _add(mask, int(part), highest, noun, what, shown)
     return mask
 
 
@@ -97,11 +90,16 @@ def parse_collection(numbers, highest: int, noun: str = "tile", what: str = "pos
             raise InvalidQuery("%s %s: more %ss than the game has (%d)" % (what, shown, noun, highest))
         if type(number) is not int:
             raise InvalidQuery("%s %s: %r is not a %s number" % (what, shown, number, noun))
-        if not 1 <= number <= highest:
-            raise InvalidQuery("%s %s: there is no %s %d (the %ss are 1 to %d)" % (what, shown, noun, number, noun,
-                                                                               highest))
-        bit = 1 << (number - 1)
-        if mask & bit:
-            raise InvalidQuery("%s %s: %s %d is listed twice" % (what, shown, noun, number))
-        mask |= bit
+        mask = _add(mask, number, highest, noun, what, shown)
     return mask
+
+
+def _add(mask: int, number: int, highest: int, noun: str, what: str, shown: str) -> int:
+    """``mask`` with ``number`` added; a number out of range or given twice is refused."""
+    if not 1 <= number <= highest:
+        raise InvalidQuery("%s %s: there is no %s %d (the %ss are 1 to %d)" % (what, shown, noun, number, noun,
+                                                                           highest))
+    bit = 1 << (number - 1)
+    if mask & bit:
+        raise InvalidQuery("%s %s: %s %d is listed twice" % (what, shown, noun, number))
+    return mask | bit

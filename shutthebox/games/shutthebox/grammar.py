@@ -9,7 +9,8 @@ to the solo game's grammar.
 
 import os
 
-from ...engine.command import FLAGS, looks_like_option, no_question, one_line, shown, whole
+from ...engine.command import FLAGS, looks_like_option, no_question, shown, whole
+from ...engine.command import answer_line as engine_answer_line
 from ...errors import InvalidQuery
 from .rules import rules_from_options
 from .table import format_position, load, tiles_of
@@ -239,13 +240,8 @@ def answer_line(session, table, line: str) -> tuple[str, bool]:
         if len(tokens) == len(names) + 2:
             return run_query(table, kind, tokens[2:]), True
     except (KeyError, IndexError, InvalidQuery):
-        pass  # the slow path below says what is wrong
-    if not tokens:
-        return "", True
-    try:
-        return session.answer(tokens), True
-    except InvalidQuery as error:
-        return "error: %s" % one_line(error), False
+        pass  # the engine's path says what is wrong
+    return engine_answer_line(session, line)
 
 
 # Answers remembered per batch run: a line asked again costs one dict lookup.
