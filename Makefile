@@ -32,6 +32,6 @@ clean:
 	rm -rf build dist *.egg-info .pytest_cache test-output
 
 # Refresh the browser page's vendored msgpack decoder from the version pinned in
-# web/package-lock.json (needs npm; the copy in shutthebox/web/vendor/ is committed).
+# web/package-lock.json (needs npm; the copy in shutthebox/web/static/vendor/ is committed).
 web:
 	cd web && npm ci --no-audit --no-fund && npm run vendor

@@ -4,6 +4,7 @@ mistakes on its command line are one line on stderr and exit status 2."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import selectors
@@ -104,13 +105,34 @@ def test_serves_the_solo_tables_where_the_python_api_finds_them():
 
 def test_missing_solo_tables_are_a_warning_and_404(tmp_path):
     # The Python API's data folders, emptied: the two-player table is given, the solo ones are missing.
-    code = ("import sys, shutthebox.api as api; api.SEARCH_PATH = (sys.argv[1],); "
-            "from shutthebox.serve import main; sys.exit(main(sys.argv[2:]))")
+    code = ("import os, sys, shutthebox.engine.store as store; store.SEARCH_PATH = (sys.argv[1],); "
+            "os.environ['SHUTTHEBOX_CACHE'] = sys.argv[1]; "
+            "from shutthebox.web.server import main; sys.exit(main(sys.argv[2:]))")
     with running_server("--table", TABLE, command=[sys.executable, "-c", code, str(tmp_path)]) as (url, proc):
         assert get(url + "standard.msgpack")[0] == 200
         status, headers, body = get(url + "solo-two-dice.msgpack")
         assert status == 404 and b"the table file is not here" in body
     assert proc.stderr_text.count("warning: no table file solo-") == 3, proc.stderr_text
+
+
+def test_damaged_solo_tables_are_a_warning_and_served_all_the_same(tmp_path):
+    # The Python API's data folders: copies of the solo tables, one with a flipped bit in an array
+    # (its header is sound, so the Python reader opens it; every byte is checked at start).
+    for variant, path in SOLO.items():
+        data = bytearray(open(path, "rb").read())
+        if variant == "two-dice":
+            data[len(data) // 2] ^= 0x08
+        (tmp_path / os.path.basename(path)).write_bytes(bytes(data))
+    damaged = tmp_path / "solo-two-dice.msgpack"
+    code = ("import os, sys, shutthebox.engine.store as store; store.SEARCH_PATH = (sys.argv[1],); "
+            "os.environ['SHUTTHEBOX_CACHE'] = sys.argv[1]; "
+            "from shutthebox.web.server import main; sys.exit(main(sys.argv[2:]))")
+    with running_server("--table", TABLE, command=[sys.executable, "-c", code, str(tmp_path)]) as (url, proc):
+        status, headers, body = get(url + "solo-two-dice.msgpack")
+        assert status == 200 and body == damaged.read_bytes()  # the page says why it refuses it
+        assert get(url + "solo-two-tiles.msgpack")[0] == 200
+    assert proc.stderr_text.count("warning") == 1, proc.stderr_text
+    assert "warning: table file %s is damaged (checksum mismatch)" % damaged in proc.stderr_text
 
 
 def test_serves_nothing_but_the_page():
@@ -170,10 +192,40 @@ def test_help():
     assert "ShutTheBox serve" in run("--help").stdout
 
 
+def test_serves_a_table_damaged_in_its_last_array_with_a_warning(tmp_path):
+    damaged = tmp_path / "damaged.msgpack"
+    data = bytearray(open(TABLE, "rb").read())
+    data[-20] ^= 0x01  # m2's last bytes: the header is sound, the Python reader opens the file
+    damaged.write_bytes(bytes(data))
+    with running_server("--table", str(damaged)) as (url, proc):
+        assert get(url + "standard.msgpack")[2] == bytes(data)
+    assert "warning: table file %s is damaged (checksum mismatch)" % damaged in proc.stderr_text
+
+
+def test_the_server_checks_tables_without_numpy_msgpack_or_build_time_code():
+    """Starting the server reads and checks every table with the query-time reader only."""
+    code = (
+        "import json, sys; from shutthebox.web import server; "
+        "server._warn_if_damaged(server.find_table_path(None)); routes = server.find_solo_tables(); "
+        "server.make_handler(server.static_files(), server.find_table_path(None), routes); "
+        "print(json.dumps([sorted(routes.values()), sorted(sys.modules)]))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    routes, modules = json.loads(done.stdout)
+    assert routes == sorted(SOLO.values())
+    heavy = [m for m in modules if m.split(".")[0] in ("numpy", "msgpack")
+             or m in ("shutthebox.engine.writer", "shutthebox.engine.progress")
+             or m.startswith("shutthebox.games.") and m.rsplit(".", 1)[-1] in ("build", "solver")]
+    assert heavy == [], heavy
+    assert "shutthebox.engine.reader" in modules  # the tables were read
+
+
 def test_query_path_does_not_import_the_server():
     code = (
         "import sys; from shutthebox.cli import main; main(['--one', '--expect', '123456789']); "
-        "print(sorted(m for m in ('shutthebox.serve', 'http.server', 'socketserver') if m in sys.modules))"
+        "print(sorted(m for m in ('shutthebox.web', 'shutthebox.web.server', 'http.server', 'socketserver') "
+        "if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=20, cwd=ROOT)
     assert done.returncode == 0, done.stderr

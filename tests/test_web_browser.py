@@ -18,7 +18,7 @@ import pytest
 
 import shutthebox
 from shutthebox.errors import InvalidQuery
-from shutthebox.notation import format_position, tiles_of
+from shutthebox.engine.notation import format_set as format_position, numbers_of as tiles_of
 
 from test_serve import ROOT, TABLE, running_server
 
@@ -650,7 +650,8 @@ def test_solo_missing_or_damaged_table_is_a_message_in_solo_mode_only(open_page)
 
 
 def test_solo_from_a_plain_static_server(browser):
-    """Served by any static server from the checkout's root: the tables are found in ../../data/."""
+    """Served by any static server from the checkout's root: the page is shutthebox/web/static/,
+    the tables are found in the checkout's data/, ../../../data/ from it."""
     import subprocess
     import sys
     import time
@@ -661,7 +662,7 @@ def test_solo_from_a_plain_static_server(browser):
     try:
         line = proc.stdout.readline()
         port = int(line.split(" port ")[1].split()[0])
-        base = "http://127.0.0.1:%d/shutthebox/web/" % port
+        base = "http://127.0.0.1:%d/shutthebox/web/static/" % port
         for _ in range(50):
             try:
                 urllib.request.urlopen(base, timeout=2).close()
@@ -673,7 +674,7 @@ def test_solo_from_a_plain_static_server(browser):
         page.goto(base + "?mode=solo&seed=3&variant=two-tiles&anim=0")
         page.wait_for_function("['roll', 'error'].includes(document.body.dataset.solo)", timeout=WAIT_MS)
         assert page.evaluate("document.body.dataset.solo") == "roll", page.inner_text("#solo-error")
-        assert "../../data/solo-two-tiles.msgpack" in page.inner_text("#solo-info")
+        assert "../../../data/solo-two-tiles.msgpack" in page.inner_text("#solo-info")
         context.close()
     finally:
         proc.terminate()

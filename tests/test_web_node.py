@@ -1,4 +1,4 @@
-"""The JavaScript reader (shutthebox/web/table.js, run by Node.js through
+"""The JavaScript reader (shutthebox/web/static/table.js, run by Node.js through
 web/answer.js with the vendored msgpack decoder) answers exactly as the Python
 API does, and refuses damaged tables.
 
@@ -12,15 +12,18 @@ import os
 import random
 import shutil
 import subprocess
+import zlib
 
 import pytest
 
 import shutthebox
 from shutthebox.errors import InvalidQuery
-from shutthebox.notation import format_position, tiles_of
+from shutthebox.engine.notation import format_set as format_position, numbers_of as tiles_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ANSWER_JS = os.path.join(ROOT, "web", "answer.js")
+STATIC = os.path.join(ROOT, "shutthebox", "web", "static")  # the page: table.js, vendor/msgpack.min.js
+CORPUS = os.path.join(ROOT, "tests", "data")
 NODE = shutil.which("node")
 
 
@@ -108,7 +111,7 @@ def _damaged_copies(path, folder):
     flipped[len(data) // 2] ^= 0x01
     future = bytearray(data)
     at = data.index(b"\xa6format\x92") + 8
-    future[at] = 2  # format [2, 0]: an unknown major version
+    future[at : at + 2] = b"\x02\x00"  # format [2, 0]: an unknown major version
     return {
         "truncated": (data[: len(data) // 3], "truncated"),
         "flipped": (bytes(flipped), "checksum mismatch"),
@@ -138,15 +141,15 @@ def test_vendored_decoder_is_the_pinned_library():
     """The shipped bundle is @msgpack/msgpack at the version package-lock.json pins."""
     lock = json.load(open(os.path.join(ROOT, "web", "package-lock.json")))
     pinned = lock["packages"]["node_modules/@msgpack/msgpack"]["version"]
-    stamp = open(os.path.join(ROOT, "shutthebox", "web", "vendor", "VERSION")).read()
+    stamp = open(os.path.join(STATIC, "vendor", "VERSION")).read()
     assert stamp.startswith("@msgpack/msgpack %s " % pinned)
     installed = os.path.join(ROOT, "web", "node_modules", "@msgpack", "msgpack", "dist.umd", "msgpack.min.js")
     if os.path.exists(installed):  # after `make web`: the shipped file is the library's, byte for byte
-        shipped = os.path.join(ROOT, "shutthebox", "web", "vendor", "msgpack.min.js")
+        shipped = os.path.join(STATIC, "vendor", "msgpack.min.js")
         assert open(installed, "rb").read() == open(shipped, "rb").read()
 
 
-# -- single-player tables (FORMAT.md section 7a) ---------------------------------
+# -- single-player tables (FORMAT.md section 6.2) --------------------------------
 
 SOLO_VARIANTS = ("standard", "two-dice", "two-tiles")
 
@@ -189,7 +192,7 @@ def test_node_reader_answers_solo_like_the_python_api(variant):
     assert min(kinds.values()) >= 15, kinds
     # The objectives differ somewhere: each has its own moves.
     assert answers[-1]["value"] == table.expected_score("123456789")
-    if variant == "two-dice":  # FORMAT.md section 7a's worked example
+    if variant == "two-dice":  # FORMAT.md section 6.2's worked example
         assert answers[-4] == {"move": [3, 4]} and answers[-2] == {"value": 59 / 324}
     if variant == "two-tiles":  # at most two tiles: 1234 cannot make 10
         assert "2 or fewer" in _run(table.path, [["move", "1234", 10, "shut"]]).stdout
@@ -205,19 +208,40 @@ def test_node_reader_refuses_damaged_solo_tables(tmp_path):
         assert reason in done.stderr and done.stdout == "", (name, done.stderr)
 
 
-def _rewritten(path, change):
-    """A copy of a table with its header changed by ``change(fields)``, CRC-32 made right again."""
-    import zlib
+BLOCK_SIZE = 65536
 
+
+def _rewritten(path, change, header_crc=True):
+    """A copy of a format 1.1 table with its header changed by ``change(fields)``, every
+    checksum made right again as FORMAT.md section 4 says: ``header_crc32`` of the bytes
+    before it (none with ``header_crc=False``, as in format 1.0), each array's ``crc32``
+    and ``block_crc32`` seeded with the CRC-32 H of the bytes before "arrays", and the
+    trailing CRC-32."""
     import msgpack
 
     fields = msgpack.unpackb(open(path, "rb").read(), raw=False)
-    del fields["crc32"]
+    assert list(fields)[-3:] == ["header_crc32", "arrays", "crc32"], list(fields)
+    arrays = fields.pop("arrays")
+    del fields["header_crc32"], fields["crc32"]
     change(fields)
     packer = msgpack.Packer(use_bin_type=True)
-    body = packer.pack_map_header(len(fields) + 1) + b"".join(packer.pack(k) + packer.pack(v) for k, v in fields.items())
-    body += packer.pack("crc32") + b"\xce"
+    body = packer.pack_map_header(len(fields) + 2 + header_crc)
+    body += b"".join(packer.pack(k) + packer.pack(v) for k, v in fields.items())
+    if header_crc:
+        body += b"\xacheader_crc32\xce" + zlib.crc32(body).to_bytes(4, "big")
+    seed = zlib.crc32(body)  # H
+    for descriptor in arrays.values():
+        data = descriptor["data"]
+        descriptor["crc32"] = zlib.crc32(data, seed)
+        descriptor["block_crc32"] = b"".join(zlib.crc32(data[start : start + BLOCK_SIZE], seed).to_bytes(4, "little")
+                                             for start in range(0, len(data), BLOCK_SIZE))
+    body += packer.pack("arrays") + packer.pack(arrays) + b"\xa5crc32\xce"
     return body + zlib.crc32(body).to_bytes(4, "big")
+
+
+def _with_trailing_crc(data):
+    """``data`` with its trailing CRC-32 made right: only the header or array checksums can tell."""
+    return bytes(data[:-4]) + zlib.crc32(bytes(data[:-4])).to_bytes(4, "big")
 
 
 def test_node_reader_refuses_unknown_rules_and_the_wrong_game(tmp_path):
@@ -226,8 +250,9 @@ def test_node_reader_refuses_unknown_rules_and_the_wrong_game(tmp_path):
     strange.write_bytes(_rewritten(solo, lambda fields: fields["rules"].update(jokers=2)))
     done = _run(str(strange), [["shut", "123456789"]])
     assert done.returncode == 3 and "the rule 'jokers'" in done.stderr, done.stderr
-    same = tmp_path / "same.msgpack"  # the rewriting itself keeps a readable table
+    same = tmp_path / "same.msgpack"  # the rewriting itself keeps a readable table: the very same bytes
     same.write_bytes(_rewritten(solo, lambda fields: None))
+    assert same.read_bytes() == open(solo, "rb").read()
     assert json.loads(_run(str(same), [["shut", "123456789"]]).stdout)["value"] == \
         shutthebox.load_solo("standard").shut_probability("123456789")
     # The page asks for a game: a solo table is refused where the two-player one is wanted, and back.
@@ -239,9 +264,136 @@ def test_node_reader_refuses_unknown_rules_and_the_wrong_game(tmp_path):
         "  catch (e) { console.log(e.name + ': ' + e.message); } }"
     )
     _need_node()
-    done = subprocess.run([NODE, "-e", script, os.path.join(ROOT, "shutthebox", "web"), solo, shutthebox.load().path],
+    done = subprocess.run([NODE, "-e", script, STATIC, solo, shutthebox.load().path],
                           capture_output=True, text=True, timeout=30)
     lines = done.stdout.splitlines()
     assert len(lines) == 2, done.stderr
     assert lines[0].startswith("TableError") and "'one-player', not 'two-player'" in lines[0]
     assert lines[1].startswith("TableError") and "'two-player', not 'one-player'" in lines[1]
+
+
+# -- format 1.1: the header checksum and the seeded array checksums (FORMAT.md section 4)
+
+
+def test_node_reader_verifies_the_header_checksum_itself(table, tmp_path):
+    """A header changed, the trailing CRC-32 made right again: header_crc32 still tells."""
+    data = bytearray(open(table.path, "rb").read())
+    at = data.index(b"\xafone_die_at_most") + 16
+    assert data[at] == 6
+    data[at] = 5  # one die once the open tiles sum to 5 or less: the same shapes, other answers
+    changed = tmp_path / "header.msgpack"
+    changed.write_bytes(_with_trailing_crc(data))
+    done = _run(str(changed), [["e1", "12345678"]])
+    assert done.returncode == 3 and done.stdout == "", done.stdout
+    assert "is damaged (header checksum mismatch)" in done.stderr, done.stderr
+    # The same change with header_crc32 made right too: now the arrays' checksums, seeded
+    # with the CRC-32 of the header they are read with, refuse it.
+    header_crc = data.index(b"\xacheader_crc32\xce")
+    data[header_crc + 14 : header_crc + 18] = zlib.crc32(bytes(data[:header_crc])).to_bytes(4, "big")
+    changed.write_bytes(_with_trailing_crc(data))
+    done = _run(str(changed), [["e1", "12345678"]])
+    assert done.returncode == 3 and "is damaged (checksum mismatch in array" in done.stderr, done.stderr
+
+
+def test_node_reader_reads_format_1_0_files(tmp_path):
+    """A 1.1 reader reads 1.0 files: no header_crc32, the whole file verified before the header is used."""
+    solo = shutthebox.load_solo("two-dice")
+    old = _rewritten(solo.path, lambda fields: fields.update(format=[1, 0]), header_crc=False)
+    assert b"header_crc32" not in old and old[:2] == b"\x89\xa5"  # 9 keys
+    path = tmp_path / "old.msgpack"
+    path.write_bytes(old)
+    questions = [["shut", "123456789"], ["score", "1245"], ["move", "12345", 7, "shut"], ["move", "12", 1, "shut"]]
+    done = _run(str(path), questions)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    got = ["error" if "error" in answer else answer for answer in answers]
+    assert got == [python_solo_answer(solo, question) for question in questions]
+    assert got[-1] == "error" and got[-2] == {"move": [3, 4]}
+    damaged = bytearray(old)
+    damaged[old.index(b"\xa5tiles") + 6] ^= 0x01  # a header byte: only the whole-file CRC-32 can tell
+    path.write_bytes(bytes(damaged))
+    done = _run(str(path), questions)
+    assert done.returncode == 3 and "is damaged (checksum mismatch)" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("array, offset", [("e1", 100), ("m2", 70000), ("m2", -3)])
+def test_node_reader_verifies_the_array_checksums(table, tmp_path, array, offset):
+    """A byte of an array changed, the trailing CRC-32 made right again: the array's block checksum tells."""
+    import msgpack
+
+    data = bytearray(open(table.path, "rb").read())
+    key = data.index(msgpack.packb(array), data.index(b"\xa6arrays"))
+    start = data.index(b"\xa4data", key) + 5
+    start += {0xC4: 2, 0xC5: 3, 0xC6: 5}[data[start]]  # the bin header
+    length = len(msgpack.unpackb(bytes(data), raw=False)["arrays"][array]["data"])
+    at = start + (offset if offset >= 0 else length + offset)
+    data[at] ^= 0x40
+    changed = tmp_path / "array.msgpack"
+    changed.write_bytes(_with_trailing_crc(data))
+    done = _run(str(changed), [["e1", "123456789"]])
+    assert done.returncode == 3 and done.stdout == "", done.stdout
+    block = (at - start) // BLOCK_SIZE
+    assert "is damaged (checksum mismatch in array %s, block %d)" % (array, block) in done.stderr, done.stderr
+
+
+# -- the shared corpus (FORMAT.md section 8) ---------------------------------------
+
+GOLDEN_KINDS = {("--one", "--expect"): "e1", ("--one", "--move"): "m1",
+                ("--two", "--expect"): "e2", ("--two", "--move"): "m2"}
+
+
+def test_node_reader_answers_the_corpus_golden_lines():
+    path = os.path.join(CORPUS, "good", "two-player-t4.msgpack")
+    questions, expected = [], []
+    for line in open(os.path.join(CORPUS, "good", "two-player-t4-golden.txt")):
+        if not line.strip() or line.startswith("#"):
+            continue
+        question, answer = line.rstrip("\n").split("\t")
+        words = question.split()
+        questions.append([GOLDEN_KINDS[tuple(words[:2])], words[2]] + [int(word) for word in words[3:]])
+        expected.append(answer)
+    done = _run(path, questions)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(expected) >= 8
+    for question, answer, want in zip(questions, answers, expected):
+        got = ("%.6f" % answer["value"] if "value" in answer else
+               "[%s]" % ", ".join(map(str, answer["move"])) if "move" in answer else "error: " + answer["error"])
+        assert got.startswith("error: ") == want.startswith("error: "), (question, got, want)
+        if not want.startswith("error: "):
+            assert got == want, (question, got, want)
+
+
+def test_node_reader_answers_the_corpus_solo_table_like_the_python_api():
+    path = os.path.join(CORPUS, "good", "one-player-t4.msgpack")
+    solo = shutthebox.load_solo(path=path)
+    questions = random_solo_questions(solo.rules, 200, seed=8)
+    _, kinds = node_against_python(solo, questions, python_solo_answer, "corpus ")
+    assert min(kinds.values()) >= 10, kinds
+
+
+CORPUS_BAD = {
+    "empty.msgpack": "is empty",
+    "not-a-table.msgpack": "not a ShutTheBox table",
+    "truncated.msgpack": "truncated",
+    "truncated-tail.msgpack": "truncated",
+    "header-bit.msgpack": "header checksum mismatch",
+    "array-bit.msgpack": "checksum mismatch",
+    "future-version.msgpack": "format version 2.0",
+    "unknown-rules-key.msgpack": "the rule 'jokers'",
+    "other-game.msgpack": "answers the game 'poker'",
+}
+
+
+def test_node_reader_refuses_every_damaged_table_of_the_corpus():
+    folder = os.path.join(CORPUS, "bad")
+    assert sorted(os.listdir(folder)) == sorted(CORPUS_BAD)  # a new damaged table needs its reason here
+    for name, reason in CORPUS_BAD.items():
+        done = _run(os.path.join(folder, name), [["e1", "1234"]])
+        assert done.returncode == 3 and done.stdout == "", (name, done.stdout, done.stderr)
+        assert reason in done.stderr and len(done.stderr.strip().splitlines()) == 1, (name, done.stderr)
+
+
+def test_node_reader_refuses_a_multi_player_table_it_cannot_read():
+    done = _run(os.path.join(CORPUS, "good", "multi-player-t4-p3.msgpack"), [["e1", "1234"]])
+    assert done.returncode == 3 and "answers the game 'multi-player'" in done.stderr, done.stderr

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The table reader in Node.js: the page's reader (shutthebox/web/table.js) with
+// The table reader in Node.js: the page's reader (shutthebox/web/static/table.js) with
 // the vendored decoder, answering questions given as JSON lines on stdin:
 //
 //   ["e1", "123456789"]            -> {"value": 0.5028...}
@@ -8,7 +8,7 @@
 //   ["m2", "13456789", 17, 12]     -> {"move": [3, 9]}
 //   a question with no answer      -> {"error": "..."}
 //
-// or, given a single-player table (solo-NAME.msgpack, FORMAT.md section 7a):
+// or, given a single-player table (solo-NAME.msgpack, docs/FORMAT.md section 6.2):
 //
 //   ["shut", "123456789"]          -> {"value": 0.0714...}   shut probability
 //   ["score", "123456789"]         -> {"value": 11.1575...}  lowest expected final score
@@ -21,7 +21,7 @@
 const fs = require("fs");
 const path = require("path");
 
-const web = path.join(__dirname, "..", "shutthebox", "web");
+const web = path.join(__dirname, "..", "shutthebox", "web", "static");
 const MessagePack = require(path.join(web, "vendor", "msgpack.min.js"));
 const STB = require(path.join(web, "table.js"));
 

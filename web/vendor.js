@@ -1,11 +1,12 @@
 // Copy the pinned @msgpack/msgpack browser bundle (and its licence) into the
-// package, so that the page and a wheel build need no npm. Run by `make web`.
+// page's folder, shutthebox/web/static/vendor/, so that the page and a wheel
+// build need no npm. Run by `make web`.
 "use strict";
 const fs = require("fs");
 const path = require("path");
 
 const library = path.join(__dirname, "node_modules", "@msgpack", "msgpack");
-const target = path.join(__dirname, "..", "shutthebox", "web", "vendor");
+const target = path.join(__dirname, "..", "shutthebox", "web", "static", "vendor");
 const { version } = require(path.join(library, "package.json"));
 const copies = [
   ["dist.umd/msgpack.min.js", "msgpack.min.js"],

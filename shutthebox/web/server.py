@@ -1,10 +1,12 @@
 """``ShutTheBox serve``: the browser assistant on a local web server.
 
-Serves the page (the files of ``shutthebox/web/``) and, beside it, the very
-bytes of the table files, which the page reads and verifies itself: the
+Serves the page (the files of ``shutthebox/web/static/``) and, beside it, the
+very bytes of the table files, which the page reads and verifies itself: the
 two-player table at ``standard.msgpack`` and the single-player tables at
-``solo-NAME.msgpack`` (found where ``shutthebox.load_solo`` finds them).
-Standard library only; imported by the command line only when asked for.
+``solo-NAME.msgpack`` (found where ``shutthebox.load_solo`` finds them). At
+start it checks every byte of them as the page will (docs/FORMAT.md section 4)
+and warns about a damaged one. Standard library and the query-time reader
+only; imported by the command line only when asked for.
 """
 
 from __future__ import annotations
@@ -92,7 +94,9 @@ def find_solo_tables(warn=True):
     """URL -> path of each single-player table, where ``load_solo`` finds it (None: missing).
 
     A missing or damaged one is a warning, not a failure: Solo mode with those
-    rules then says what is wrong, the rest of the page works.
+    rules then says what is wrong, the rest of the page works. A table whose
+    header is sound but whose bytes are damaged is served all the same: the
+    page refuses it and says why.
     """
     from ..errors import ShutTheBoxError
     from ..games.solo.table import VARIANTS, load_solo
@@ -102,11 +106,35 @@ def find_solo_tables(warn=True):
         url = "/" + table_name(variant)
         routes[url] = None
         try:
-            routes[url] = load_solo(variant).path
+            solo = load_solo(variant)
+            routes[url] = solo.path
+            check_every_byte(solo.file)
         except ShutTheBoxError as error:
             if warn:
                 sys.stderr.write("%s: warning: %s\n" % (PROG, error))
     return routes
+
+
+def check_every_byte(tablefile):
+    """Raise TableError unless every byte of the table is sound, as the page checks before it answers:
+    the whole-file CRC-32, then each array's checksums (the reader verified the header at open)."""
+    import zlib
+
+    from ..engine.format import CRC_TAIL
+    from ..engine.reader import damaged
+
+    try:
+        with open(tablefile.path, "rb") as handle:
+            data = handle.read()
+    except OSError as error:
+        raise damaged(tablefile.path, "cannot be read (%s)" % (error.strerror or error), tablefile.fix) from None
+    tail = len(data) - 4 - len(CRC_TAIL)
+    if tail < 0 or data[tail : tail + len(CRC_TAIL)] != CRC_TAIL:
+        raise damaged(tablefile.path, "is truncated (no checksum at its end)", tablefile.fix)
+    if zlib.crc32(memoryview(data)[:-4]) != int.from_bytes(data[-4:], "big"):
+        raise damaged(tablefile.path, "is damaged (checksum mismatch)", tablefile.fix)
+    for name in tablefile.arrays:
+        tablefile.whole(name)
 
 
 def table_name(variant):
@@ -221,7 +249,8 @@ def _warn_if_damaged(table_path):
     from ..games.shutthebox.table import load
 
     try:
-        load(table_path)
+        table = load(table_path)
+        check_every_byte(table.file)
     except TableError as error:
         sys.stderr.write("%s: warning: %s\n" % (PROG, error))
 

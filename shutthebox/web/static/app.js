@@ -6,9 +6,11 @@
  * hints=1 (the ranked moves); table=URL (another two-player table file);
  * anim=0 (no dice animation, no pauses).
  *
- * The single-player tables solo-VARIANT.msgpack are looked for beside the
- * two-player table the page read, then beside index.html, ../data/ and
- * ../../data/ (a checkout served from its root); each is read on first use.
+ * The tables are looked for beside index.html (`ShutTheBox serve`), then in
+ * ../../data/ (an installed package: shutthebox/data/, this page being
+ * shutthebox/web/static/) and ../../../data/ (a checkout served from its
+ * root). The single-player tables solo-VARIANT.msgpack are looked for beside
+ * the two-player table the page read first; each is read on first use.
  *
  * window.shutTheBox exposes the answers the page shows, for tests and for the
  * curious: coach(player, position, score, roll), play.state(), and
@@ -21,7 +23,10 @@
   var STB = window.ShutTheBoxTable;
   var params = new URLSearchParams(location.search);
   var ANIMATE = params.get("anim") !== "0";
-  var DEFAULT_TABLES = ["standard.msgpack", "../data/standard.msgpack", "../../data/standard.msgpack"];
+  // Where the tables may be, from this page (shutthebox/web/static/): served beside it, in the
+  // installed package (shutthebox/data/), in a checkout's data/.
+  var TABLE_FOLDERS = ["", "../../data/", "../../../data/"];
+  var DEFAULT_TABLES = TABLE_FOLDERS.map(function (folder) { return folder + "standard.msgpack"; });
   var table = null;
   var tableUrl = null; // where the two-player table was found: the solo tables are looked for beside it
 
@@ -815,11 +820,12 @@
   var soloLoads = {}; // variant -> promise of its SoloTable
   var soloTables = {}; // variant -> SoloTable, once read
 
-  /** Where solo-VARIANT.msgpack may be: beside the two-player table read, beside index.html, in data/. */
+  /** Where solo-VARIANT.msgpack may be: beside the two-player table read, then in TABLE_FOLDERS. */
   function soloUrls(variant) {
     var name = "solo-" + variant + ".msgpack";
     var cut = tableUrl ? tableUrl.split(/[?#]/)[0].lastIndexOf("/") : -1;
-    var candidates = [cut >= 0 ? tableUrl.slice(0, cut + 1) + name : name, name, "../data/" + name, "../../data/" + name];
+    var candidates = [cut >= 0 ? tableUrl.slice(0, cut + 1) + name : name].concat(
+      TABLE_FOLDERS.map(function (folder) { return folder + name; }));
     var urls = [], seen = {};
     candidates.forEach(function (url) {
       var key = new URL(url, location.href).href;

@@ -1,12 +1,18 @@
-/* A reader of ShutTheBox table files (docs/FORMAT.md), written from that
- * document alone. Runs in the browser (a plain <script>, defines
+/* A reader of ShutTheBox table files (docs/FORMAT.md, format 1.x), written
+ * from that document alone. Runs in the browser (a plain <script>, defines
  * window.ShutTheBoxTable) and in Node.js (require), with the msgpack decoder
  * passed in: `ShutTheBoxTable.parse(bytes, MessagePack.decode)`.
  *
- * Reads the games "two-player" (section 7: a Table) and "one-player"
- * (section 7a: a SoloTable, both objectives); `parse(bytes, decode, name,
+ * Reads the games "two-player" (section 6.1: a Table) and "one-player"
+ * (section 6.2: a SoloTable, both objectives); `parse(bytes, decode, name,
  * game)` refuses a file of another game than `game` ("two-player" by
  * default, "one-player", or "any").
+ *
+ * Integrity (section 4): the header checksum `header_crc32` (format 1.1) is
+ * verified before the header is decoded, then the whole-file CRC-32, then the
+ * checksums of every array used (its `crc32` and each block's, both seeded
+ * with the CRC-32 of the bytes before "arrays"). A file that fails any of them
+ * is refused: no answer comes from bytes not verified.
  *
  * Positions and moves are bitmasks (bit i set = tile i + 1); the helpers
  * convert from and to the players' digits ("146789", [3, 9]).
@@ -26,9 +32,10 @@
   var GAME = "two-player";
   var SOLO_GAME = "one-player";
   var ITEMSIZE = { "<f8": 8, "<u2": 2 };
-  // Every key FORMAT.md section 5 defines; a file with another must be refused.
+  var BLOCK_SIZE = 65536; // FORMAT.md section 5: the block length of `block_crc32`
+  // Every key FORMAT.md section 6 defines; a file with another must be refused.
   var RULE_KEYS = ["tiles", "sides", "dice", "one_die_at_most", "max_move_tiles", "one_die_high_shut", "one_die_optional"];
-  // The single-player rule sets by name (shutthebox/solo_table.py VARIANTS): files solo-NAME.msgpack.
+  // The single-player rule sets by name (shutthebox/games/solo/table.py VARIANTS): files solo-NAME.msgpack.
   var SOLO_VARIANTS = {
     "standard": { tiles: 9, sides: 6, dice: 2, oneDieAtMost: 6, maxMoveTiles: null, oneDieHighShut: false },
     "two-dice": { tiles: 9, sides: 6, dice: 2, oneDieAtMost: null, maxMoveTiles: null, oneDieHighShut: false },
@@ -67,8 +74,12 @@
     return table;
   })();
 
-  function crc32(bytes, start, end) {
-    var crc = 0xffffffff;
+  /**
+   * The CRC-32 of bytes[start, end), continued from the CRC-32 value `seed`
+   * (zlib's crc32(data, seed); 0 or omitted: a fresh CRC-32).
+   */
+  function crc32(bytes, start, end, seed) {
+    var crc = (seed || 0) ^ 0xffffffff;
     for (var i = start; i < end; i++) crc = CRC_TABLE[(crc ^ bytes[i]) & 0xff] ^ (crc >>> 8);
     return (crc ^ 0xffffffff) >>> 0;
   }
@@ -137,6 +148,100 @@
       REBUILD + ".");
   }
 
+  function uint32At(bytes, at) {
+    return ((bytes[at] << 24) | (bytes[at + 1] << 16) | (bytes[at + 2] << 8) | bytes[at + 3]) >>> 0;
+  }
+
+  /**
+   * Where the header's checksum and the arrays are, without decoding any value:
+   * walks the top-level map's keys (short strings) and skips their values.
+   * -> { headerCrcAt: offset of the key "header_crc32" (-1: none, format 1.0),
+   *      headerCrc: its uint32 value, arraysAt: offset of the key "arrays" }.
+   * Throws a TableError for bytes that are not a msgpack map of such keys.
+   */
+  function layoutOf(bytes, name) {
+    var n = bytes.length;
+    var at = 0;
+    function need(count) {
+      if (at + count > n) throw damaged(name, "cannot be decoded (its header ends early)");
+    }
+    function length(size) {
+      need(size);
+      var value = 0;
+      for (var i = 0; i < size; i++) value = value * 256 + bytes[at + i];
+      at += size;
+      return value;
+    }
+    // Skip one msgpack value (and everything inside it).
+    function skip() {
+      var pending = 1;
+      while (pending > 0) {
+        pending--;
+        need(1);
+        var b = bytes[at++];
+        if (b <= 0x7f || b >= 0xe0 || b === 0xc0 || b === 0xc2 || b === 0xc3) continue;
+        if (b <= 0x8f) { pending += 2 * (b & 0x0f); continue; }
+        if (b <= 0x9f) { pending += b & 0x0f; continue; }
+        if (b <= 0xbf) { need(b & 0x1f); at += b & 0x1f; continue; }
+        switch (b) {
+          case 0xc4: case 0xd9: at += length(1); break; // bin 8, str 8
+          case 0xc5: case 0xda: at += length(2); break; // bin 16, str 16
+          case 0xc6: case 0xdb: at += length(4); break; // bin 32, str 32
+          case 0xc7: at += length(1) + 1; break; // ext 8
+          case 0xc8: at += length(2) + 1; break; // ext 16
+          case 0xc9: at += length(4) + 1; break; // ext 32
+          case 0xcc: case 0xd0: at += 1; break;
+          case 0xcd: case 0xd1: at += 2; break;
+          case 0xca: case 0xce: case 0xd2: at += 4; break;
+          case 0xcb: case 0xcf: case 0xd3: at += 8; break;
+          case 0xd4: at += 2; break; case 0xd5: at += 3; break; case 0xd6: at += 5; break;
+          case 0xd7: at += 9; break; case 0xd8: at += 17; break; // fixext 1, 2, 4, 8, 16
+          case 0xdc: pending += length(2); break; // array 16
+          case 0xdd: pending += length(4); break; // array 32
+          case 0xde: pending += 2 * length(2); break; // map 16
+          case 0xdf: pending += 2 * length(4); break; // map 32
+          default: throw damaged(name, "cannot be decoded (byte 0x" + b.toString(16) + " at offset " + (at - 1) + ")");
+        }
+        need(0);
+      }
+    }
+    function key() {
+      need(1);
+      var b = bytes[at];
+      var size;
+      if (b >= 0xa0 && b <= 0xbf) { at += 1; size = b & 0x1f; }
+      else if (b === 0xd9) { at += 1; size = length(1); }
+      else throw damaged(name, "cannot be decoded (a header key at offset " + at + " is not a short string)");
+      need(size);
+      at += size;
+      return ascii(bytes, at - size, at);
+    }
+    // The map header: one byte for every table so far (FORMAT.md section 3), but any is accepted.
+    var first = bytes[at++];
+    var count = first >= 0x80 && first <= 0x8f ? first & 0x0f : first === 0xde ? length(2) : first === 0xdf ? length(4) : -1;
+    if (count < 0) throw damaged(name, "cannot be decoded (it is not a msgpack map)");
+    var layout = { headerCrcAt: -1, headerCrc: null, arraysAt: -1 };
+    for (var i = 0; i < count; i++) {
+      var keyAt = at;
+      var k = key();
+      if (k === "arrays") {
+        layout.arraysAt = keyAt;
+        return layout;
+      }
+      if (k === "header_crc32") {
+        // Always a msgpack uint32 (FORMAT.md section 4): 0xce and 4 big-endian bytes.
+        need(5);
+        if (bytes[at] !== 0xce) throw damaged(name, "has a malformed header_crc32 (not a uint32)");
+        layout.headerCrcAt = keyAt;
+        layout.headerCrc = uint32At(bytes, at + 1);
+        at += 5;
+        continue;
+      }
+      skip();
+    }
+    throw damaged(name, "has no arrays");
+  }
+
   /**
    * Verify and decode a table file (a Uint8Array or ArrayBuffer) -> Table
    * (game "two-player") or SoloTable (game "one-player"). `game` is the game
@@ -158,15 +263,34 @@
       if (bytes[tail + i] !== CRC_TAIL[i]) throw damaged(name, "is truncated (no checksum at its end)");
     }
     var n = bytes.length;
-    var stored = ((bytes[n - 4] << 24) | (bytes[n - 3] << 16) | (bytes[n - 2] << 8) | bytes[n - 1]) >>> 0;
-    if (crc32(bytes, 0, n - 4) !== stored) throw damaged(name, "is damaged (checksum mismatch)");
+    function checkWhole() {
+      if (crc32(bytes, 0, n - 4) !== uint32At(bytes, n - 4)) throw damaged(name, "is damaged (checksum mismatch)");
+    }
+    // The header first (format 1.1: header_crc32 covers every byte before its key),
+    // then the whole file: a format 1.0 file (no header_crc32) is verified whole
+    // before any field of its header is used.
+    var layout;
+    try {
+      layout = layoutOf(bytes, name);
+    } catch (error) {
+      checkWhole(); // a header that cannot be walked: say "damaged" if the file is
+      throw error;
+    }
+    if (layout.headerCrcAt >= 0 && crc32(bytes, 0, layout.headerCrcAt) !== layout.headerCrc) {
+      throw damaged(name, "is damaged (header checksum mismatch)");
+    }
+    checkWhole();
     var fields;
     try {
       fields = decode(bytes);
     } catch (error) {
       throw damaged(name, "cannot be decoded (" + error.message + ")");
     }
-    var parsed = checkFields(fields, name, game);
+    if (fields && typeof fields === "object" && layout.headerCrcAt >= 0 && fields.header_crc32 !== layout.headerCrc) {
+      throw damaged(name, "cannot be decoded (its header_crc32 is not where it was found)");
+    }
+    // Arrays' checksums are seeded with the CRC-32 of every byte before the key "arrays".
+    var parsed = checkFields(fields, name, game, crc32(bytes, 0, layout.arraysAt));
     return parsed.game === SOLO_GAME ? new SoloTable(parsed, name, n) : new Table(parsed, name, n);
   }
 
@@ -174,7 +298,33 @@
     return typeof value === "number" && Math.floor(value) === value;
   }
 
-  function checkFields(fields, name, wanted) {
+  /**
+   * Check an array's checksums (FORMAT.md section 4): `crc32` is the CRC-32 of
+   * its data continued from `seed`, and `block_crc32` holds one little-endian
+   * uint32 per block of `block_size` bytes, each continued from `seed` too.
+   */
+  function checkArray(a, key, seed, name) {
+    var data = a.data;
+    var blocks = a.block_crc32;
+    var count = Math.ceil(data.length / BLOCK_SIZE);
+    if (a.block_size !== BLOCK_SIZE || !(blocks instanceof Uint8Array) || blocks.length !== 4 * count ||
+        !isInt(a.crc32) || a.crc32 < 0 || a.crc32 > 0xffffffff) {
+      throw damaged(name, "has no checksums for its array " + key);
+    }
+    for (var block = 0; block < count; block++) {
+      var start = block * BLOCK_SIZE;
+      var stored = (blocks[4 * block] | (blocks[4 * block + 1] << 8) | (blocks[4 * block + 2] << 16) |
+        (blocks[4 * block + 3] << 24)) >>> 0;
+      if (crc32(data, start, Math.min(start + BLOCK_SIZE, data.length), seed) !== stored) {
+        throw damaged(name, "is damaged (checksum mismatch in array " + key + ", block " + block + ")");
+      }
+    }
+    if (crc32(data, 0, data.length, seed) !== a.crc32) {
+      throw damaged(name, "is damaged (checksum mismatch in array " + key + ")");
+    }
+  }
+
+  function checkFields(fields, name, wanted, arraysSeed) {
     if (!fields || typeof fields !== "object" || fields.magic !== MAGIC) throw damaged(name, "is not a ShutTheBox table");
     var format = fields.format;
     if (!Array.isArray(format) || !isInt(format[0])) throw damaged(name, "has no format version");
@@ -232,6 +382,7 @@
       if (!(a.data instanceof Uint8Array) || a.data.length !== count * ITEMSIZE[dtype]) {
         throw damaged(name, "has an array " + key + " of the wrong length");
       }
+      checkArray(a, key, arraysSeed, name);
       // bin data may start at any offset: read through a little-endian DataView.
       arrays[key] = new DataView(a.data.buffer, a.data.byteOffset, a.data.byteLength);
     });
@@ -434,7 +585,7 @@
   }
 
   /**
-   * Exact single-player answers for one rule set (FORMAT.md section 7a), for
+   * Exact single-player answers for one rule set (FORMAT.md section 6.2), for
    * both objectives: "shut" (the highest probability of shutting the box) and
    * "score" (the lowest expected final score: the open tiles' sum when the
    * turn ends, 0 when shut; lower is better).
