@@ -1,0 +1,130 @@
+"""yazy's questions on the command line.
+
+    ShutTheBox yazy --expect [CATS]                ->  165.757319
+    ShutTheBox yazy --expect CATS DICE REROLLS     ->  the same, mid-turn
+    ShutTheBox yazy --move CATS DICE REROLLS       ->  keep 6 6 | score full-house | keep none
+"""
+
+from ...engine.command import looks_like_option, no_question, one_line, shown
+from ...engine.store import describe as describe_file
+from ...errors import InvalidQuery
+from .rules import describe
+from .table import load
+
+HELP = """\
+usage: ShutTheBox yazy --expect [CATS]
+       ShutTheBox yazy --expect CATS DICE REROLLS
+       ShutTheBox yazy --move CATS DICE REROLLS
+       ShutTheBox yazy --batch < questions.txt
+       ShutTheBox yazy --rules
+       ShutTheBox yazy simulate [--games N] [--seed S]
+       ShutTheBox yazy report [--out DIR] [--games N] [--seed S]
+
+yazy, a Yahtzee variant: 11 turns; each turn rolls five 6-sided dice, then up to
+2 rerolls (keep any dice, roll the rest), then scores one open category:
+ones..sixes (the face times how many show it), three-kind and four-kind (the sum
+of the dice with 3 or 4 of a face), full-house (25 for 3 + 2 of two faces),
+straight (40 for 12345 or 23456), yazy (50 for five of a kind). No bonuses.
+Answers maximise the expected total, which is not the same as maximising the
+chance to beat an opponent.
+
+questions:
+  --expect [CATS]              the maximum expected sum of the scores still to
+                               come, at the start of a turn (CATS: all)
+      $ ShutTheBox yazy --expect
+      165.757319
+  --expect CATS DICE REROLLS   the same, mid-turn
+  --move CATS DICE REROLLS     the best move: score CATEGORY, keep D D D (the
+                               kept dice, increasing), or keep none
+      $ ShutTheBox yazy --move all 13366 2
+      keep 6 6
+
+CATS is the open categories: names separated by commas (ones,twos,threes,
+fours,fives,sixes,three-kind,four-kind,full-house,straight,yazy), all or none.
+DICE is five digits 1-6 in any order; REROLLS the rerolls left, 0 to 2. Keeping
+all five dice with rerolls left is scoring now. Among moves whose values differ
+by less than 1e-12, scoring comes first (the first category in the list above),
+then keeping more dice, then the lowest dice.
+
+options:
+  --batch        one question per line of standard input (the words after
+                 `yazy`), one answer per line; a bad line prints "error: ..."
+  --table PATH   answer from another table file
+  --rules        print the rules, size and location of the table
+  -h, --help     print this help
+
+exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
+missing or damaged"""
+
+GAME_OPTIONS = ()
+COMMANDS = {"simulate": "shutthebox.games.yazy.analysis:simulate_main",
+            "report": "shutthebox.games.yazy.analysis:report_main"}
+_FORMS = {"--expect": ((0, 1, 3), "[CATS] or CATS DICE REROLLS"), "--move": ((3,), "CATS DICE REROLLS")}
+
+
+def parse(tokens) -> tuple[str, list]:
+    """``["--move", "all", "13366", "2"]`` -> ("--move", ["all", "13366", "2"])."""
+    questions = [token for token in tokens if token in _FORMS]
+    unknown = [token for token in tokens if looks_like_option(token) and token not in _FORMS]
+    args = [token for token in tokens if not looks_like_option(token)]
+    if unknown:
+        raise InvalidQuery("unknown option '%s' (a yazy question is --expect [CATS] [DICE REROLLS] or --move CATS "
+                           "DICE REROLLS)" % shown(unknown[0]))
+    if not questions:
+        raise InvalidQuery("no question asked: use --expect [CATS] or --move CATS DICE REROLLS (see --help)")
+    if len(questions) > 1:
+        raise InvalidQuery("ask one question only: --expect or --move, once")
+    counts, names = _FORMS[questions[0]]
+    if len(args) not in counts:
+        raise InvalidQuery("%s takes %s, but got %s" % (questions[0], names, "%d: %s" % (
+            len(args), shown(" ".join(args))) if args else "no arguments"))
+    return questions[0], args
+
+
+class Session:
+    def __init__(self, options: dict, table: str | None):
+        self.path = table
+        self._table = None
+        self._memo: dict = {}
+
+    def table(self):
+        if self._table is None:
+            self._table = load(self.path)
+        return self._table
+
+    def answer(self, tokens) -> str:
+        question, args = parse(tokens)
+        table = self.table()
+        if question == "--move":
+            return table.probe_move(*args)
+        if len(args) == 3:
+            return "%.6f" % table.probe_expect(*args)
+        return "%.6f" % table.probe_expect(args[0] if args else "all")
+
+    def answer_lines(self, lines) -> tuple[list, bool]:
+        """A batch: the whole table read once, a line asked again answered from memory."""
+        table = self.table()
+        table.preload()
+        memo, out, ok = self._memo, [], True
+        for line in lines:
+            text = memo.get(line)
+            if text is None:
+                words = line.split()
+                try:
+                    text = self.answer(words) if words else ""
+                except InvalidQuery as error:
+                    out.append("error: %s" % one_line(error))
+                    ok = False
+                    continue
+                if len(memo) < 1 << 20:
+                    memo[line] = text
+            out.append(text)
+        return out, ok
+
+    def describe(self, tokens) -> str:
+        no_question("--rules", tokens)
+        return describe_file(self.table().file, "yazy", describe())
+
+
+def open_game(options: dict, table: str | None) -> Session:
+    return Session(options, table)

@@ -1,0 +1,202 @@
+"""Solving yazy (build time only; numpy): the keep-multiset dynamic program over the 2**11 category sets.
+
+For a set of open categories ``m`` let ``T(m)`` be the maximum expected sum of
+the scores still to come at the start of a turn (``T(0) = 0``), and for a
+sorted roll ``r`` with ``R`` rerolls left
+
+    V0(m, r) = max over open c of  score(c, r) + T(m - c)
+    VR(m, r) = max(V0(m, r), max over keeps K, proper sub-multisets of r, of E_R(m, K))
+    E_R(m, K) = the mean of V(R-1)(m, K + the rolled dice)
+    T(m)     = E_3(m, {})
+
+Keeping all five dice with rerolls left comes to scoring now (one may keep them
+again), so it is the ``V0`` term. ``E`` is computed one die at a time, over the
+462 keeps: ``E(K) = (E(K + 1) + ... + E(K + 6)) / 6``, ``E(K) = V(K)`` for five
+dice. Sets are solved in layers of equal size, each layer vectorised.
+
+Exactness: every value is a double-double (a float64 pair hi + lo, about 106
+bits), so the value stored, hi, is the float64 nearest the exact one up to an
+error below ``ERROR_BOUND``; ties are told apart from real differences
+(``TIE``, far above that error and far below the smallest real gap, both
+checked) and broken by a fixed order (docs/YAZY.md): score before keeping;
+categories in the order of ``CATEGORIES``; keeps with more dice first, then the
+lexicographically smallest. All operations are elementwise in a fixed order (no
+BLAS), so the bytes do not depend on the machine.
+"""
+
+import numpy as np
+
+from .rules import ALL, CATEGORIES, DICE, NO_MOVE, ROLLS, SCORE, SIDES, score
+
+SOLVER_VERSION = 1
+TIE = 1e-12
+ERROR_BOUND = 1e-20  # of the double-double values, far above their actual ~1e-27
+_SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's split into two 26-bit halves
+
+
+class Solution:
+    """``turn[m]`` = T(m); ``expect[m, R, r]`` = VR(m, r) (0 for m = 0); ``move[m, R, r]`` the chosen move
+    (rules.py's codes); ``*_lo`` the double-double low parts; ``smallest_gap`` the smallest difference
+    between an action's value and the best that is not a tie, ``largest_tie`` the largest that is."""
+
+    def __init__(self, turn, turn_lo, expect, expect_lo, move, smallest_gap, largest_tie):
+        self.turn, self.turn_lo, self.expect, self.expect_lo, self.move = turn, turn_lo, expect, expect_lo, move
+        self.smallest_gap, self.largest_tie = smallest_gap, largest_tie
+
+
+# -- double-double arithmetic on numpy arrays (values are never negative) -----------------
+
+def _quick(s, e):
+    hi = s + e
+    return hi, e - (hi - s)
+
+
+def _add(ah, al, bh, bl):
+    s = ah + bh
+    bv = s - ah
+    e = (ah - (s - bv)) + (bh - bv)
+    return _quick(s, e + (al + bl))
+
+
+def _div6(h, l):
+    q = h / 6.0
+    t = _SPLIT * q
+    q1 = t - (t - q)  # q = q1 + q2 exactly, each short enough that q1 * 6 and q2 * 6 are exact
+    p = q * 6.0
+    err = (q1 * 6.0 - p) + (q - q1) * 6.0  # q * 6 = p + err exactly (Dekker)
+    return _quick(q, (((h - p) - err) + l) / 6.0)
+
+
+def _max(h, l, axis):
+    best = h.max(axis=axis)
+    low = np.where(h == np.expand_dims(best, axis), l, -np.inf).max(axis=axis)
+    return best, low
+
+
+# -- the numbering of keeps ---------------------------------------------------------------
+
+class Keeps:
+    """The 462 keeps (multisets of 0 to 5 dice) ordered by size, then lexicographically.
+
+    ``children[k]``: for keeps of size k < 5, the keeps one die larger (faces 1-6);
+    ``roll_of``: the roll of each 5-dice keep; ``options[r]``: the proper sub-keeps
+    of roll ``r`` in tie order (more dice first, then lexicographic), padded with
+    ``len(keeps)``; ``codes[r]``: the move code of each of them.
+    """
+
+    def __init__(self):
+        by_size = [[()]]
+        for size in range(1, DICE + 1):
+            by_size.append(sorted({tuple(sorted(keep + (face,))) for keep in by_size[-1]
+                                   for face in range(1, SIDES + 1)}))
+        self.keeps = [keep for level in by_size for keep in level]
+        index = {keep: number for number, keep in enumerate(self.keeps)}
+        self.sizes = [(index[level[0]], len(level)) for level in by_size]
+        self.children = [np.array([[index[tuple(sorted(keep + (face,)))] for face in range(1, SIDES + 1)]
+                                   for keep in level]) for level in by_size[:-1]]
+        roll_index = {roll: number for number, roll in enumerate(ROLLS)}
+        self.roll_of = np.array([roll_index[keep] for keep in by_size[-1]])
+        width = 2**DICE - 1
+        self.options = np.full((len(ROLLS), width), len(self.keeps))
+        self.codes = np.zeros((len(ROLLS), width), dtype=np.uint8)
+        for r, roll in enumerate(ROLLS):
+            subs = {tuple(die for position, die in enumerate(roll) if bits >> position & 1) for bits in range(width)}
+            ordered = sorted(subs, key=lambda keep: (-len(keep), keep))
+            self.options[r, :len(ordered)] = [index[keep] for keep in ordered]
+            self.codes[r, :len(ordered)] = [positions(roll, keep) for keep in ordered]
+
+
+def positions(roll, kept) -> int:
+    """The move code keeping the dice ``kept`` of the sorted ``roll``: of each face, its first dice."""
+    left = list(kept)
+    bits = 0
+    for position, die in enumerate(roll):
+        if die in left:
+            left.remove(die)
+            bits |= 1 << position
+    return bits
+
+
+def _means(keeps: Keeps, hi, lo):
+    """E over every keep, from the values (M, 252) of the rolls: (M, 462) hi and lo."""
+    count = len(keeps.keeps)
+    out_h, out_l = np.empty((len(hi), count)), np.empty((len(hi), count))
+    start, size = keeps.sizes[DICE]
+    out_h[:, start:start + size], out_l[:, start:start + size] = hi[:, keeps.roll_of], lo[:, keeps.roll_of]
+    for level in range(DICE - 1, -1, -1):
+        start, size = keeps.sizes[level]
+        child = keeps.children[level]
+        sh, sl = out_h[:, child[:, 0]], out_l[:, child[:, 0]]
+        for face in range(1, SIDES):
+            sh, sl = _add(sh, sl, out_h[:, child[:, face]], out_l[:, child[:, face]])
+        out_h[:, start:start + size], out_l[:, start:start + size] = _div6(sh, sl)
+    return out_h, out_l
+
+
+class _Gaps:
+    """The smallest real gap and the largest tie seen between an action and the best."""
+
+    def __init__(self):
+        self.smallest, self.largest = np.inf, 0.0
+
+    def see(self, gaps):
+        gaps = gaps[np.isfinite(gaps)]
+        real = gaps[gaps > TIE]
+        tied = gaps[gaps <= TIE]
+        if real.size:
+            self.smallest = min(self.smallest, float(real.min()))
+        if tied.size:
+            self.largest = max(self.largest, float(np.abs(tied).max()))
+
+
+def solve() -> Solution:
+    keeps = Keeps()
+    rolls, sets, cats = len(ROLLS), ALL + 1, len(CATEGORIES)
+    scores = np.array([[score(c, roll) for roll in ROLLS] for c in range(cats)], dtype=np.float64)
+    turn, turn_lo = np.zeros(sets), np.zeros(sets)
+    expect, expect_lo = np.zeros((sets, 3, rolls)), np.zeros((sets, 3, rolls))
+    move = np.full((sets, 3, rolls), NO_MOVE, dtype=np.uint8)
+    gaps = _Gaps()
+    popcount = np.array([bin(m).count("1") for m in range(sets)])
+    for size in range(1, cats + 1):
+        masks = np.flatnonzero(popcount == size)
+        count = len(masks)
+        # V0: score an open category
+        cand_h = np.full((count, cats, rolls), -np.inf)
+        cand_l = np.zeros((count, cats, rolls))
+        for c in range(cats):
+            open_ = masks >> c & 1 == 1
+            rest = masks[open_] & ~(1 << c)
+            h, l = _add(np.broadcast_to(scores[c], (open_.sum(), rolls)), 0.0, turn[rest][:, None],
+                        turn_lo[rest][:, None])
+            cand_h[open_, c], cand_l[open_, c] = h, l
+        vh, vl = _max(cand_h, cand_l, 1)
+        gap = (vh[:, None] - cand_h) + (vl[:, None] - cand_l)
+        gaps.see(gap)
+        chosen = np.argmax(gap <= TIE, axis=1)
+        move[masks, 0] = SCORE + chosen
+        expect[masks, 0], expect_lo[masks, 0] = vh, vl
+        scoring = move[masks, 0]
+        v0h, v0l = vh, vl
+        # V1, V2: score now or keep some dice and roll the rest
+        for rerolls in (1, 2):
+            eh, el = _means(keeps, vh, vl)
+            eh = np.concatenate([eh, np.full((count, 1), -np.inf)], axis=1)
+            el = np.concatenate([el, np.zeros((count, 1))], axis=1)
+            kh, kl = eh[:, keeps.options], el[:, keeps.options]  # (count, rolls, 31)
+            bh, bl = _max(kh, kl, 2)
+            vh, vl = _max(np.stack([v0h, bh]), np.stack([v0l, bl]), 0)
+            score_gap = (vh - v0h) + (vl - v0l)
+            keep_gap = (vh[..., None] - kh) + (vl[..., None] - kl)
+            gaps.see(score_gap)
+            gaps.see(keep_gap)
+            first = np.argmax(keep_gap <= TIE, axis=2)
+            keep_code = keeps.codes[np.arange(rolls)[None, :], first]
+            move[masks, rerolls] = np.where(score_gap <= TIE, scoring, keep_code)
+            expect[masks, rerolls], expect_lo[masks, rerolls] = vh, vl
+        th, tl = _means(keeps, vh, vl)
+        turn[masks], turn_lo[masks] = th[:, 0], tl[:, 0]
+    if not gaps.largest < TIE / 1000 or not gaps.smallest > TIE * 1000:
+        raise AssertionError("yazy: ties are not clear (largest tie %.3g, smallest real gap %.3g, tie %g)"
+                             % (gaps.largest, gaps.smallest, TIE))
+    return Solution(turn, turn_lo, expect, expect_lo, move, gaps.smallest, gaps.largest)

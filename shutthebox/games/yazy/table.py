@@ -1,0 +1,102 @@
+"""Query-time yazy table: ``load()`` and the two questions (expected score to come, the best move).
+
+>>> from shutthebox.games.yazy.table import load
+>>> "%.6f" % load().probe_expect("all")
+'165.757319'
+>>> load().probe_move("all", "13366", 2)
+'keep 6 6'
+"""
+
+from ...engine.command import whole
+from ...engine.store import open_table
+from ...errors import InvalidQuery, TableError
+from .rules import ALL, GAME, NO_MOVE, REROLLS, ROLLS, RULES, categories, describe_move, roll_index
+
+TABLE_NAME = "yazy.msgpack"
+_SHAPE = (ALL + 1, REROLLS + 1, len(ROLLS))
+
+
+def describe_fields(fields: dict) -> str:
+    if fields.get("game") == GAME and fields.get("rules") == RULES:
+        return "the yazy table"
+    return "a %r table (%r)" % (fields.get("game"), fields.get("rules"))
+
+
+def load(path: str | None = None) -> "YazyTable":
+    """The verified shipped table (or the one at ``path``)."""
+    tablefile = open_table(TABLE_NAME, expect={"game": GAME, "rules": RULES}, describe=describe_fields, path=path,
+                           build=None, hint=" (python build_tables.py --game yazy)")
+    return YazyTable(tablefile)
+
+
+class YazyTable:
+    """Exact answers for yazy.
+
+    ``cats``: the open categories (``"ones,full-house"``, ``"all"``, ``"none"``)
+    or their bitmask; ``dice``: five digits 1-6 in any order; ``rerolls``: 0-2.
+    ``probe_*`` raises InvalidQuery for a question without an answer; ``get_*``
+    returns ``default``.
+    """
+
+    def __init__(self, tablefile):
+        self.file, self.path = tablefile, tablefile.path
+        shapes = tablefile.shapes
+        if shapes.get("turn") != (ALL + 1,) or shapes.get("expect") != _SHAPE or shapes.get("move") != _SHAPE:
+            raise TableError("table file %s has arrays of the wrong shape for yazy; rebuild it with `make tables`"
+                             % self.path)
+        self._turn, self._expect, self._move = (tablefile.arrays[name] for name in ("turn", "expect", "move"))
+        self._sets: dict = {}
+
+    def preload(self) -> None:
+        """Read and verify the whole table now, for many lookups."""
+        self._turn, self._expect, self._move = (self.file.whole(name) for name in ("turn", "expect", "move"))
+
+    def categories(self, cats) -> int:
+        if type(cats) is int and 0 <= cats <= ALL:
+            return cats
+        mask = self._sets.get(cats)
+        if mask is None:
+            if not isinstance(cats, str):
+                raise InvalidQuery("categories must be text such as ones,yazy or all, not %r" % (cats,))
+            mask = categories(cats)
+            if len(self._sets) < 1 << 12:
+                self._sets[cats] = mask
+        return mask
+
+    def _state(self, cats, dice, rerolls) -> tuple[int, int]:
+        mask = self.categories(cats)
+        roll = roll_index(dice) if isinstance(dice, str) else roll_index("".join(map(str, dice)))
+        if isinstance(rerolls, str):
+            rerolls = whole("number of rerolls", rerolls)
+        if type(rerolls) is not int or not 0 <= rerolls <= REROLLS:
+            raise InvalidQuery("rerolls left must be 0, 1 or 2, not %s" % rerolls)
+        if not mask:
+            raise InvalidQuery("no category is open: the game is over, there is no turn to play")
+        return (mask * 3 + rerolls) * len(ROLLS) + roll, roll
+
+    def probe_expect(self, cats, dice=None, rerolls=None) -> float:
+        """The maximum expected sum of the scores still to come: from the start of a turn (no dice),
+        or mid-turn with ``dice`` showing and ``rerolls`` left."""
+        if dice is None and rerolls is None:
+            return self._turn[self.categories(cats)]
+        return self._expect[self._state(cats, dice, rerolls)[0]]
+
+    def probe_move(self, cats, dice, rerolls) -> str:
+        """The best move: ``score CATEGORY``, ``keep D D D`` (kept dice, increasing) or ``keep none``."""
+        index, roll = self._state(cats, dice, rerolls)
+        code = self._move[index]
+        if code == NO_MOVE:
+            raise TableError("table file %s has no move for a turn with categories open; rebuild it" % self.path)
+        return describe_move(code, ROLLS[roll])
+
+    def get_expect(self, cats, dice=None, rerolls=None, default=None):
+        try:
+            return self.probe_expect(cats, dice, rerolls)
+        except InvalidQuery:
+            return default
+
+    def get_move(self, cats, dice, rerolls, default=None):
+        try:
+            return self.probe_move(cats, dice, rerolls)
+        except InvalidQuery:
+            return default
