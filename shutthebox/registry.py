@@ -12,6 +12,7 @@ GAMES = {
     "shutthebox": "shutthebox.games.shutthebox",  # two players (the assignment), 2-8 players, variants
     "solo": "shutthebox.games.solo",  # one player: asked through shutthebox's --solo questions
     "toggle": "shutthebox.games.toggle",  # Project Euler 640: turn every card face down
+    "goat": "shutthebox.games.goat",  # the dice homework: fixed strategies, optimal solo and two-player play
     "yazy": "shutthebox.games.yazy",  # a Yahtzee variant: 11 turns, the maximum expected score
 }
 # The game of a command line that names none: ``ShutTheBox --one --expect 123456789``.

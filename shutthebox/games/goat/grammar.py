@@ -1,0 +1,168 @@
+"""Goat's questions on the command line.
+
+    ShutTheBox goat --solo --expect 0 --dice 2 --stop-at 23     ->  8.783638
+    ShutTheBox goat --one --move 0 0 11 1                       ->  roll 1
+"""
+
+from ...engine.command import looks_like_option, no_question, shown, whole
+from ...engine.store import describe as describe_file
+from ...errors import InvalidQuery
+from .rules import DEFAULT_GOAL, GOAL_LIMITS, Rules
+from .table import action_text, load
+
+HELP = """\
+usage: ShutTheBox goat [--goal G] --solo --expect SCORE --dice K --stop-at T
+       ShutTheBox goat [--goal G] --solo --expect SCORE [TURN ROLLS]
+       ShutTheBox goat [--goal G] --solo --move SCORE TURN ROLLS
+       ShutTheBox goat [--goal G] --one|--two --expect MY OPP [TURN ROLLS]
+       ShutTheBox goat [--goal G] --one|--two --move MY OPP TURN ROLLS
+       ShutTheBox goat [--goal G] --batch < questions.txt
+       ShutTheBox goat [--goal G] --rules
+       ShutTheBox goat strategies [--games N] [--seed N] [--goal G]
+       ShutTheBox goat report [--out DIR] [--games N] [--seed N] [--goal G]
+
+Goat (an algorithms-course homework): before each roll the player puts 1 to 6
+dice in the cup. If any two dice match, the turn ends with 0 points; otherwise
+their sum is added to the turn total, and the player may roll again or stop and
+bank it. A turn is at most 3 rolls. First to the goal (100).
+
+questions:
+  --solo --expect SCORE --dice K --stop-at T
+        expected turns to the goal from banked SCORE, this turn counted, for
+        the fixed strategy: K dice every roll, stop once the turn total
+        reaches T or the goal (exact)
+      $ ShutTheBox goat --solo --expect 0 --dice 2 --stop-at 23
+      8.783638
+  --solo --expect SCORE [TURN ROLLS]   the same, playing optimally; TURN is the
+        turn total so far, ROLLS the rolls taken this turn (0 to 2)
+      $ ShutTheBox goat --solo --expect 0
+      8.497837
+  --solo --move SCORE TURN ROLLS       the optimal action: roll K or stop
+  --one --expect MY OPP [TURN ROLLS]   the first player's chance to win, to move
+        with MY banked points against OPP (a tie is half a win)
+  --two --expect MY OPP [TURN ROLLS]   the second player's; OPP at or above the
+        goal: the first player has banked OPP and this is the last turn
+  --one|--two --move MY OPP TURN ROLLS the optimal action: roll K or stop
+
+Two players play rounds: the first player's turn, then the second's; after the
+second's turn the game ends if either has reached the goal, the higher total
+winning. Among equally good actions (within 1e-11) the first of stop, roll 1,
+..., roll 6 is shown.
+
+options:
+  --goal G       the goal, %d to %d (default %d); goals other than 100 are
+                 solved on first use (a few seconds) and cached
+  --batch        one question per line of standard input (the words after
+                 `goat`), one answer per line; a bad line prints "error: ..."
+  --table PATH   answer from another table file
+  --rules        print the rules, size and location of the table
+  -h, --help     print this help
+
+exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
+missing or damaged""" % (GOAL_LIMITS[0], GOAL_LIMITS[1], DEFAULT_GOAL)
+
+GAME_OPTIONS = ("--goal",)
+COMMANDS = {"strategies": "shutthebox.games.goat.analysis:strategies_main",
+            "report": "shutthebox.games.goat.analysis:report_main"}
+_PLAYERS = {"--solo": 0, "--one": 1, "--two": 2}
+_QUESTIONS = ("--expect", "--move")
+_VALUED = ("--dice", "--stop-at")
+
+
+def rules_from_options(options: dict) -> Rules:
+    text = options.get("--goal")
+    if text is None:
+        return Rules()
+    low, high = GOAL_LIMITS
+    if not (text.isascii() and text.isdigit()) or len(text) > 4 or not low <= int(text) <= high:
+        raise InvalidQuery("--goal must be a whole number from %d to %d, not '%s'" % (low, high, shown(text)))
+    return Rules(int(text))
+
+
+def parse(tokens):
+    """-> (player 0/1/2, "--expect"/"--move", [numbers], {"--dice": K, "--stop-at": T})."""
+    players, questions, args, valued = [], [], [], {}
+    words = iter(tokens)
+    for word in words:
+        name, equals, value = word.partition("=")
+        if name in _VALUED:
+            if not equals:
+                value = next(words, None)
+                if value is None:
+                    raise InvalidQuery("%s needs a value" % name)
+            if name in valued:
+                raise InvalidQuery("%s is given twice" % name)
+            valued[name] = whole(name[2:].replace("-", " ") if name == "--stop-at" else "number of dice", value)
+        elif word in _PLAYERS:
+            players.append(word)
+        elif word in _QUESTIONS:
+            questions.append(word)
+        elif looks_like_option(word):
+            raise InvalidQuery("unknown option '%s' (a goat question is --solo, --one or --two with --expect or "
+                               "--move; see --help)" % shown(word))
+        else:
+            args.append(whole("number", word))
+    if len(players) != 1 or len(questions) != 1:
+        raise InvalidQuery("ask one question: --solo, --one or --two, with --expect or --move (see --help)")
+    player, question = _PLAYERS[players[0]], questions[0]
+    if valued and (player or question != "--expect" or len(valued) != 2):
+        raise InvalidQuery("a fixed strategy is asked as --solo --expect SCORE --dice K --stop-at T")
+    names = ("SCORE",) if player == 0 else ("MY", "OPP")
+    if question == "--move" or len(args) > len(names):
+        names += ("TURN", "ROLLS")
+    if valued:
+        names = ("SCORE",)
+    if len(args) != len(names):
+        raise InvalidQuery("%s %s takes %s, but got %d number%s" % (players[0], question, " ".join(names), len(args),
+                                                                   "" if len(args) == 1 else "s"))
+    return player, question, args, valued
+
+
+class Session:
+    def __init__(self, options: dict, table: str | None):
+        self.rules = rules_from_options(options)
+        self.path = table
+        self._table = None
+
+    def table(self):
+        if self._table is None:
+            self._table = load(self.rules, self.path)
+        return self._table
+
+    def answer(self, tokens) -> str:
+        player, question, args, valued = parse(tokens)
+        table = self.table()
+        if valued:
+            return "%.6f" % table.probe_fixed(args[0], valued["--dice"], valued["--stop-at"])
+        if player == 0:
+            if question == "--move":
+                return action_text(table.probe_solo_move(*args))
+            return "%.6f" % table.probe_solo(*args)
+        if question == "--move":
+            return action_text(table.probe_move(player, *args))
+        return "%.6f" % table.probe_win(player, *args)
+
+    def answer_lines(self, lines) -> tuple[list, bool]:
+        """A batch: the whole table read once."""
+        self.table().preload()
+        out, ok = [], True
+        for line in lines:
+            words = line.split()
+            if not words:
+                out.append("")
+                continue
+            try:
+                out.append(self.answer(words))
+            except InvalidQuery as error:
+                out.append("error: %s" % shown(str(error)) if len(str(error)) > 500 else "error: %s" % error)
+                ok = False
+        return out, ok
+
+    def describe(self, tokens) -> str:
+        no_question("--rules", tokens)
+        table = self.table()
+        return describe_file(table.file, "goat", table.rules.describe())
+
+
+def open_game(options: dict, table: str | None) -> Session:
+    return Session(options, table)

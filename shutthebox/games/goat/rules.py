@@ -1,0 +1,68 @@
+"""Goat's rules and the encoding of a turn (query time; docs/GOAT.md).
+
+Before each roll the player chooses 1 to 6 dice; a roll whose dice all differ
+adds their sum to the turn total, a match ends the turn with nothing. A turn
+is at most ``ROLLS`` rolls. A state inside a turn is (rolls taken, turn total),
+stored at ``slot(rolls, turn)`` of ``SLOTS`` slots: 0 (no roll yet), 1..21 (one
+roll), 22..62 (two rolls, totals 2..42). An action is 0 (stop) or K (roll K dice).
+"""
+
+from ...errors import InvalidQuery
+
+GAME = "goat"
+DEFAULT_GOAL = 100
+# Goal 150 makes a 26 MiB table solved in seconds; beyond, the cache grows as the goal squared.
+GOAL_LIMITS = (2, 150)
+ROLLS, DICE = 3, 6
+# Highest sum of K different faces; a roll of any number of dice shows 1 to 21.
+MAX_SUM = (0, 6, 11, 15, 18, 20, 21)
+SLOTS = 63
+MAX_GAIN = ROLLS * MAX_SUM[DICE]  # 63: the most a turn can bank
+# A fixed strategy's threshold beyond 2 * MAX_SUM[k] + 1 never stops a turn early: thresholds 1..43 are stored.
+THRESHOLDS = 2 * MAX_SUM[DICE] + 1
+# The last turn's table rows: what the second player must beat, 1..64 (64 and more: out of reach).
+NEEDS = MAX_GAIN + 1
+
+
+def slot(rolls: int, turn: int) -> int:
+    return 0 if rolls == 0 else (turn if rolls == 1 else turn + 20)
+
+
+def check_turn(turn: int, rolls: int) -> None:
+    """InvalidQuery unless ``rolls`` rolls of a turn can make the total ``turn``."""
+    if not 0 <= rolls < ROLLS:
+        raise InvalidQuery("ROLLS is the rolls taken this turn, 0 to %d, not %d" % (ROLLS - 1, rolls))
+    low, high = (0, 0) if rolls == 0 else (rolls, rolls * MAX_SUM[DICE])
+    if not low <= turn <= high:
+        if rolls == 0:
+            raise InvalidQuery("before the first roll the turn total is 0, not %d" % turn)
+        raise InvalidQuery("%d roll%s cannot make a turn total of %d (only %d to %d)"
+                           % (rolls, "s" if rolls > 1 else "", turn, low, high))
+
+
+class Rules:
+    """``Rules(goal=100)``: the homework's game."""
+
+    __slots__ = ("goal",)
+
+    def __init__(self, goal: int = DEFAULT_GOAL):
+        low, high = GOAL_LIMITS
+        if type(goal) is not int or not low <= goal <= high:
+            raise InvalidQuery("--goal must be a whole number from %d to %d, not %r" % (low, high, goal))
+        self.goal = goal
+
+    def __eq__(self, other):
+        return isinstance(other, Rules) and self.goal == other.goal
+
+    def __hash__(self):
+        return hash(self.goal)
+
+    def __repr__(self):
+        return "Rules(goal=%d)" % self.goal
+
+    def as_dict(self) -> dict:
+        return {"goal": self.goal, "dice": DICE, "rolls": ROLLS}
+
+    def describe(self) -> str:
+        return "first to %d; 1 to %d dice a roll, at most %d rolls a turn; a match scores 0 for the turn" % (
+            self.goal, DICE, ROLLS)

@@ -1,0 +1,145 @@
+"""Query-time Goat tables: ``load()`` and the questions (expected turns, win chances, the action).
+
+>>> from shutthebox.games.goat.table import load
+>>> round(load().probe_fixed(0, 2, 23), 6)
+8.783638
+"""
+
+from ...engine.store import open_table
+from ...errors import InvalidQuery, TableError
+from .rules import DICE, GAME, MAX_GAIN, NEEDS, SLOTS, THRESHOLDS, Rules, check_turn, slot
+
+
+def table_name(rules: Rules) -> str:
+    return "goat-g%d.msgpack" % rules.goal
+
+
+def describe_fields(fields: dict) -> str:
+    rules = fields.get("rules")
+    if fields.get("game") == GAME and isinstance(rules, dict):
+        return "a goat table (goal %r)" % rules.get("goal")
+    return "a %r table (%r)" % (fields.get("game"), rules)
+
+
+def load(rules: Rules | None = None, path: str | None = None, build: bool = True) -> "GoatTable":
+    """The verified table of ``rules`` (default: goal 100); other goals are solved on first use and cached."""
+    rules = Rules() if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise InvalidQuery("rules must be a goat Rules object, not %r" % (rules,))
+
+    def solve():
+        from .build import solve_table  # build time: only when no table exists
+
+        return solve_table(rules)
+
+    tablefile = open_table(table_name(rules), expect={"game": GAME, "rules": rules.as_dict()},
+                           describe=describe_fields, path=path, build=solve if build else None)
+    return GoatTable(tablefile, rules)
+
+
+def action_text(action: int) -> str:
+    return "stop" if action == 0 else "roll %d" % action
+
+
+class GoatTable:
+    """Exact and optimal answers for one goal.
+
+    Scores, turn totals and rolls are whole numbers; ``probe_*`` raises InvalidQuery for a state
+    that cannot occur, ``get_*`` returns ``default``. Actions are 0 (stop) or K (roll K dice).
+    """
+
+    SHAPES = {"fixed": (DICE, THRESHOLDS, None), "solo": (None, SLOTS), "solo_move": (None, SLOTS),
+              "one": (None, None, SLOTS), "one_move": (None, None, SLOTS), "two": (None, None, SLOTS),
+              "two_move": (None, None, SLOTS), "last": (NEEDS, SLOTS), "last_move": (NEEDS, SLOTS)}
+
+    def __init__(self, tablefile, rules: Rules):
+        self.file, self.path, self.rules = tablefile, tablefile.path, rules
+        goal = rules.goal
+        for name, shape in self.SHAPES.items():
+            wanted = tuple(goal if size is None else size for size in shape)
+            if tablefile.shapes.get(name) != wanted:
+                raise TableError("table file %s has arrays of the wrong shape for goal %d; rebuild it with "
+                                 "`make tables`" % (self.path, goal))
+        self.arrays = tablefile.arrays
+
+    def preload(self) -> None:
+        """Read and verify the whole table now, for many lookups."""
+        self.arrays = {name: self.file.whole(name) for name in self.SHAPES}
+
+    def _score(self, name: str, score: int) -> None:
+        if type(score) is not int or score < 0:
+            raise InvalidQuery("%s is a banked score, 0 or more, not %s" % (name, score))
+        if score >= self.rules.goal:
+            raise InvalidQuery("%s %d has reached the goal %d: the game is over" % (name, score, self.rules.goal))
+
+    def probe_fixed(self, score: int, dice: int, stop_at: int) -> float:
+        """Expected turns to reach the goal from ``score`` (this turn counted) rolling ``dice`` dice
+        each roll and stopping once the turn total reaches ``stop_at``: exact, correctly rounded."""
+        self._score("SCORE", score)
+        if type(dice) is not int or not 1 <= dice <= DICE:
+            raise InvalidQuery("K is the number of dice, 1 to %d, not %s" % (DICE, dice))
+        if type(stop_at) is not int or stop_at < 1:
+            raise InvalidQuery("T is the turn total to stop at, 1 or more, not %s" % stop_at)
+        t = min(stop_at, THRESHOLDS)
+        return self.arrays["fixed"][((dice - 1) * THRESHOLDS + t - 1) * self.rules.goal + score]
+
+    def _solo(self, score, turn, rolls):
+        self._score("SCORE", score)
+        check_turn(turn, rolls)
+        return score * SLOTS + slot(rolls, turn)
+
+    def probe_solo(self, score: int, turn: int = 0, rolls: int = 0) -> float:
+        """Expected turns to the goal playing optimally, the current turn counted."""
+        return self.arrays["solo"][self._solo(score, turn, rolls)]
+
+    def probe_solo_move(self, score: int, turn: int, rolls: int) -> int:
+        return self.arrays["solo_move"][self._solo(score, turn, rolls)]
+
+    def _two(self, player: int, my: int, opp: int, turn: int, rolls: int):
+        """(array name, index) of the mover's state: ``player`` 1 or 2 is to move."""
+        goal = self.rules.goal
+        self._score("MY", my)
+        if type(opp) is not int or opp < 0:
+            raise InvalidQuery("OPP is a banked score, 0 or more, not %s" % opp)
+        check_turn(turn, rolls)
+        if player == 1:
+            if opp >= goal:
+                raise InvalidQuery("OPP %d has reached the goal %d: the second player's total ends the game "
+                                   "before the first player moves again" % (opp, goal))
+            return "one", (my * goal + opp) * SLOTS + slot(rolls, turn)
+        if opp < goal:
+            return "two", (my * goal + opp) * SLOTS + slot(rolls, turn)
+        if opp > goal - 1 + MAX_GAIN:
+            raise InvalidQuery("OPP %d is out of reach: the first player banks at most %d" % (opp, goal - 1 + MAX_GAIN))
+        return "last", (min(opp - my, NEEDS) - 1) * SLOTS + slot(rolls, turn)
+
+    def probe_win(self, player: int, my: int, opp: int, turn: int = 0, rolls: int = 0) -> float:
+        """The mover's chance to win (a tie counts half) with both playing optimally."""
+        name, index = self._two(player, my, opp, turn, rolls)
+        return self.arrays[name][index]
+
+    def probe_move(self, player: int, my: int, opp: int, turn: int, rolls: int) -> int:
+        name, index = self._two(player, my, opp, turn, rolls)
+        return self.arrays[name + "_move"][index]
+
+    def get_fixed(self, score, dice, stop_at, default=None):
+        return self._get(self.probe_fixed, default, score, dice, stop_at)
+
+    def get_solo(self, score, turn=0, rolls=0, default=None):
+        return self._get(self.probe_solo, default, score, turn, rolls)
+
+    def get_solo_move(self, score, turn, rolls, default=None):
+        return self._get(self.probe_solo_move, default, score, turn, rolls)
+
+    def get_win(self, player, my, opp, turn=0, rolls=0, default=None):
+        return self._get(self.probe_win, default, player, my, opp, turn, rolls)
+
+    def get_move(self, player, my, opp, turn, rolls, default=None):
+        return self._get(self.probe_move, default, player, my, opp, turn, rolls)
+
+    @staticmethod
+    def _get(probe, default, *args):
+        try:
+            return probe(*args)
+        except InvalidQuery:
+            return default
