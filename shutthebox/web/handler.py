@@ -1,0 +1,187 @@
+"""The answer to one request of ``serve``: a file of ``Routes`` or 404, with validators and gzip.
+
+Every answer carries an ``ETag`` and ``Last-Modified`` (from the file's size and
+modification time) and ``Cache-Control: no-cache``: the browser asks again
+each load and gets ``304 Not Modified`` while the file is unchanged. A client
+that accepts gzip gets the gzipped bytes, made once per file version and kept.
+Log lines escape control characters; a client that goes away is not an error.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import gzip
+import io
+import mimetypes
+import os
+import shutil
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler
+
+from .tables import PROG
+
+TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".svg": "image/svg+xml",
+         ".txt": "text/plain", ".msgpack": "application/vnd.msgpack"}
+# A client that hangs up or stops reading: its connection ends, nothing is logged.
+DISCONNECTS = (ConnectionError, TimeoutError)
+# C0 and C1 controls and DEL as \xNN: a request line must not drive the terminal (colours, bells, cursor moves).
+_ESCAPES = {code: "\\x%02x" % code for code in (*range(0x20), *range(0x7F, 0xA0))}
+_CHUNK = 1 << 16
+
+
+def escape(text: str) -> str:
+    return text.translate(_ESCAPES)
+
+
+class Gzipped:
+    """path -> the gzipped bytes of its current version (None: gzip would not make it smaller)."""
+
+    def __init__(self):
+        self._kept: dict = {}
+        self._locks: dict = {}
+        self._lock = threading.Lock()
+
+    def get(self, path, version, handle):
+        kept = self._kept.get(path)
+        if kept is not None and kept[0] == version:
+            return kept[1]
+        with self._lock:
+            lock = self._locks.setdefault(path, threading.Lock())
+        with lock:  # concurrent first requests compress once
+            kept = self._kept.get(path)
+            if kept is None or kept[0] != version:
+                data = handle.read()
+                packed = gzip.compress(data, 6, mtime=0)
+                kept = (version, packed if len(packed) < len(data) else None)
+                self._kept[path] = kept
+        return kept[1]
+
+
+def accepts_gzip(header) -> bool:
+    for part in (header or "").split(","):
+        coding, _, params = part.partition(";")
+        if coding.strip().lower() in ("gzip", "x-gzip"):
+            name, _, value = params.strip().partition("=")
+            try:
+                return name.strip().lower() != "q" or float(value) > 0
+            except ValueError:
+                return False
+    return False
+
+
+def make_handler(routes, timeout=10.0):
+    """The request handler class answering from ``routes`` (a ``tables.Routes``); ``timeout`` (seconds)
+    ends a connection whose client stops reading."""
+    gzipped = Gzipped()
+
+    class Handler(BaseHTTPRequestHandler):
+        server_version = "ShutTheBox"
+        # HTTP/1.0: one request per connection, so no idle keep-alive connection holds a worker.
+        protocol_version = "HTTP/1.0"
+
+        def setup(self):
+            self.timeout = timeout
+            super().setup()
+            head = getattr(self.server, "take_head", None)
+            if head is not None:  # the server read the request head already (pool.Server)
+                self.rfile.close()  # else the socket stays open until this file is collected
+                self.rfile = io.BytesIO(head(self.request))
+
+        def do_GET(self):
+            self._send(body=True)
+
+        def do_HEAD(self):
+            self._send(body=False)
+
+        def _send(self, body):
+            url = self.path.split("?", 1)[0].split("#", 1)[0]
+            target = routes.path(url)
+            try:
+                handle = open(target, "rb")
+            except (TypeError, OSError):
+                self._not_found("the table file" if routes.is_table(url) else "this file")
+                return
+            with handle:
+                self._send_file(url, target, handle, body)
+
+        def _send_file(self, url, target, handle, body):
+            info = os.fstat(handle.fileno())
+            version = (info.st_size, info.st_mtime_ns, info.st_ino)
+            data = None
+            if accepts_gzip(self.headers.get("Accept-Encoding")):
+                data = gzipped.get(target, version, handle)
+                handle.seek(0)
+            tag = '"%x-%x"' % (info.st_size, info.st_mtime_ns)
+            tags = (tag, tag[:-1] + '-gzip"')
+            if self._unchanged(tags, info.st_mtime):
+                self.send_response(304)
+            else:
+                self.send_response(200)
+                ext = ".msgpack" if routes.is_table(url) else os.path.splitext(target)[1]
+                kind = TYPES.get(ext) or mimetypes.guess_type(target)[0] or "application/octet-stream"
+                if kind.startswith("text/") or kind.endswith("javascript"):
+                    kind += "; charset=utf-8"
+                self.send_header("Content-Type", kind)
+                self.send_header("Content-Length", str(info.st_size if data is None else len(data)))
+                if data is not None:
+                    self.send_header("Content-Encoding", "gzip")
+            self.send_header("ETag", tags[data is not None])
+            self.send_header("Last-Modified", email.utils.formatdate(info.st_mtime, usegmt=True))
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Vary", "Accept-Encoding")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            try:
+                self.end_headers()
+                if body and self._status == 200:
+                    if data is not None:
+                        self.wfile.write(data)
+                    else:
+                        shutil.copyfileobj(handle, self.wfile, _CHUNK)
+            except DISCONNECTS:
+                self.close_connection = True  # the client went away mid-answer: nothing to report
+
+        def _unchanged(self, tags, mtime) -> bool:
+            asked = self.headers.get("If-None-Match")
+            if asked is not None:
+                given = {part.strip().removeprefix("W/") for part in asked.split(",")}
+                return "*" in given or not given.isdisjoint(tags)
+            since = self.headers.get("If-Modified-Since")
+            if since is None:
+                return False
+            try:
+                when = email.utils.parsedate_to_datetime(since)
+            except (TypeError, ValueError, IndexError, OverflowError):
+                return False
+            return when.tzinfo is not None and int(mtime) <= when.timestamp()
+
+        def _not_found(self, what):
+            data = ("404: %s is not here\n" % what).encode()
+            self.send_response(404)
+            self.send_header("Content-Type", "text/plain; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            try:
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(data)
+            except DISCONNECTS:
+                self.close_connection = True
+
+        def send_response(self, code, message=None):
+            self._status = code
+            super().send_response(code, message)
+
+        def log_request(self, code="-", size="-"):  # quiet: only failures are worth a line
+            if str(getattr(code, "value", code)).startswith(("4", "5")):
+                super().log_request(code, size)
+
+        def log_error(self, format, *args):
+            if not format.startswith("Request timed out"):  # a connection that went quiet: closed, not an error
+                super().log_error(format, *args)
+
+        def log_message(self, format, *args):
+            sys.stderr.write("%s: %s\n" % (PROG, escape(format % args)))
+
+    return Handler
