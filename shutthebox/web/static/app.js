@@ -4,7 +4,8 @@
  * tiles), roll; play: seed (fixes the dice), seat=1|2 (which player you are);
  * solo: seed, variant=standard|two-dice|two-tiles, objective=shut|score,
  * hints=1 (the ranked moves); table=URL (another two-player table file);
- * anim=0 (no dice animation, no pauses).
+ * anim=0 (no dice animation, no pauses). A parameter the page cannot use is
+ * named in a message (#link-problems), never replaced in silence.
  *
  * The tables are looked for beside index.html (`ShutTheBox serve`), then in
  * ../../data/ (an installed package: shutthebox/data/, this page being
@@ -64,6 +65,135 @@
     showError("Something went wrong in the page: " + event.message + ". Reload to start again.");
   });
 
+  /** A whole number written plainly ("17"), from low to high; null for anything else ("2.5", "1e1", "-3", "46abc", ""). */
+  function wholeNumber(text, low, high) {
+    if (typeof text !== "string" || !/^[0-9]+$/.test(text)) return null;
+    var n = Number(text);
+    return n >= low && n <= high ? n : null;
+  }
+
+  // -- link parameters the page could not use: named in a message, never replaced in silence --
+
+  var linkProblems = [];
+
+  function badParam(name, why, instead) {
+    linkProblems.push(name + "=" + params.get(name) + ": " + why + "; " + instead + ".");
+  }
+
+  function showLinkProblems() {
+    var box = $("link-problems");
+    box.textContent = "";
+    if (!linkProblems.length) { box.hidden = true; return; }
+    box.appendChild(el("p", { text: "This link has " + (linkProblems.length > 1 ? "parameters" : "a parameter") +
+      " the page could not use:" }));
+    box.appendChild(el("ul", null, linkProblems.map(function (text) { return el("li", { text: text }); })));
+    var close = el("button", { type: "button", className: "small", text: "Dismiss" });
+    close.addEventListener("click", function () { box.hidden = true; });
+    box.appendChild(close);
+    box.hidden = false;
+  }
+
+  /** The seed of the link (Play and Solo share it), or null; a bad one is named once. */
+  var linkSeed = (function () {
+    var read = false, seed = null;
+    return function () {
+      if (!read) {
+        read = true;
+        var text = params.get("seed");
+        if (text !== null) {
+          seed = wholeNumber(text, 0, 0xffffffff);
+          if (seed === null) badParam("seed", "a seed is a whole number from 0 to 4294967295", "new dice were drawn instead");
+        }
+      }
+      return seed;
+    };
+  })();
+
+  /** A link parameter that must be one of `choices`: its value, or `fallback` with a message. */
+  function choiceParam(name, choices, fallback, instead) {
+    var value = params.get(name);
+    if (value === null) return fallback;
+    if (choices.indexOf(value) >= 0) return value;
+    badParam(name, "choose " + choices.slice(0, -1).join(", ") + (choices.length > 1 ? " or " : "") + choices[choices.length - 1],
+      instead);
+    return fallback;
+  }
+
+  // -- keyboard: one tab stop per group of tiles or rolls, arrow keys within it (roving tabindex) --
+
+  function groupItems(group) {
+    return Array.prototype.filter.call(group.querySelectorAll("button"), function (b) { return !b.hidden; });
+  }
+
+  /** Make `item` the group's one tab stop. */
+  function setStop(group, item) {
+    groupItems(group).forEach(function (b) { b.tabIndex = b === item ? 0 : -1; });
+  }
+
+  /** After the group's buttons changed: keep one tab stop, the focused button, else the current stop, else `preferred`. */
+  function syncStop(group, preferred) {
+    var items = groupItems(group);
+    if (!items.length) return;
+    var focused = items.indexOf(document.activeElement) >= 0 ? document.activeElement : null;
+    var current = items.filter(function (b) { return b.tabIndex === 0 && b.getAttribute("tabindex") === "0"; })[0];
+    setStop(group, focused || current || preferred || items[0]);
+  }
+
+  function roving(group) {
+    group.addEventListener("focusin", function (event) {
+      var item = event.target.closest("button");
+      if (item && group.contains(item)) setStop(group, item);
+    });
+    group.addEventListener("keydown", function (event) {
+      if (event.ctrlKey || event.metaKey || event.altKey) return;
+      var step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[event.key];
+      var items = groupItems(group), at = items.indexOf(document.activeElement);
+      if (at < 0 || (step === undefined && event.key !== "Home" && event.key !== "End")) return;
+      var to = event.key === "Home" ? 0 : event.key === "End" ? items.length - 1 : (at + step + items.length) % items.length;
+      event.preventDefault();
+      event.stopPropagation();
+      setStop(group, items[to]);
+      items[to].focus();
+    });
+  }
+
+  // -- asking before a game in progress is thrown away (inside the page: a <dialog>, not window.confirm) --
+
+  var asking = null;
+
+  function askOpen() { return $("ask").open; }
+
+  /** Ask `question`; `yes` runs only if the user confirms with the button labelled `yesText`. */
+  function ask(question, yesText, yes) {
+    var box = $("ask");
+    if (box.open) return;
+    $("ask-text").textContent = question;
+    $("ask-yes").textContent = yesText;
+    asking = yes;
+    box.showModal();
+    $("ask-no").focus(); // the safe answer: a second Enter keeps the game
+  }
+
+  function initAsk() {
+    var box = $("ask");
+    $("ask-yes").addEventListener("click", function () {
+      var yes = asking;
+      asking = null;
+      box.close();
+      if (yes) yes();
+    });
+    $("ask-no").addEventListener("click", function () { asking = null; box.close(); });
+    box.addEventListener("close", function () { asking = null; });
+  }
+
+  /** Move the focus to `target` when the user is at the game (focus in `section` or lost), not elsewhere on the page. */
+  function focusIn(section, target) {
+    if (!target || mode !== section.id || askOpen()) return;
+    var now = document.activeElement;
+    if (now && now !== document.body && now !== target && !section.contains(now)) return;
+    if (now !== target) target.focus();
+  }
+
   // -- loading the table ------------------------------------------------------
 
   /** Fetch the first of `urls` that answers; a TableError naming them all and `fix` if none does. */
@@ -104,12 +234,14 @@
     var r = table.rules;
     $("table-info").textContent = "Table: " + url + " (" + table.size + " bytes, CRC-32 checked), " +
       STB.describeRules(r) + "; " + table.header.generator + ".";
-    $("coach-score").max = String(r.maxScore);
+    initAsk();
     coach.init();
     play.init();
     solo.init();
-    var wanted = params.get("mode");
-    setMode(wanted === "play" || wanted === "solo" ? wanted : "coach");
+    var wanted = choiceParam("mode", ["coach", "play", "solo"], "coach", "Coach mode instead");
+    choiceParam("anim", ["0", "1"], "1", "the dice are animated");
+    setMode(wanted);
+    showLinkProblems();
     document.addEventListener("keydown", onKey);
     document.body.setAttribute("data-state", "ready");
   }
@@ -137,7 +269,7 @@
   }
 
   function onKey(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || askOpen()) return;
     var target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA")) return;
     var key = event.key;
@@ -148,6 +280,13 @@
     if (key === "s" || key === "S") { setMode("solo"); event.preventDefault(); return; }
     var handled = mode === "coach" ? coach.key(key, event) : mode === "play" ? play.key(key, event) : solo.key(key, event);
     if (handled) event.preventDefault();
+  }
+
+  /** The tile of a digit key: 1 to 9, and 0 for tile 10 when there is one; null otherwise. */
+  function tileKey(key) {
+    if (!/^[0-9]$/.test(key)) return null;
+    var tile = key === "0" ? 10 : Number(key);
+    return table && tile <= table.rules.tiles ? tile : null;
   }
 
   // -- roll probabilities -----------------------------------------------------
@@ -212,28 +351,46 @@
   }
 
   var coach = {
-    player: 1, score: 20, mask: 0, roll: null,
+    player: 1, score: 20, mask: 0, roll: null, scoreProblem: null, rollRange: null,
 
     init: function () {
-      var self = this;
+      var self = this, max = table.rules.maxScore;
       this.mask = table.allOpen;
       var pos = params.get("pos");
       if (pos !== null) {
-        try { this.mask = pos === "" || pos === "0" ? 0 : table.position(pos); } catch (e) { /* keep all open */ }
+        try { this.mask = pos === "" || pos === "0" ? 0 : table.position(pos); } catch (e) {
+          badParam("pos", e.message, "all tiles open instead");
+        }
       }
-      if (params.get("player") === "2") this.player = 2;
-      var score = parseInt(params.get("score"), 10);
-      if (score >= 1 && score <= table.rules.maxScore) this.score = score;
-      var roll = parseInt(params.get("roll"), 10);
-      if (!isNaN(roll)) this.roll = roll;
+      this.player = Number(choiceParam("player", ["1", "2"], "1", "player one moves instead"));
+      var score = params.get("score");
+      if (score !== null) {
+        var value = wholeNumber(score, 1, max);
+        if (value === null) badParam("score", "the score to beat is a whole number from 1 to " + max, "the score to beat is " + this.score + " instead");
+        else this.score = value;
+      }
+      var roll = params.get("roll");
+      if (roll !== null && roll !== "") {
+        var number = wholeNumber(roll, 0, 1000), range = this.mask ? table.rollRange(this.mask) : null;
+        if (number === null) badParam("roll", "a roll is a whole number", "the best move for every roll instead");
+        else if (!this.mask) badParam("roll", "the box is shut: there is nothing to roll for", "no roll instead");
+        else if (number < range[0] || number > range[1]) {
+          var dice = table.diceFor(this.mask);
+          badParam("roll", "roll " + number + " is impossible at " + STB.formatPosition(this.mask) + ": the open tiles sum to " +
+            STB.tileSum(this.mask) + ", so " + (dice === 1 ? "one die is" : dice + " dice are") + " thrown (" + range[0] +
+            " to " + range[1] + ")", "the best move for every roll instead");
+        } else this.roll = number;
+      }
       var tiles = $("coach-tiles");
       for (var t = 1; t <= table.rules.tiles; t++) {
         tiles.appendChild(el("button", { type: "button", className: "tile", "data-tile": String(t), text: String(t) }));
       }
+      roving(tiles);
       tiles.addEventListener("click", function (event) {
         var tile = event.target.closest("[data-tile]");
         if (tile) self.toggle(Number(tile.getAttribute("data-tile")));
       });
+      roving($("coach-rolls"));
       $("coach-rolls").addEventListener("click", function (event) {
         var button = event.target.closest("[data-roll]");
         if (!button) return;
@@ -244,11 +401,12 @@
       $("coach-p1").addEventListener("click", function () { self.player = 1; self.render(); });
       $("coach-p2").addEventListener("click", function () { self.player = 2; self.render(); });
       $("coach-all").addEventListener("click", function () { self.mask = table.allOpen; self.render(); });
-      $("coach-score-down").addEventListener("click", function () { self.setScore(self.score - 1); });
-      $("coach-score-up").addEventListener("click", function () { self.setScore(self.score + 1); });
-      $("coach-score").addEventListener("input", function () {
-        var value = parseInt($("coach-score").value, 10);
-        if (value >= 1 && value <= table.rules.maxScore) { self.score = value; self.render(true); }
+      $("coach-score-down").addEventListener("click", function () { self.stepScore(-1); });
+      $("coach-score-up").addEventListener("click", function () { self.stepScore(1); });
+      $("coach-score").addEventListener("input", function () { self.readScore(); });
+      $("coach-score").addEventListener("keydown", function (event) {
+        var step = { ArrowUp: 1, ArrowDown: -1 }[event.key];
+        if (step) { event.preventDefault(); self.stepScore(step); }
       });
       $("tab-coach").addEventListener("click", function () { setMode("coach"); });
       this.render();
@@ -259,13 +417,35 @@
       this.render();
     },
 
+    /** The score typed: answered only if it is a whole number in range, else a message and no answer. */
+    readScore: function () {
+      var text = $("coach-score").value.trim(), max = table.rules.maxScore;
+      var value = wholeNumber(text, 1, max);
+      if (value === null) {
+        this.scoreProblem = (text === "" ? "Type the score to beat" : "\u201c" + text + "\u201d is not a score to beat") +
+          ": a whole number from 1 to " + max + " (player one's final score).";
+      } else {
+        this.scoreProblem = null;
+        this.score = value;
+      }
+      this.render(true);
+    },
+
+    /** − and + (and the arrow keys in the box): one step from the number shown, kept in range. */
+    stepScore: function (step) {
+      var shown = wholeNumber($("coach-score").value.trim(), 0, 1e6);
+      this.setScore((shown === null ? this.score : shown) + step);
+    },
+
     setScore: function (score) {
       this.score = Math.max(1, Math.min(table.rules.maxScore, score));
+      this.scoreProblem = null;
       this.render();
     },
 
     key: function (key) {
-      if (/^[1-9]$/.test(key) && Number(key) <= table.rules.tiles) { this.toggle(Number(key)); return true; }
+      var tile = tileKey(key);
+      if (tile) { this.toggle(tile); return true; }
       return false;
     },
 
@@ -274,36 +454,72 @@
         ["pos", STB.formatPosition(this.mask) || "0"], ["roll", this.roll === null ? null : String(this.roll)]]);
     },
 
+    /** The roll buttons: built again only when the dice change, so that the focus stays on the roll chosen. */
+    renderRolls: function (range) {
+      var rolls = $("coach-rolls"), self = this;
+      var key = range ? range.join("-") : "";
+      if (key !== this.rollRange) {
+        var hadFocus = rolls.contains(document.activeElement) ? document.activeElement.getAttribute("data-roll") : null;
+        this.rollRange = key;
+        rolls.textContent = "";
+        if (range) {
+          for (var roll = range[0]; roll <= range[1]; roll++) {
+            rolls.appendChild(el("button", { type: "button", "data-roll": String(roll), text: String(roll) }));
+          }
+          rolls.appendChild(el("button", { type: "button", "data-roll": "", text: "any", title: "Best move for every roll" }));
+        }
+        if (hadFocus !== null) {
+          var same = rolls.querySelector("[data-roll='" + hadFocus + "']") || rolls.querySelector("[data-roll='']");
+          if (same) same.focus();
+          else if ($("coach-tiles").querySelector("[tabindex='0']")) $("coach-tiles").querySelector("[tabindex='0']").focus();
+        }
+      }
+      var pressed = null;
+      groupItems(rolls).forEach(function (button) {
+        var roll = button.getAttribute("data-roll");
+        var on = roll === "" ? self.roll === null : Number(roll) === self.roll;
+        button.setAttribute("aria-pressed", String(on));
+        if (on) pressed = button;
+      });
+      syncStop(rolls, pressed);
+    },
+
     render: function (keepInput) {
       var self = this, mask = this.mask;
       $("coach-p1").setAttribute("aria-pressed", String(this.player === 1));
       $("coach-p2").setAttribute("aria-pressed", String(this.player === 2));
       $("coach-score-box").hidden = this.player !== 2;
       if (!keepInput) $("coach-score").value = String(this.score);
+      var problem = this.player === 2 ? this.scoreProblem : null;
+      $("coach-score").setAttribute("aria-invalid", String(!!problem));
+      $("coach-score-error").textContent = problem || "";
+      $("coach-score-error").hidden = !problem;
       Array.prototype.forEach.call($("coach-tiles").children, function (button) {
         var open = (mask >> (Number(button.getAttribute("data-tile")) - 1)) & 1;
         button.className = "tile" + (open ? "" : " shut");
         button.setAttribute("aria-pressed", String(!!open));
         button.setAttribute("aria-label", "tile " + button.textContent + (open ? ", open" : ", shut"));
       });
-      var rolls = $("coach-rolls");
-      rolls.textContent = "";
+      syncStop($("coach-tiles"));
       var summary = $("coach-summary"), moves = $("coach-moves");
       moves.textContent = "";
-      if (mode === "coach") this.showUrl();
       if (!mask) {
         this.roll = null;
+        this.renderRolls(null);
+        if (mode === "coach") this.showUrl();
         summary.textContent = "The box is shut: whoever shut it has won. Open some tiles.";
         return;
       }
       var range = table.rollRange(mask);
       if (this.roll !== null && (this.roll < range[0] || this.roll > range[1])) this.roll = null;
-      for (var roll = range[0]; roll <= range[1]; roll++) {
-        rolls.appendChild(el("button", { type: "button", "data-roll": String(roll), text: String(roll),
-          "aria-pressed": String(roll === this.roll) }));
+      this.renderRolls(range);
+      if (problem) {
+        // No answer for a score other than the one shown.
+        summary.textContent = "No answer until the score to beat is a whole number from 1 to " + table.rules.maxScore + ".";
+        moves.removeAttribute("data-roll");
+        return;
       }
-      rolls.appendChild(el("button", { type: "button", "data-roll": "", text: "any",
-        title: "Best move for every roll", "aria-pressed": String(this.roll === null) }));
+      if (mode === "coach") this.showUrl();
       var answer = coachAnswer(this.player, mask, this.score, this.roll);
       var who = this.player === 1 ? "Player one" : "Player two";
       var text = who + " at " + answer.position + ", before rolling: wins " + pct(answer.expect) +
@@ -324,7 +540,6 @@
       moves.setAttribute("data-roll", this.roll === null ? "" : String(this.roll));
       return self;
     },
-
     renderMoves: function (answer) {
       var moves = $("coach-moves");
       var top = answer.moves[0].value;
@@ -424,15 +639,18 @@
     var tiles = STB.tilesOf(chosen | bit);
     var total = STB.tileSum(chosen | bit);
     if (limit !== null && tiles.length > limit) return "At most " + limit + " tiles may be closed per roll.";
-    if (total > roll) return "Tiles " + tiles.join(" + ") + " make " + total + ": more than the roll of " + roll + ".";
+    if (total > roll) return tilesText(tiles) + (tiles.length === 1 ? " makes " : " make ") + total + ": more than the roll of " + roll + ".";
     return null;
   }
+
+  /** "Tile 8", "Tiles 3 + 5". */
+  function tilesText(tiles) { return (tiles.length === 1 ? "Tile " : "Tiles ") + tiles.join(" + "); }
 
   /** What to say once the chosen tiles changed. */
   function chosenText(chosen, roll) {
     var tiles = STB.tilesOf(chosen), total = STB.tileSum(chosen);
     if (!chosen) return "";
-    return total === roll ? "Tiles " + tiles.join(" + ") + " = " + total + ": press Close tiles (Enter)." :
+    return total === roll ? tilesText(tiles) + " = " + total + ": press Close tiles (Enter)." :
       "Chosen " + tiles.join(" + ") + " = " + total + "; " + (roll - total) + " more to make " + roll + ".";
   }
 
@@ -447,7 +665,7 @@
   var play = {
     seat: 1, seed: 0, rng: null, player: 1, mask: 0, roll: null, dice: [], chosen: 0,
     score1: null, score2: null, over: false, awaiting: "none", busy: false, game: 0,
-    points: [], mistakes: [], moves: 0, optimal: 0, lost: 0,
+    points: [], mistakes: [], moves: 0, optimal: 0, lost: 0, rolled: 0, engaged: false, focusState: null,
 
     init: function () {
       var self = this;
@@ -455,20 +673,56 @@
       for (var t = 1; t <= table.rules.tiles; t++) {
         tiles.appendChild(el("button", { type: "button", className: "tile", "data-tile": String(t), text: String(t) }));
       }
+      roving(tiles);
       tiles.addEventListener("click", function (event) {
         var tile = event.target.closest("[data-tile]");
         if (tile) self.pick(Number(tile.getAttribute("data-tile")));
       });
+      // Once the user acts in the game, the focus follows it (Roll, Close tiles, New game).
+      $("play").addEventListener("click", function () { self.engaged = true; }, true);
       $("roll").addEventListener("click", function () { self.humanRoll(); });
       $("confirm").addEventListener("click", function () { self.confirm(); });
       $("clear").addEventListener("click", function () { self.chosen = 0; self.say(""); self.render(); });
-      $("seat-1").addEventListener("click", function () { self.newGame(self.seed, 1); });
-      $("seat-2").addEventListener("click", function () { self.newGame(self.seed, 2); });
-      $("new-game").addEventListener("click", function () { self.newGame(newSeed(), self.seat); });
-      $("replay").addEventListener("click", function () { self.newGame(self.seed, self.seat); });
+      $("seat-1").addEventListener("click", function () {
+        self.restart(self.seed, 1, "Start again as player one, with the same dice?", "Start as player one");
+      });
+      $("seat-2").addEventListener("click", function () {
+        self.restart(self.seed, 2, "Start again as player two, with the same dice?", "Start as player two");
+      });
+      $("new-game").addEventListener("click", function () { self.askNewGame(); });
+      $("replay").addEventListener("click", function () {
+        self.restart(self.seed, self.seat, "Replay seed " + self.seed + " from the start?", "Replay seed");
+      });
       $("tab-play").addEventListener("click", function () { setMode("play"); });
-      var seed = parseInt(params.get("seed"), 10);
-      this.newGame(seed >= 0 && seed <= 0xffffffff ? seed : newSeed(), params.get("seat") === "2" ? 2 : 1);
+      var seed = linkSeed();
+      var seat = Number(choiceParam("seat", ["1", "2"], "1", "you are player one instead"));
+      this.newGame(seed !== null ? seed : newSeed(), seat);
+    },
+
+    /** A game the user has rolled in and not finished. */
+    inProgress: function () { return !this.over && this.rolled > 0; },
+
+    /** A new game, once the user confirms if that throws away a game in progress. */
+    restart: function (seed, seat, question, yesText) {
+      var self = this;
+      if (!this.inProgress()) { this.newGame(seed, seat); return; }
+      ask(question + " The game in progress will be lost.", yesText, function () { self.newGame(seed, seat); });
+    },
+
+    askNewGame: function () {
+      var self = this;
+      if (!this.inProgress()) { this.newGame(newSeed(), this.seat); return; }
+      ask("Start a new game with new dice? The game in progress will be lost.", "New game",
+        function () { self.newGame(newSeed(), self.seat); });
+    },
+
+    /** After the game moved on: the focus goes to what comes next, if the user is at the game. */
+    focusNext: function () {
+      var now = this.over ? "over" : this.human() ? this.awaiting : "computer";
+      if (now === this.focusState) return;
+      this.focusState = now;
+      if (!this.engaged) return;
+      focusIn($("play"), { over: $("new-game"), roll: $("roll"), move: $("confirm") }[now]);
     },
 
     showUrl: function () {
@@ -478,11 +732,13 @@
     },
 
     key: function (key) {
-      if (/^[1-9]$/.test(key) && Number(key) <= table.rules.tiles) { this.pick(Number(key)); return true; }
+      var tile = tileKey(key);
+      if (tile || /^[rRnN]$/.test(key) || key === "Enter" || key === "Escape") this.engaged = true;
+      if (tile) { this.pick(tile); return true; }
       if (key === "r" || key === "R") { this.humanRoll(); return true; }
       if (key === "Enter" && this.awaiting === "move") { this.confirm(); return true; }
       if (key === "Escape") { this.chosen = 0; this.say(""); this.render(); return true; }
-      if (key === "n" || key === "N") { this.newGame(newSeed(), this.seat); return true; }
+      if (key === "n" || key === "N") { this.askNewGame(); return true; }
       return false;
     },
 
@@ -494,8 +750,9 @@
       this.player = 1;
       this.mask = table.allOpen;
       this.roll = null; this.dice = []; this.chosen = 0;
-      this.score1 = null; this.score2 = null; this.over = false; this.busy = false;
-      this.points = []; this.mistakes = []; this.moves = 0; this.optimal = 0; this.lost = 0;
+      this.score1 = null; this.score2 = null; this.over = false; this.busy = false; this.awaiting = "none";
+      this.points = []; this.mistakes = []; this.moves = 0; this.optimal = 0; this.lost = 0; this.rolled = 0;
+      this.focusState = null;
       $("log").textContent = "";
       $("summary").hidden = true;
       $("feedback").textContent = "";
@@ -587,6 +844,7 @@
       }
       var self = this, game = this.game;
       this.busy = true;
+      this.rolled += 1;
       this.awaiting = "rolling";
       this.say("");
       $("feedback").textContent = "";
@@ -651,8 +909,11 @@
       if (this.awaiting !== "move") return;
       var problem = confirmProblem(this.chosen, this.roll);
       if (problem) { this.say(problem, true); return; }
+      var closed = STB.tilesOf(this.chosen);
       this.applyMove(this.chosen, true);
-      if (!this.over) this.next();
+      if (this.over) return;
+      this.say("Closed " + closed.join(" + ") + ". Press Roll (R) for your next throw.");
+      this.next();
     },
 
     applyMove: function (move, mine) {
@@ -705,7 +966,8 @@
       if (this.player === 1) {
         this.score1 = score;
         this.log(this.who(1) + " finished with score " + score + ". " + this.who(2) + " must end below " + score + " to win.", this.seat === 1);
-        this.say("Player one finished with " + score + ". Player two's turn: the score to beat is " + score + ".");
+        this.say("Player one finished with " + score + ". Player two's turn: the score to beat is " + score + "." +
+          (this.seat === 2 ? " Press Roll (R)." : ""));
         this.player = 2;
         this.mask = table.allOpen;
         this.addPoint("turn", false);
@@ -749,7 +1011,8 @@
         " (player " + (this.player === 1 ? "one" : "two") + ")";
       board.appendChild(el("span", { className: "turn", text: turn }));
       board.appendChild(el("span", { text: "Player one: " + (this.score1 === null ? (this.player === 1 && !this.over ? "playing" : "shut the box") : this.score1) }));
-      board.appendChild(el("span", { text: "Player two: " + (this.score2 !== null ? this.score2 : this.player === 2 && this.over ? "shut the box" : this.player === 2 ? "playing" : "waiting") }));
+      board.appendChild(el("span", { text: "Player two: " + (this.score2 !== null ? this.score2 : this.player === 2 && this.over ? "shut the box" :
+        this.player === 2 ? "playing" : this.over ? "did not play" : "waiting") }));
       if (this.player === 2 && this.score1 !== null) board.appendChild(el("span", { text: "Score to beat: " + this.score1 }));
       var chance = this.points.length ? this.points[this.points.length - 1].chance : 0.5;
       board.appendChild(el("span", { text: "Your chance: " + pct(chance) }));
@@ -767,9 +1030,12 @@
         if (this.roll !== null) box.appendChild(el("span", { className: "total", text: "= " + this.roll }));
         box.setAttribute("aria-label", this.roll === null ? "no roll" : "roll " + this.roll);
       }
-      $("roll").disabled = this.over || !this.human() || this.awaiting !== "roll";
-      $("confirm").disabled = this.over || !this.human() || this.awaiting !== "move";
+      // aria-disabled, not disabled: a focused button keeps the focus through the computer's turn (and says why it waits).
+      $("roll").setAttribute("aria-disabled", String(this.over || !this.human() || this.awaiting !== "roll"));
+      $("confirm").setAttribute("aria-disabled", String(this.over || !this.human() || this.awaiting !== "move"));
+      syncStop($("play-tiles"));
       document.body.setAttribute("data-play", this.over ? "over" : this.awaiting);
+      this.focusNext();
     },
 
     renderChart: function () {
@@ -787,7 +1053,10 @@
       this.points.forEach(function (p, i) {
         if (i && p.kind === "turn") {
           parts.push('<line class="turn-line" x1="' + x(i) + '" x2="' + x(i) + '" y1="' + T + '" y2="' + (H - B) + '"/>');
-          parts.push('<text x="' + (x(i) + 4) + '" y="' + (H - 8) + '">player two</text>');
+          // Beside the line, on its left when there is no room on its right (the label is about 64 units wide).
+          var left = x(i) + 4 + 70 > W - R;
+          parts.push('<text x="' + (left ? x(i) - 4 : x(i) + 4) + '" y="' + (H - 8) + '"' + (left ? ' text-anchor="end"' : "") +
+            ">player two</text>");
         }
         line.push(x(i).toFixed(1) + "," + y(p.chance).toFixed(1));
       });
@@ -924,33 +1193,67 @@
     variant: "standard", objective: "shut", hints: false, seed: 0, rng: null, table: null, started: false,
     mask: 0, roll: null, dice: [], chosen: 0, over: false, awaiting: "loading", game: 0,
     moves: 0, optimal: 0, cost: 0, costs: [], mistakes: [], values: [], start: null, bestAfterRoll: null,
+    rolls: 0, engaged: false, focusState: null,
 
     init: function () {
       var self = this;
-      if (STB.SOLO_VARIANTS.indexOf(params.get("variant")) >= 0) this.variant = params.get("variant");
-      if (STB.OBJECTIVES.indexOf(params.get("objective")) >= 0) this.objective = params.get("objective");
-      this.hints = params.get("hints") === "1";
-      var seed = parseInt(params.get("seed"), 10);
-      this.seed = seed >= 0 && seed <= 0xffffffff ? seed : newSeed();
+      this.variant = choiceParam("variant", STB.SOLO_VARIANTS, "standard", "the standard rules instead");
+      this.objective = choiceParam("objective", STB.OBJECTIVES, "shut", "the goal is to shut the box instead");
+      this.hints = choiceParam("hints", ["0", "1"], "0", "no hints instead") === "1";
+      var seed = linkSeed();
+      this.seed = seed !== null ? seed : newSeed();
+      roving($("solo-tiles"));
       $("solo-tiles").addEventListener("click", function (event) {
         var tile = event.target.closest("[data-tile]");
         if (tile) self.pick(Number(tile.getAttribute("data-tile")));
       });
+      $("solo").addEventListener("click", function () { self.engaged = true; }, true);
       $("solo-variants").addEventListener("click", function (event) {
         var button = event.target.closest("[data-variant]");
-        if (button) { self.variant = button.getAttribute("data-variant"); self.newGame(self.seed); }
+        if (!button) return;
+        var variant = button.getAttribute("data-variant");
+        self.restart("Switch to the " + VARIANT_NAMES[variant].toLowerCase() + " rules and start again with the same dice?",
+          "Switch rules", function () { self.variant = variant; self.newGame(self.seed); });
       });
       $("solo-objectives").addEventListener("click", function (event) {
         var button = event.target.closest("[data-objective]");
-        if (button) { self.objective = button.getAttribute("data-objective"); self.newGame(self.seed); }
+        if (!button) return;
+        var objective = button.getAttribute("data-objective");
+        self.restart("Play for " + GOALS[objective] + " and start again with the same dice?", "Change the goal",
+          function () { self.objective = objective; self.newGame(self.seed); });
       });
       $("solo-roll").addEventListener("click", function () { self.throwDice(); });
       $("solo-confirm").addEventListener("click", function () { self.confirm(); });
       $("solo-clear").addEventListener("click", function () { self.clear(); });
-      $("solo-new").addEventListener("click", function () { self.newGame(newSeed()); });
-      $("solo-replay").addEventListener("click", function () { self.newGame(self.seed); });
+      $("solo-new").addEventListener("click", function () { self.askNewGame(); });
+      $("solo-replay").addEventListener("click", function () {
+        self.restart("Replay seed " + self.seed + " from the start?", "Replay seed", function () { self.newGame(self.seed); });
+      });
       $("solo-hints").addEventListener("click", function () { self.toggleHints(); });
       $("tab-solo").addEventListener("click", function () { setMode("solo"); });
+    },
+
+    /** A turn the user has rolled in and not finished. */
+    inProgress: function () { return !this.over && this.rolls > 0 && this.awaiting !== "error"; },
+
+    /** Run `start` (a new game), once the user confirms if that throws away a turn in progress. */
+    restart: function (question, yesText, start) {
+      if (!this.inProgress()) { start(); return; }
+      ask(question + " The game in progress will be lost.", yesText, start);
+    },
+
+    askNewGame: function () {
+      var self = this;
+      this.restart("Start a new game with new dice?", "New game", function () { self.newGame(newSeed()); });
+    },
+
+    /** After the game moved on: the focus goes to what comes next, if the user is at the game. */
+    focusNext: function () {
+      var now = this.over ? "over" : this.awaiting;
+      if (now === this.focusState) return;
+      this.focusState = now;
+      if (!this.engaged) return;
+      focusIn($("solo"), { over: $("solo-new"), roll: $("solo-roll"), move: $("solo-confirm") }[now]);
     },
 
     /** Entering Solo mode: the first time, read the table and start the seeded game. */
@@ -966,11 +1269,12 @@
     },
 
     key: function (key) {
-      if (/^[1-9]$/.test(key)) { this.pick(Number(key)); return true; }
+      if (/^[0-9]$/.test(key) || /^[rRnN]$/.test(key) || key === "Enter" || key === "Escape") this.engaged = true;
+      if (/^[0-9]$/.test(key)) { this.pick(key === "0" ? 10 : Number(key)); return true; }
       if (key === "r" || key === "R") { this.throwDice(); return true; }
       if (key === "Enter" && this.awaiting === "move") { this.confirm(); return true; }
       if (key === "Escape") { this.clear(); return true; }
-      if (key === "n" || key === "N") { this.newGame(newSeed()); return true; }
+      if (key === "n" || key === "N") { this.askNewGame(); return true; }
       if (key === "h" || key === "H") { this.toggleHints(); return true; }
       return false;
     },
@@ -994,7 +1298,7 @@
       this.table = soloTables[this.variant] || null;
       this.mask = 0; this.roll = null; this.dice = []; this.chosen = 0; this.over = false;
       this.moves = 0; this.optimal = 0; this.cost = 0; this.costs = []; this.mistakes = []; this.values = [];
-      this.start = null; this.bestAfterRoll = null;
+      this.start = null; this.bestAfterRoll = null; this.rolls = 0; this.focusState = null;
       this.awaiting = "loading";
       $("solo-log").textContent = "";
       $("solo-summary").hidden = true;
@@ -1063,6 +1367,7 @@
       var dice = drawDice(this.rng, t.diceFor(this.mask), t.rules.sides);
       this.dice = dice;
       this.roll = null;
+      this.rolls += 1;
       this.awaiting = "rolling";
       this.say("");
       $("solo-feedback").textContent = "";
@@ -1167,15 +1472,19 @@
       var lost = this.mistakes.length
         ? " Your moves cost " + costText(this.cost, objective) + " in all; the largest: " + this.worstText() + "."
         : this.moves ? " They cost nothing: perfect play." : "";
-      // outcome = optimal expectation at the start + what the moves cost + what the dice did
-      var sign = objective === "score" ? 1 : -1, luck = result - this.start - sign * this.cost;
-      var fmt = objective === "score" ? function (x) { return Math.abs(x).toFixed(2); } :
-        function (x) { return (Math.abs(x) * 100).toFixed(2) + " points"; };
+      // outcome = optimal expectation at the start + what the moves cost + what the dice did, shown in
+      // hundredths (of a point of score, or of a percentage point) that add up exactly: the dice's part is
+      // what is left once the shown start and cost are taken from the outcome.
+      var sign = objective === "score" ? 1 : -1, unit = objective === "score" ? 1 : 100;
+      var hundredths = function (x) { return Math.round(Number((x * unit).toFixed(2)) * 100); }; // as shown
+      var startH = hundredths(this.start), costH = hundredths(this.cost);
+      var luckH = hundredths(result) - startH - sign * costH;
+      var fmt = function (h) { return (Math.abs(h) / 100).toFixed(2) + (objective === "score" ? "" : " points"); };
       var split = objective === "score"
-        ? "Final score " + score + " = " + this.start.toFixed(2) + " expected at the start + " + fmt(this.cost) +
-          " from your moves " + (luck < 0 ? "\u2212 " : "+ ") + fmt(luck) + " from the dice."
-        : "Outcome " + (shut ? "100%" : "0%") + " = " + pct(this.start) + " at the start \u2212 " + fmt(this.cost) +
-          " from your moves " + (luck < 0 ? "\u2212 " : "+ ") + fmt(luck) + " from the dice.";
+        ? "Final score " + score + " = " + (startH / 100).toFixed(2) + " expected at the start + " + fmt(costH) +
+          " from your moves " + (luckH < 0 ? "\u2212 " : "+ ") + fmt(luckH) + " from the dice."
+        : "Outcome " + (shut ? "100%" : "0%") + " = " + (startH / 100).toFixed(2) + "% at the start \u2212 " + fmt(costH) +
+          " from your moves " + (luckH < 0 ? "\u2212 " : "+ ") + fmt(luckH) + " from the dice.";
       var summary = $("solo-summary");
       summary.textContent = "";
       summary.appendChild(el("h2", { text: head }));
@@ -1234,10 +1543,13 @@
         if (this.roll !== null) box.appendChild(el("span", { className: "total", text: "= " + this.roll }));
         box.setAttribute("aria-label", this.roll === null ? "no roll" : "roll " + this.roll);
       }
-      $("solo-roll").disabled = this.awaiting !== "roll";
-      $("solo-confirm").disabled = this.awaiting !== "move";
+      // aria-disabled, not disabled: a focused button keeps the focus (and pressing it says why it waits).
+      $("solo-roll").setAttribute("aria-disabled", String(this.awaiting !== "roll"));
+      $("solo-confirm").setAttribute("aria-disabled", String(this.awaiting !== "move"));
+      syncStop($("solo-tiles"));
       this.renderHints();
       document.body.setAttribute("data-solo", this.awaiting);
+      this.focusNext();
     },
 
     /** The solo coach: the legal moves ranked by the objective's exact value, or the best move for every roll. */
