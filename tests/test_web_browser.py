@@ -20,7 +20,7 @@ import shutthebox
 from shutthebox.errors import InvalidQuery
 from shutthebox.engine.notation import format_set as format_position, numbers_of as tiles_of
 
-from test_serve import ROOT, TABLE, running_server
+from serving import ROOT, TABLE, running_server
 
 OUTPUT = os.path.join(ROOT, "test-output")
 CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"

@@ -1,0 +1,51 @@
+"""Support for the web tests: ``ShutTheBox serve`` started on a free port and always stopped."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import selectors
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+COMMAND = [sys.executable, os.path.join(ROOT, "ShutTheBox")]
+TABLE = os.path.join(ROOT, "data", "standard.msgpack")
+
+
+@contextlib.contextmanager
+def running_server(*args, timeout=15.0, command=None, env=None):
+    """Start ``ShutTheBox serve --port 0 ARGS`` and yield its base URL; always stopped.
+    ``env``: variables added to the server's environment."""
+    proc = subprocess.Popen((command or COMMAND + ["serve"]) + ["--port", "0", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env={**os.environ, **(env or {})})
+    try:
+        selector = selectors.DefaultSelector()
+        selector.register(proc.stdout, selectors.EVENT_READ)
+        deadline = time.monotonic() + timeout
+        line = ""
+        while not line and time.monotonic() < deadline:
+            if selector.select(timeout=max(0.0, deadline - time.monotonic())):
+                line = proc.stdout.readline()
+                if not line:
+                    break
+        selector.close()
+        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        if not found:
+            proc.kill()
+            raise AssertionError("serve did not print its address in %.0f s: %r %r"
+                                 % (timeout, line, proc.stderr.read()))
+        yield found.group(0), proc
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+            try:
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(timeout=5)
+        proc.stderr_text = proc.stderr.read()
+        for stream in (proc.stdout, proc.stderr):
+            stream.close()
