@@ -170,6 +170,25 @@ def answer_line(session, line: str) -> tuple[str, bool]:
         return "error: %s" % one_line(error), False
 
 
+# Answers remembered per batch run: a line asked again costs one dict lookup.
+MEMO_LIMIT = 1 << 20
+
+
+def remembered_lines(session, lines, memo: dict) -> tuple[list, bool]:
+    """Batch lines answered by ``session.answer``, each distinct line once: ``memo`` maps a
+    line to (answer, ok) for the session's whole run."""
+    out, ok = [], True
+    for line in lines:
+        found = memo.get(line)
+        if found is None:
+            found = answer_line(session, line)
+            if len(memo) < MEMO_LIMIT:
+                memo[line] = found
+        out.append(found[0])
+        ok = ok and found[1]
+    return out, ok
+
+
 # A batch line longer than this is refused without being parsed.
 MAX_LINE = 1 << 16
 

@@ -4,7 +4,7 @@
     ShutTheBox goat --one --move 0 0 11 1                       ->  roll 1
 """
 
-from ...engine.command import looks_like_option, no_question, shown, whole
+from ...engine.command import looks_like_option, no_question, remembered_lines, shown, whole
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import DEFAULT_GOAL, GOAL_LIMITS, Rules
@@ -123,6 +123,7 @@ class Session:
         self.rules = rules_from_options(options)
         self.path = table
         self._table = None
+        self._memo: dict = {}
 
     def table(self):
         if self._table is None:
@@ -143,20 +144,9 @@ class Session:
         return "%.6f" % table.probe_win(player, *args)
 
     def answer_lines(self, lines) -> tuple[list, bool]:
-        """A batch: the whole table read once."""
+        """A batch: the whole table read once, a line asked again answered from memory."""
         self.table().preload()
-        out, ok = [], True
-        for line in lines:
-            words = line.split()
-            if not words:
-                out.append("")
-                continue
-            try:
-                out.append(self.answer(words))
-            except InvalidQuery as error:
-                out.append("error: %s" % shown(str(error)) if len(str(error)) > 500 else "error: %s" % error)
-                ok = False
-        return out, ok
+        return remembered_lines(self, lines, self._memo)
 
     def describe(self, tokens) -> str:
         no_question("--rules", tokens)

@@ -9,7 +9,7 @@ to the solo game's grammar.
 
 import os
 
-from ...engine.command import FLAGS, looks_like_option, no_question, shown, whole
+from ...engine.command import FLAGS, MEMO_LIMIT, looks_like_option, no_question, shown, whole
 from ...engine.command import answer_line as engine_answer_line
 from ...errors import InvalidQuery
 from .rules import rules_from_options
@@ -244,10 +244,6 @@ def answer_line(session, table, line: str) -> tuple[str, bool]:
     return engine_answer_line(session, line)
 
 
-# Answers remembered per batch run: a line asked again costs one dict lookup.
-_MEMO_LIMIT = 1 << 20
-
-
 def _batch_answers(session, table):
     """``answer(lines) -> (texts, ok)`` for a batch run on ``table``.
 
@@ -306,7 +302,7 @@ def _batch_answers(session, table):
                 append(text)
                 ok = ok and good
                 continue
-            if len(memo) < _MEMO_LIMIT:
+            if len(memo) < MEMO_LIMIT:
                 memo[line] = text
             append(text)
         return out, ok

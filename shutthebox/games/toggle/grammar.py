@@ -4,7 +4,7 @@
     ShutTheBox toggle [--cards N] [--sides S] --move STATE X Y     ->  7
 """
 
-from ...engine.command import looks_like_option, no_question, shown, whole
+from ...engine.command import looks_like_option, no_question, remembered_lines, shown, whole
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import DEFAULT_CARDS, DEFAULT_SIDES, LIMITS, Rules
@@ -110,26 +110,8 @@ class Session:
 
     def answer_lines(self, lines) -> tuple[list, bool]:
         """A batch: the whole table read once, a line asked again answered from memory."""
-        table = self.table()
-        table.preload()
-        memo, out, ok = self._memo, [], True
-        for line in lines:
-            text = memo.get(line)
-            if text is None:
-                words = line.split()
-                if not words:
-                    text = ""
-                else:
-                    try:
-                        text = self.answer(words)
-                    except InvalidQuery as error:
-                        out.append("error: %s" % shown(str(error)) if len(str(error)) > 500 else "error: %s" % error)
-                        ok = False
-                        continue
-                if len(memo) < 1 << 20:
-                    memo[line] = text
-            out.append(text)
-        return out, ok
+        self.table().preload()
+        return remembered_lines(self, lines, self._memo)
 
     def describe(self, tokens) -> str:
         no_question("--rules", tokens)

@@ -5,7 +5,7 @@
     ShutTheBox yazy --move CATS DICE REROLLS       ->  keep 6 6 | score full-house | keep none
 """
 
-from ...engine.command import looks_like_option, no_question, one_line, shown
+from ...engine.command import looks_like_option, no_question, remembered_lines, shown
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import describe
@@ -103,23 +103,8 @@ class Session:
 
     def answer_lines(self, lines) -> tuple[list, bool]:
         """A batch: the whole table read once, a line asked again answered from memory."""
-        table = self.table()
-        table.preload()
-        memo, out, ok = self._memo, [], True
-        for line in lines:
-            text = memo.get(line)
-            if text is None:
-                words = line.split()
-                try:
-                    text = self.answer(words) if words else ""
-                except InvalidQuery as error:
-                    out.append("error: %s" % one_line(error))
-                    ok = False
-                    continue
-                if len(memo) < 1 << 20:
-                    memo[line] = text
-            out.append(text)
-        return out, ok
+        self.table().preload()
+        return remembered_lines(self, lines, self._memo)
 
     def describe(self, tokens) -> str:
         no_question("--rules", tokens)
