@@ -15,14 +15,12 @@ import argparse
 import functools
 import itertools
 import math
-import os
-import sys
 
 import numpy as np
 
+from ...engine.analysis import run_command, write_report
 from ...engine.progress import Progress
-from ...engine.writer import write_atomic
-from ...errors import InvalidQuery, ShutTheBoxError
+from ...errors import InvalidQuery
 from .grammar import rules_from_options
 from .rules import DICE, MAX_GAIN, MAX_SUM, ROLLS, Rules
 from .table import load
@@ -233,7 +231,8 @@ def _parser(prog, report):
 def _run(argv, report: bool) -> int:
     prog = "ShutTheBox goat " + ("report" if report else "strategies")
     args = _parser(prog, report).parse_args(argv)
-    try:
+
+    def work():
         if args.games < 0 or args.games > 10**7:
             raise InvalidQuery("--games must be 0 to 10000000")
         if args.seed < 0:
@@ -241,22 +240,13 @@ def _run(argv, report: bool) -> int:
         rules = rules_from_options({"--goal": args.goal} if args.goal else {})
         rows = analyse(rules, args.games, args.seed)
         if report:
-            os.makedirs(args.out, exist_ok=True)
-            written = []
-            for name, text in (("report.md", markdown(rules, rows, args.games, args.seed)),
-                               ("strategies.svg", svg_chart(rows)), ("strategies.csv", csv_text(rows))):
-                write_atomic(os.path.join(args.out, name), text)
-                written.append(os.path.join(args.out, name))
-            print("wrote " + ", ".join(written))
+            write_report(args.out, (("report.md", markdown(rules, rows, args.games, args.seed)),
+                                    ("strategies.svg", svg_chart(rows)), ("strategies.csv", csv_text(rows))))
         else:
             print(text_table(rules, rows, args.games, args.seed))
         return 0
-    except ShutTheBoxError as error:
-        sys.stderr.write("%s: %s\n" % (prog, error))
-        return error.exit_status
-    except OSError as error:
-        sys.stderr.write("%s: cannot write the report (%s)\n" % (prog, error.strerror or error))
-        return 1
+
+    return run_command(prog, work)
 
 
 def strategies_main(argv) -> int:

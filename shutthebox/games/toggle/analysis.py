@@ -11,15 +11,13 @@ start and gives a 95% interval, which must contain the exact value.
 
 import argparse
 import math
-import os
 import random
-import sys
 
 import numpy as np
 
+from ...engine.analysis import run_command, write_report
 from ...engine.progress import Progress
-from ...engine.writer import write_atomic
-from ...errors import InvalidQuery, ShutTheBoxError
+from ...errors import InvalidQuery
 from .grammar import rules_from_options
 from .rules import Rules
 from .solver import _reaches_goal
@@ -207,26 +205,21 @@ def _parser(prog, report):
 def _run(argv, report: bool) -> int:
     prog = "ShutTheBox toggle " + ("report" if report else "strategies")
     args = _parser(prog, report).parse_args(argv)
-    try:
+
+    def work():
         if args.games < 0 or args.games > 10**8:
             raise InvalidQuery("--games must be 0 to 100000000")
         options = {name: value for name, value in (("--cards", args.cards), ("--sides", args.sides)) if value}
         rules = rules_from_options(options)
         rows = analyse(rules, args.games, args.seed)
         if report:
-            os.makedirs(args.out, exist_ok=True)
-            write_atomic(os.path.join(args.out, "strategies.svg"), svg_chart(rows))
-            write_atomic(os.path.join(args.out, "report.md"), markdown(rules, rows, args.games, args.seed))
-            print("wrote %s and %s" % (os.path.join(args.out, "report.md"), os.path.join(args.out, "strategies.svg")))
+            write_report(args.out, (("report.md", markdown(rules, rows, args.games, args.seed)),
+                                    ("strategies.svg", svg_chart(rows))))
         else:
             print(text_table(rules, rows, args.games, args.seed))
         return 0
-    except ShutTheBoxError as error:
-        sys.stderr.write("%s: %s\n" % (prog, error))
-        return error.exit_status
-    except OSError as error:
-        sys.stderr.write("%s: cannot write the report (%s)\n" % (prog, error.strerror or error))
-        return 1
+
+    return run_command(prog, work)
 
 
 def strategies_main(argv) -> int:

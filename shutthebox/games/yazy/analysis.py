@@ -16,15 +16,13 @@ differently.
 
 import argparse
 import math
-import os
 import random
-import sys
 
 import numpy as np
 
+from ...engine.analysis import run_command, write_report
 from ...engine.progress import Progress
-from ...engine.writer import write_atomic
-from ...errors import ShutTheBoxError
+from ...errors import InvalidQuery
 from .rules import ALL, CATEGORIES, DICE, REROLLS, ROLLS, SCORE, SIDES, score
 from .table import load
 
@@ -201,10 +199,10 @@ def _parser(prog, report):
 def _run(argv, report: bool) -> int:
     prog = "ShutTheBox yazy " + ("report" if report else "simulate")
     args = _parser(prog, report).parse_args(argv)
-    try:
+
+    def work():
         if not 1 <= args.games <= 10**8:
-            sys.stderr.write("%s: --games must be 1 to 100000000\n" % prog)
-            return 2
+            raise InvalidQuery("--games must be 1 to 100000000")
         table = load()
         exact = table.probe_expect("all")
         totals = play(table, args.games, args.seed)
@@ -212,17 +210,11 @@ def _run(argv, report: bool) -> int:
             print(summary(totals, exact, args.seed))
             return 0
         expected, zero = breakdown(table)
-        os.makedirs(args.out, exist_ok=True)
-        write_atomic(os.path.join(args.out, "histogram.svg"), svg_histogram(totals, exact))
-        write_atomic(os.path.join(args.out, "report.md"), markdown(totals, exact, args.seed, expected, zero))
-        print("wrote %s and %s" % (os.path.join(args.out, "report.md"), os.path.join(args.out, "histogram.svg")))
+        write_report(args.out, (("report.md", markdown(totals, exact, args.seed, expected, zero)),
+                                ("histogram.svg", svg_histogram(totals, exact))))
         return 0
-    except ShutTheBoxError as error:
-        sys.stderr.write("%s: %s\n" % (prog, error))
-        return error.exit_status
-    except OSError as error:
-        sys.stderr.write("%s: cannot write the report (%s)\n" % (prog, error.strerror or error))
-        return 1
+
+    return run_command(prog, work)
 
 
 def simulate_main(argv) -> int:
