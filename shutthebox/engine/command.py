@@ -189,6 +189,28 @@ def remembered_lines(session, lines, memo: dict) -> tuple[list, bool]:
     return out, ok
 
 
+class TableSession:
+    """A game's session over one table: opened on first use (``open_table()``, the
+    game's), kept; a batch reads the table whole once and remembers its lines."""
+
+    def __init__(self, path: str | None):
+        self.path = path  # --table, or None
+        self._table = None
+        self._memo: dict = {}
+
+    def open_table(self):
+        raise NotImplementedError
+
+    def table(self):
+        if self._table is None:
+            self._table = self.open_table()
+        return self._table
+
+    def answer_lines(self, lines) -> tuple[list, bool]:
+        self.table().preload()
+        return remembered_lines(self, lines, self._memo)
+
+
 # A batch line longer than this is refused without being parsed.
 MAX_LINE = 1 << 16
 

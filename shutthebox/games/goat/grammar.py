@@ -4,7 +4,7 @@
     ShutTheBox goat --one --move 0 0 11 1                       ->  roll 1
 """
 
-from ...engine.command import looks_like_option, no_question, remembered_lines, shown, whole
+from ...engine.command import TableSession, looks_like_option, no_question, shown, whole
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import DEFAULT_GOAL, GOAL_LIMITS, Rules
@@ -118,17 +118,13 @@ def parse(tokens):
     return player, question, args, valued
 
 
-class Session:
+class Session(TableSession):
     def __init__(self, options: dict, table: str | None):
+        super().__init__(table)
         self.rules = rules_from_options(options)
-        self.path = table
-        self._table = None
-        self._memo: dict = {}
 
-    def table(self):
-        if self._table is None:
-            self._table = load(self.rules, self.path)
-        return self._table
+    def open_table(self):
+        return load(self.rules, self.path)
 
     def answer(self, tokens) -> str:
         player, question, args, valued = parse(tokens)
@@ -142,11 +138,6 @@ class Session:
         if question == "--move":
             return action_text(table.probe_move(player, *args))
         return "%.6f" % table.probe_win(player, *args)
-
-    def answer_lines(self, lines) -> tuple[list, bool]:
-        """A batch: the whole table read once, a line asked again answered from memory."""
-        self.table().preload()
-        return remembered_lines(self, lines, self._memo)
 
     def describe(self, tokens) -> str:
         no_question("--rules", tokens)

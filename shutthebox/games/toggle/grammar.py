@@ -4,7 +4,7 @@
     ShutTheBox toggle [--cards N] [--sides S] --move STATE X Y     ->  7
 """
 
-from ...engine.command import looks_like_option, no_question, remembered_lines, shown, whole
+from ...engine.command import TableSession, looks_like_option, no_question, shown, whole
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import DEFAULT_CARDS, DEFAULT_SIDES, LIMITS, Rules
@@ -89,17 +89,13 @@ def parse(tokens) -> tuple[str, list]:
     return questions[0], args
 
 
-class Session:
+class Session(TableSession):
     def __init__(self, options: dict, table: str | None):
+        super().__init__(table)
         self.rules = rules_from_options(options)
-        self.path = table
-        self._table = None
-        self._memo: dict = {}
 
-    def table(self):
-        if self._table is None:
-            self._table = load(self.rules, self.path)
-        return self._table
+    def open_table(self):
+        return load(self.rules, self.path)
 
     def answer(self, tokens) -> str:
         question, args = parse(tokens)
@@ -107,11 +103,6 @@ class Session:
         if question == "--expect":
             return "%.6f" % table.probe_expect(args[0])
         return str(table.probe_flip(args[0], whole("die", args[1]), whole("die", args[2])))
-
-    def answer_lines(self, lines) -> tuple[list, bool]:
-        """A batch: the whole table read once, a line asked again answered from memory."""
-        self.table().preload()
-        return remembered_lines(self, lines, self._memo)
 
     def describe(self, tokens) -> str:
         no_question("--rules", tokens)

@@ -5,7 +5,7 @@
     ShutTheBox yazy --move CATS DICE REROLLS       ->  keep 6 6 | score full-house | keep none
 """
 
-from ...engine.command import looks_like_option, no_question, remembered_lines, shown
+from ...engine.command import TableSession, looks_like_option, no_question, shown
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import describe
@@ -81,16 +81,9 @@ def parse(tokens) -> tuple[str, list]:
     return questions[0], args
 
 
-class Session:
-    def __init__(self, options: dict, table: str | None):
-        self.path = table
-        self._table = None
-        self._memo: dict = {}
-
-    def table(self):
-        if self._table is None:
-            self._table = load(self.path)
-        return self._table
+class Session(TableSession):
+    def open_table(self):
+        return load(self.path)
 
     def answer(self, tokens) -> str:
         question, args = parse(tokens)
@@ -101,15 +94,10 @@ class Session:
             return "%.6f" % table.probe_expect(*args)
         return "%.6f" % table.probe_expect(args[0] if args else "all")
 
-    def answer_lines(self, lines) -> tuple[list, bool]:
-        """A batch: the whole table read once, a line asked again answered from memory."""
-        self.table().preload()
-        return remembered_lines(self, lines, self._memo)
-
     def describe(self, tokens) -> str:
         no_question("--rules", tokens)
         return describe_file(self.table().file, "yazy", describe())
 
 
 def open_game(options: dict, table: str | None) -> Session:
-    return Session(options, table)
+    return Session(table)
