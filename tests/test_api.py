@@ -15,10 +15,14 @@ def test_answers_match_the_assignment(table):
 
 
 @pytest.mark.parametrize("position", ["146789", "987641", "1,4,6,7,8,9", (1, 4, 6, 7, 8, 9), [9, 8, 7, 6, 4, 1],
-                                      {1, 4, 6, 7, 8, 9}, frozenset({1, 4, 6, 7, 8, 9}), range(1, 1) or (1, 4, 6, 7, 8, 9)])
+                                      {1, 4, 6, 7, 8, 9}, frozenset({1, 4, 6, 7, 8, 9}), (t for t in (1, 4, 6, 7, 8, 9))])
 def test_positions_as_text_or_tiles(table, position):
     assert table.expect_one(position) == table.expect_one("146789")
-    assert table.move_one(position, 9) == (9,)
+
+
+def test_a_range_is_a_collection_of_tiles(table):
+    assert table.expect_one(range(1, 10)) == table.expect_one("123456789")
+    assert table.move_two(range(3, 10), 17, 12) == table.move_two("3456789", 17, 12)
 
 
 @pytest.mark.parametrize("call, message", [

@@ -22,7 +22,8 @@ def test_report_renders_markdown_and_svg(tmp_path):
     assert "Best opening roll: **9**" in text
     root = ElementTree.parse(tmp_path / "strategies.svg").getroot()
     assert root.tag.endswith("svg") and len(list(root)) > 20
-    assert all(os.path.isabs(p) or os.path.exists(p) for p in paths)
+    assert sorted(os.path.basename(p) for p in paths) == ["report.md", "strategies.svg"]
+    assert all(os.path.isfile(p) for p in paths)
 
 
 def test_report_without_simulation_is_exact_only(tmp_path):

@@ -298,8 +298,8 @@ def test_play_a_seeded_game_to_the_end(open_page, table):
     assert state["over"] and state["result"] in (0, 0.5, 1)
     assert feedback and feedback[0].startswith(("Not optimal", "Optimal"))
     assert all(text.startswith("Optimal") for text in feedback[1:]), feedback
-    if feedback[0].startswith("Not optimal"):
-        assert "giving away" in feedback[0] and state["lost"] > 0
+    assert feedback[0].startswith("Not optimal")  # this seed's first roll has a worse move to blunder with
+    assert "giving away" in feedback[0] and state["lost"] > 0
     summary = page.inner_text("#summary")
     assert page.is_visible("#summary") and ("Your moves: %d, optimal %d" % (state["moves"], state["optimal"])) in summary
     assert int(page.get_attribute("#chart", "data-points")) == len(state["chances"]) >= 3
