@@ -1,0 +1,151 @@
+/* yazy, eleven turns of five dice (docs/YAZY.md, FORMAT.md section 6.6).
+ * Coach: the open categories, five dice and the rerolls left -> the expected score to come and the
+ * best move, as `ShutTheBox yazy --expect CATS DICE REROLLS` and `--move ...` print them. */
+
+import { InvalidQuestion, sixDecimals } from "../format.js";
+import { answerBox, el, field, radios, toggles } from "./ui.js";
+
+export const id = "yazy";
+export const title = "Yazy";
+export const CATEGORIES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three-kind", "four-kind",
+  "full-house", "straight", "yazy"];
+const ALL = 2047, REROLLS = 2, SCORE = 32, NO_MOVE = 255;
+const RULES = { categories: CATEGORIES, dice: 5, sides: 6, rerolls: REROLLS };
+
+/** The 252 sorted rolls in lexicographic order, and their ranks by digits. */
+export const ROLLS = [];
+for (let a = 1; a <= 6; a++) for (let b = a; b <= 6; b++) for (let c = b; c <= 6; c++)
+  for (let d = c; d <= 6; d++) for (let e = d; e <= 6; e++) ROLLS.push([a, b, c, d, e]);
+const RANK = new Map(ROLLS.map((roll, i) => [roll.join(""), i]));
+
+export function tableSpec() {
+  const name = "yazy.msgpack";
+  return {
+    url: name,
+    options: { name, game: "yazy", rules: RULES,
+      arrays: { turn: ["<f8", [ALL + 1]], expect: ["<f8", [ALL + 1, 3, 252]], move: ["|u1", [ALL + 1, 3, 252]] },
+      fields: (h) => (typeof h.error_bound === "string" && typeof h.tie === "string" ? null : "has no error_bound or tie") },
+    hint: " Build it with `python build_tables.py --game yazy`.",
+  };
+}
+
+const shownText = (t) => (t.length <= 40 ? t : t.slice(0, 37) + "...");
+
+/** The rank of five dice written as digits in any order; InvalidQuestion in the command line's words. */
+export function rollIndex(dice) {
+  const index = dice.length === 5 ? RANK.get([...dice].sort().join("")) : undefined;
+  if (index !== undefined) return index;
+  const text = `'${shownText(dice)}'`;
+  if (!/^[0-9]+$/.test(dice)) throw new InvalidQuestion(`dice ${text}: write the five dice as digits 1 to 6, such as 13366`);
+  if (dice.length !== 5) throw new InvalidQuestion(`dice ${text}: there are five dice, not ${dice.length}`);
+  throw new InvalidQuestion(`dice ${text}: a die shows 1 to 6, not ${[...dice].find((d) => !"123456".includes(d))}`);
+}
+
+function categoriesMask(cats) {
+  if (Number.isInteger(cats) && cats >= 0 && cats <= ALL) return cats;
+  if (!Array.isArray(cats)) throw new InvalidQuestion("categories must be a list of names such as ones, yazy");
+  let mask = 0;
+  for (const name of cats) {
+    const bit = CATEGORIES.indexOf(name);
+    if (bit < 0) throw new InvalidQuestion(`unknown category '${shownText(String(name))}' (the categories are ${CATEGORIES.join(", ")}; or all, none)`);
+    if (mask & (1 << bit)) throw new InvalidQuestion(`category ${name} is listed twice`);
+    mask |= 1 << bit;
+  }
+  return mask;
+}
+
+/** "score full-house", "keep 3 3 6" or "keep none": the move code on the sorted roll. */
+export function describeMove(code, roll) {
+  if (code >= SCORE) return "score " + CATEGORIES[code - SCORE];
+  const kept = roll.filter((_, position) => (code >> position) & 1);
+  return "keep " + (kept.length ? kept.join(" ") : "none");
+}
+
+/**
+ * q = { cats: bitmask or list of open category names, dice: five digits in any order (null: the start
+ *       of a turn), rerolls: 0-2 }
+ * -> { value: "%.6f" of the maximum expected sum of the scores still to come, move: the best move in
+ *      the command line's words (null at the start of a turn), error: null } or { value: null, move: null, error }.
+ */
+export function answer(table, q) {
+  try {
+    const mask = categoriesMask(q.cats);
+    if (q.dice === null || q.dice === undefined) return { value: sixDecimals(table.arrays.turn[mask]), move: null, error: null };
+    const roll = rollIndex(String(q.dice));
+    if (!Number.isInteger(q.rerolls) || q.rerolls < 0 || q.rerolls > REROLLS) {
+      throw new InvalidQuestion(`rerolls left must be 0, 1 or 2, not ${q.rerolls}`);
+    }
+    if (!mask) throw new InvalidQuestion("no category is open: the game is over, there is no turn to play");
+    const index = (mask * 3 + q.rerolls) * 252 + roll;
+    const code = table.arrays.move[index];
+    if (code === NO_MOVE) throw new InvalidQuestion(`the table ${table.name} has no move for a turn with categories open; rebuild it`);
+    return { value: sixDecimals(table.arrays.expect[index]), move: describeMove(code, ROLLS[roll]), error: null };
+  } catch (e) {
+    if (!(e instanceof InvalidQuestion)) throw e;
+    return { value: null, move: null, error: e.message };
+  }
+}
+
+export function mount(section, ctx) {
+  const params = ctx.params;
+  let table = null;
+  const cats = toggles("Open categories", CATEGORIES.map((c) => [c, c]), { name: "categories", onchange: () => update() });
+  cats.root.id = "yazy-cats";
+  cats.root.setAttribute("aria-labelledby", "yazy-cats-label");
+  const given = params.get("cats");
+  cats.set(given === null || given === "all" ? CATEGORIES : given === "none" ? [] : given.split(","));
+  const diceField = field("Five dice", params.get("dice") ?? "13366", { id: "yazy-dice", size: 6, hint: "digits 1-6, any order; empty: the start of a turn" });
+  const rerolls = radios("Rerolls left", "yazy-rerolls", [["2", "2"], ["1", "1"], ["0", "0"]], params.get("rerolls") || "2", () => update());
+  const tableError = el("div", { class: "error", role: "alert", id: "yazy-error", hidden: true });
+  const box = answerBox();
+  box.root.id = "yazy-answer";
+  const coach = el("div", { id: "yazy-coach" },
+    el("div", { class: "row" }, el("span", { class: "label", id: "yazy-cats-label" }, "Open categories"), cats.root,
+      el("button", { type: "button", class: "link", id: "yazy-all", onclick: () => { cats.set(CATEGORIES); update(); } }, "all"),
+      el("button", { type: "button", class: "link", id: "yazy-none", onclick: () => { cats.set([]); update(); } }, "none")),
+    el("div", { class: "row" }, diceField.root, rerolls.root), diceField.error, box.root);
+  section.append(tableError, coach);
+
+  function update() {
+    if (!table) return;
+    const open = cats.pressed();
+    const text = diceField.input.value.trim();
+    let dice = null;
+    if (text !== "") {
+      try {
+        dice = diceField.read((t) => { rollIndex(t.trim()); return t.trim(); });
+      } catch (e) {
+        box.show({ value: null, move: null, error: "No answer until the dice are corrected." }, {});
+        return;
+      }
+    } else diceField.show("");
+    const q = { cats: open, dice, rerolls: Number(rerolls.value()) };
+    ctx.setParams({ cats: open.length === 11 ? "all" : open.length ? open.join(",") : "none", dice: text, rerolls: rerolls.value() });
+    const a = answer(table, q);
+    box.show(a, { value: dice === null ? "Expected score to come, at the start of a turn" : `Expected score to come (${q.rerolls} reroll${q.rerolls === 1 ? "" : "s"} left)`,
+      move: "Best move" });
+  }
+  diceField.input.addEventListener("input", update);
+
+  async function activate() {
+    try {
+      table = await ctx.load(tableSpec());
+    } catch (e) {
+      table = null;
+      tableError.textContent = e.message;
+      tableError.hidden = false;
+      coach.hidden = true;
+      ctx.failed(e);
+      return;
+    }
+    tableError.hidden = true;
+    coach.hidden = false;
+    update();
+    ctx.ready();
+  }
+
+  return {
+    activate,
+    api: { answer: (q) => answer(table, q), answers: (qs) => qs.map((q) => answer(table, q)), table: () => table },
+  };
+}

@@ -1,0 +1,472 @@
+"""The games page (shutthebox/web/static/games.html: toggle, Goat, yazy) in a real browser (Debian's
+chromium driven by Playwright) against ``ShutTheBox serve``: each game's coach gives the Python API's
+answers, printed as the command line prints them (bulk through the page's own functions, a few by
+clicks and typing), bad input gets a message and no answer, damaged tables are refused, a seeded
+toggle game is played to the end by clicks and another by keyboard only, and the page fits a 375-pixel
+phone. Screenshots go to test-output/.
+
+Needs /usr/bin/chromium and the playwright package, like tests/test_web_browser.py.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import struct
+import zlib
+
+import pytest
+
+from shutthebox.errors import InvalidQuery
+from shutthebox.games.goat.table import action_text, load as load_goat
+from shutthebox.games.toggle.table import load as load_toggle
+from shutthebox.games.yazy.rules import CATEGORIES, format_categories
+from shutthebox.games.yazy.table import load as load_yazy
+
+from serving import ROOT, running_server
+from test_web_browser import CHROMIUM, ARGS, OUTPUT, WAIT_MS, _missing
+
+PHONE = {"width": 375, "height": 812}
+DATA = os.path.join(ROOT, "data")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package", "pip install -e '.[test]'")
+    if not os.path.exists(CHROMIUM):
+        _missing("chromium (%s)" % CHROMIUM, "apt-get install chromium")
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=30000)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    with running_server() as (url, proc):
+        yield url
+
+
+@pytest.fixture
+def open_page(browser, server):
+    """open_page(query, phone=False, ready=True) -> a loaded games page; its script errors fail the test."""
+    contexts, errors = [], []
+
+    def opener(query="", phone=False, ready=True, routes=()):
+        context = browser.new_context(viewport=PHONE if phone else {"width": 900, "height": 1000})
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        for pattern, handler in routes:
+            page.route(pattern, handler)
+        page.goto(server + "games.html" + query)
+        page.wait_for_function("document.body.dataset.state && document.body.dataset.state !== 'loading'")
+        if ready:
+            assert page.evaluate("document.body.dataset.state") == "ready", page.inner_text("main")
+        return page
+
+    yield opener
+    for context in contexts:
+        context.close()
+    assert not errors, errors
+
+
+def screenshot(page, name):
+    os.makedirs(OUTPUT, exist_ok=True)
+    page.screenshot(path=os.path.join(OUTPUT, name), full_page=True)
+
+
+def shown_answer(page, game):
+    """(value, move, problem) as the coach shows them."""
+    box = "#%s-answer" % game
+    return (page.get_attribute(box + " .answer-value", "data-answer"), page.get_attribute(box + " .answer-move", "data-answer"),
+            page.inner_text(box + " .answer-problem"))
+
+
+def message_of(call):
+    try:
+        call()
+    except InvalidQuery as error:
+        return str(error)
+    raise AssertionError("no InvalidQuery")
+
+
+# -- toggle ------------------------------------------------------------------------
+
+
+def toggle_expected(table, mask, x, y):
+    cards = [c for c in range(1, 13) if mask >> (c - 1) & 1]
+    want = {"value": "%.6f" % table.probe_expect(cards), "move": None, "error": None}
+    if x is not None:
+        try:
+            want["move"] = str(table.probe_flip(cards, x, y))
+        except InvalidQuery as error:
+            want["error"] = str(error)
+    return want
+
+
+def test_toggle_coach_matches_the_api(open_page):
+    table = load_toggle()
+    page = open_page("?game=toggle")
+    rng = random.Random(640)
+    questions = [[0, 3, 4], [4095, 3, 4], [4095, None, None]]
+    while len(questions) < 300:
+        mask = rng.randrange(0, 4096)
+        questions.append([mask, None, None] if rng.random() < 0.1 else [mask, rng.randint(1, 6), rng.randint(1, 6)])
+    answers = page.evaluate("qs => window.games.toggle.answers(qs.map(q => ({up: q[0], x: q[1], y: q[2]})))", questions)
+    for question, got in zip(questions, answers):
+        want = toggle_expected(table, *question)
+        assert {k: got[k] for k in want} == want, question
+    assert answers[1]["value"] == "50.317928" and answers[1]["move"] == "7"
+    assert "game is over" in answers[0]["error"]
+
+
+def test_toggle_coach_by_clicks_and_typing(open_page):
+    table = load_toggle()
+    page = open_page("?game=toggle")
+    assert shown_answer(page, "toggle")[:2] == ("50.317928", "7")
+    for mask, x, y in [(0b101101100101, 6, 2), (0b000000001001, 1, 1), (0b100000000000, 6, 6)]:
+        for card in range(1, 13):
+            button = page.locator("#toggle-cards-up [data-value='%d']" % card)
+            if (button.get_attribute("aria-pressed") == "true") != bool(mask >> (card - 1) & 1):
+                button.click()
+        page.fill("#toggle-x", str(x))
+        page.fill("#toggle-y", str(y))
+        want = toggle_expected(table, mask, x, y)
+        assert shown_answer(page, "toggle") == (want["value"], want["move"] or "", want["error"] or ""), (mask, x, y)
+    # a die out of range: a message beside it, and no answer (never a different question)
+    page.fill("#toggle-x", "7")
+    assert "die x shows 1 to 6, not 7" in page.inner_text("#toggle-x-error")
+    assert page.get_attribute("#toggle-x", "aria-invalid") == "true"
+    value, move, problem = shown_answer(page, "toggle")
+    assert value == "" and move == "" and "corrected" in problem
+    page.fill("#toggle-x", "2.5")
+    assert "whole number" in page.inner_text("#toggle-x-error")
+    page.fill("#toggle-x", "6")
+    assert page.is_hidden("#toggle-x-error") and shown_answer(page, "toggle")[0] != ""
+    # other rules: 4 cards, 2-sided dice (a shipped table), typed into the rules fields
+    page.fill("#toggle-cards", "4")
+    page.fill("#toggle-sides", "2")
+    page.dispatch_event("#toggle-sides", "change")
+    page.wait_for_function("document.querySelectorAll('#toggle-cards-up button').length === 4")
+    page.fill("#toggle-x", "1")
+    page.fill("#toggle-y", "2")
+    small = load_toggle(rules=__import__("shutthebox.games.toggle.rules", fromlist=["Rules"]).Rules(4, 2))
+    assert shown_answer(page, "toggle")[:2] == ("%.6f" % small.probe_expect("all"), str(small.probe_flip("all", 1, 2)))
+    page.fill("#toggle-cards", "13")
+    page.dispatch_event("#toggle-cards", "change")
+    assert "can never all be face down" in page.inner_text("#toggle-cards-error")
+
+
+def play_toggle(page, table, keyboard=False, blunder_at=None):
+    """Play the seeded game shown to the end, turning the table's card (once another at move `blunder_at`)."""
+    moves = 0
+    for _ in range(2000):
+        state = page.evaluate("window.games.toggle.play.state()")
+        if state["over"]:
+            return state
+        if keyboard:
+            page.keyboard.press("r")
+        else:
+            page.click("#toggle-roll")
+        state = page.evaluate("window.games.toggle.play.state()")
+        if not state["dice"]:
+            continue  # the roll passed
+        x, y = state["dice"]
+        up = [c for c in range(1, 13) if state["up"] >> (c - 1) & 1]
+        card = table.probe_flip(up, x, y)
+        choices = sorted({c for c in (x, y, x + y) if c <= 12})
+        if moves == blunder_at and len(choices) > 1:
+            card = next(c for c in choices if c != card)
+        if keyboard:
+            # the focus is on the first card the dice allow; every card is a button in order
+            assert page.evaluate("document.activeElement.dataset.card") == str(choices[0])
+            for _ in range(card - choices[0]):
+                page.keyboard.press("Tab")
+            assert page.evaluate("document.activeElement.dataset.card") == str(card)
+            page.keyboard.press("Enter")
+            assert page.evaluate("document.activeElement.id") in ("toggle-roll", "toggle-new")
+        else:
+            page.click("#toggle-play-cards [data-card='%d']" % card)
+        moves += 1
+    raise AssertionError("the game did not end")
+
+
+def test_toggle_a_seeded_game_played_to_the_end_by_clicks(open_page):
+    table = load_toggle()
+    page = open_page("?game=toggle&mode=play&seed=2024")
+    page.click("#toggle-hint")
+    assert "50.317928 expected rolls" in page.inner_text("#toggle-message")
+    # a card the dice do not allow is refused with the reason
+    page.click("#toggle-roll")
+    x, y = page.evaluate("window.games.toggle.play.state().dice")
+    bad = next(c for c in range(1, 13) if c not in (x, y, x + y))
+    page.click("#toggle-play-cards [data-card='%d']" % bad)
+    assert "not card %d" % bad in page.inner_text("#toggle-message")
+    page.click("#toggle-hint")
+    best = table.probe_flip("all", x, y)
+    assert "Hint: turn card %d" % best in page.inner_text("#toggle-message")
+    page.click("#toggle-play-cards [data-card='%d']" % best)
+    assert "optimal" in page.inner_text("#toggle-feedback")
+    state = play_toggle(page, table, blunder_at=3)
+    assert state["over"] and state["up"] == 0 and state["rolls"] == len(page.locator("#toggle-log li").all())
+    assert any(not m["optimal"] for m in state["moves"]) and state["cost"] > 0
+    assert "Every card is face down after %d rolls" % state["rolls"] in page.inner_text("#toggle-message")
+    assert "seed=2024" in page.url
+    screenshot(page, "games-toggle-play.png")
+    # the same seed gives the same dice
+    again = open_page("?game=toggle&mode=play&seed=2024")
+    again.click("#toggle-roll")
+    assert again.evaluate("window.games.toggle.play.state().dice") == [x, y]
+
+
+def test_toggle_keyboard_only_on_a_phone(open_page):
+    table = load_toggle()
+    page = open_page("?game=toggle&mode=play&seed=7", phone=True)
+    page.keyboard.press("h")
+    assert "expected rolls" in page.inner_text("#toggle-message")
+    state = play_toggle(page, table, keyboard=True)
+    assert state["over"] and all(m["optimal"] for m in state["moves"])
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    # the coach by keyboard: Tab reaches the mode buttons and Enter presses them
+    page.focus("#toggle-mode-coach")
+    page.keyboard.press("Enter")
+    assert page.is_visible("#toggle-coach") and page.is_hidden("#toggle-play")
+    page.focus("#toggle-x")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("5")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "toggle-y"
+    page.keyboard.press("Control+A")
+    page.keyboard.type("6")
+    assert shown_answer(page, "toggle")[:2] == ("50.317928", str(table.probe_flip("all", 5, 6)))
+
+
+# -- Goat --------------------------------------------------------------------------
+
+
+def goat_expected(table, q):
+    player, my, opp, turn, rolls = q["player"], q["my"], q.get("opp"), q["turn"], q["rolls"]
+    try:
+        if player == 0:
+            return {"value": "%.6f" % table.probe_solo(my, turn, rolls),
+                    "move": action_text(table.probe_solo_move(my, turn, rolls)), "error": None}
+        return {"value": "%.6f" % table.probe_win(player, my, opp, turn, rolls),
+                "move": action_text(table.probe_move(player, my, opp, turn, rolls)), "error": None}
+    except InvalidQuery as error:
+        return {"value": None, "move": None, "error": str(error)}
+
+
+def random_turn(rng):
+    rolls = rng.randint(0, 2)
+    return (0 if rolls == 0 else rng.randint(rolls, 21 * rolls)), rolls
+
+
+def test_goat_coach_matches_the_api(open_page):
+    table = load_goat()
+    page = open_page("?game=goat")
+    rng = random.Random(100)
+    questions = [{"player": 1, "my": 50, "opp": 60, "turn": 20, "rolls": 2},
+                 {"player": 2, "my": 50, "opp": 120, "turn": 10, "rolls": 1}]
+    while len(questions) < 330:
+        player = rng.randint(0, 2)
+        turn, rolls = random_turn(rng)
+        q = {"player": player, "my": rng.randrange(100), "turn": turn, "rolls": rng.randint(0, 2) if rng.random() < 0.05 else rolls}
+        if player:
+            q["opp"] = rng.randrange(100) if player == 1 or rng.random() < 0.7 else rng.randint(100, 165)
+        questions.append(q)
+    answers = page.evaluate("qs => window.games.goat.answers(qs)", questions)
+    valid = 0
+    for question, got in zip(questions, answers):
+        want = goat_expected(table, question)
+        assert got == want, question
+        valid += want["error"] is None
+    assert valid >= 250
+    assert answers[0]["value"] == "0.426200"
+
+
+def set_goat(page, player, my, opp, turn, rolls):
+    page.check("#goat-player-%d" % player)
+    page.fill("#goat-my", str(my))
+    if player:
+        page.fill("#goat-opp", str(opp))
+    page.fill("#goat-turn", str(turn))
+    page.fill("#goat-rolls", str(rolls))
+
+
+def test_goat_coach_by_clicks_and_typing_with_messages(open_page):
+    table = load_goat()
+    page = open_page("?game=goat")
+    assert shown_answer(page, "goat")[:2] == ("%.6f" % table.probe_solo(0), action_text(table.probe_solo_move(0, 0, 0)))
+    for player, my, opp, turn, rolls in [(0, 37, None, 12, 1), (1, 50, 60, 20, 2), (2, 90, 130, 0, 0), (2, 10, 99, 33, 2)]:
+        set_goat(page, player, my, opp, turn, rolls)
+        want = goat_expected(table, {"player": player, "my": my, "opp": opp, "turn": turn, "rolls": rolls})
+        assert shown_answer(page, "goat") == (want["value"], want["move"], ""), (player, my, opp, turn, rolls)
+    assert page.is_visible("#goat-opp")
+    page.check("#goat-player-0")
+    assert page.is_hidden("#goat-opp")
+    # a question that cannot occur: the command line's reason, and no number
+    set_goat(page, 0, 10, None, 50, 2)
+    value, move, problem = shown_answer(page, "goat")
+    assert (value, move) == ("", "") and problem == "2 rolls cannot make a turn total of 50 (only 2 to 42)"
+    page.fill("#goat-turn", "abc")
+    assert "whole number" in page.inner_text("#goat-turn-error")
+    assert shown_answer(page, "goat")[:2] == ("", "")
+    set_goat(page, 1, 100, 3, 0, 0)
+    assert "MY 100 has reached the goal 100" in shown_answer(page, "goat")[2]
+    screenshot(page, "games-goat.png")
+
+
+# -- yazy --------------------------------------------------------------------------
+
+
+def yazy_expected(table, cats, dice, rerolls):
+    try:
+        if dice is None:
+            return {"value": "%.6f" % table.probe_expect(cats), "move": None, "error": None}
+        return {"value": "%.6f" % table.probe_expect(cats, dice, rerolls), "move": table.probe_move(cats, dice, rerolls),
+                "error": None}
+    except InvalidQuery as error:
+        return {"value": None, "move": None, "error": str(error)}
+
+
+def test_yazy_coach_matches_the_api(open_page):
+    table = load_yazy()
+    page = open_page("?game=yazy")
+    rng = random.Random(11)
+    questions = [[2047, "13366", 2], [2047, "12345", 0], [2047, None, 0], [0, "11111", 1], [5, "1236", 1], [5, "12378", 1]]
+    while len(questions) < 320:
+        mask = rng.randrange(0, 2048) if rng.random() < 0.97 else 0
+        dice = None if rng.random() < 0.08 else "".join(str(rng.randint(1, 6)) for _ in range(5))
+        questions.append([mask, dice, rng.randint(0, 2)])
+    answers = page.evaluate("qs => window.games.yazy.answers(qs.map(q => ({cats: q[0], dice: q[1], rerolls: q[2]})))",
+                            questions)
+    for (mask, dice, rerolls), got in zip(questions, answers):
+        want = yazy_expected(table, format_categories(mask), dice, rerolls)
+        assert got == want, (mask, dice, rerolls)
+    assert answers[0] == {"value": "165.722932", "move": "keep 6 6", "error": None}
+    assert answers[1]["move"] == "score straight" and answers[2]["value"] == "165.757319"
+    # names are read as the command line reads them
+    named = page.evaluate("window.games.yazy.answer({cats: ['ones', 'yazy'], dice: '61111', rerolls: 1})")
+    assert named == yazy_expected(table, "ones,yazy", "61111", 1)
+
+
+def test_yazy_coach_by_clicks_and_typing_with_messages(open_page):
+    table = load_yazy()
+    page = open_page("?game=yazy")
+    assert shown_answer(page, "yazy") == ("165.722932", "keep 6 6", "")
+    page.click("#yazy-none")
+    for name in ("ones", "full-house", "yazy"):
+        page.click("#yazy-cats [data-value='%s']" % name)
+    page.fill("#yazy-dice", "35353")
+    page.check("#yazy-rerolls-1")
+    want = yazy_expected(table, "ones,full-house,yazy", "35353", 1)
+    assert shown_answer(page, "yazy") == (want["value"], want["move"], "")
+    page.fill("#yazy-dice", "")
+    assert shown_answer(page, "yazy")[:2] == ("%.6f" % table.probe_expect("ones,full-house,yazy"), "")
+    page.fill("#yazy-dice", "3537")
+    assert page.inner_text("#yazy-dice-error") == "dice '3537': there are five dice, not 4"
+    assert shown_answer(page, "yazy")[:2] == ("", "")
+    page.fill("#yazy-dice", "35379")
+    assert page.inner_text("#yazy-dice-error") == "dice '35379': a die shows 1 to 6, not 7"
+    page.click("#yazy-none")
+    page.fill("#yazy-dice", "12345")
+    assert shown_answer(page, "yazy")[2] == "no category is open: the game is over, there is no turn to play"
+    assert len(CATEGORIES) == page.locator("#yazy-cats button").count()
+
+
+# -- tables, link, phone -------------------------------------------------------------
+
+
+def damaged(data, offset, fix_tail=False):
+    """A bit flipped at ``offset``; with ``fix_tail`` the whole-file CRC-32 is made right again, so that only
+    the array's own (seeded) checksums can tell."""
+    data = bytearray(data)
+    data[offset] ^= 0x10
+    if fix_tail:
+        data[-4:] = struct.pack(">I", zlib.crc32(bytes(data[:-4])))
+    return bytes(data)
+
+
+@pytest.mark.parametrize("game, name, words", [
+    ("toggle", "toggle-c12-s6.msgpack", "damaged (checksum mismatch in array flip, block 0)"),
+    ("toggle-whole", "toggle-c12-s6.msgpack", "is damaged (checksum mismatch);"),
+    ("goat", "goat-g100.msgpack", "is damaged (checksum mismatch);"),
+    ("yazy", "yazy.msgpack", "damaged (header checksum mismatch)"),
+])
+def test_a_damaged_table_is_refused_with_a_message(open_page, game, name, words):
+    data = open(os.path.join(DATA, name), "rb").read()
+    offset = 100 if game == "yazy" else len(data) // 2
+    body = damaged(data, offset, fix_tail=game == "toggle")
+    game = game.split("-")[0]
+    page = open_page("?game=" + game, ready=False,
+                     routes=[("**/" + name, lambda route: route.fulfill(status=200, body=body))])
+    assert page.evaluate("document.body.dataset.state") == "error"
+    text = page.inner_text("#%s-error" % game)
+    assert name in text and words in text, text
+    assert page.is_hidden("#%s-coach" % game)
+    if game == "toggle":
+        screenshot(page, "games-damaged.png")
+
+
+@pytest.mark.parametrize("body, words", [
+    (lambda: open(os.path.join(DATA, "toggle-c12-s6.msgpack"), "rb").read()[:5000], "truncated"),
+    (lambda: open(os.path.join(DATA, "toggle-c4-s2.msgpack"), "rb").read(), "other rules (cards 4, not 12)"),
+    (lambda: open(os.path.join(ROOT, "tests", "data", "bad", "future-version.msgpack"), "rb").read(), "format version 2."),
+    (lambda: open(os.path.join(ROOT, "tests", "data", "good", "one-player-t4.msgpack"), "rb").read(),
+     'table of the game "one-player", not of "toggle"'),
+    (lambda: b"not a table at all", "not a ShutTheBox table"),
+])
+def test_a_wrong_table_is_refused(open_page, body, words):
+    data = body()
+    page = open_page("?game=toggle", ready=False,
+                     routes=[("**/toggle-c12-s6.msgpack", lambda route: route.fulfill(status=200, body=data))])
+    assert page.evaluate("document.body.dataset.state") == "error"
+    assert words in page.inner_text("#toggle-error")
+
+
+def test_a_missing_table_names_the_command_that_solves_it(open_page):
+    page = open_page("?game=toggle&cards=11&sides=9", ready=False,
+                     routes=[("**/toggle-c11-s9.msgpack", lambda route: route.fulfill(status=404, body=b""))])
+    text = page.inner_text("#toggle-error")
+    assert "HTTP 404" in text and "ShutTheBox toggle --cards 11 --sides 9 --expect all" in text
+
+
+def test_index_links_to_the_games_page_and_back(open_page, server, browser):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(server)
+        page.click("#games-link")
+        page.wait_for_function("document.body.dataset.state === 'ready'")
+        assert page.url.startswith(server + "games.html")
+        page.click("text=Shut the Box")
+        page.wait_for_url(server + "index.html")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("game", ["toggle", "goat", "yazy"])
+def test_each_game_fits_a_375_pixel_phone(open_page, game):
+    page = open_page("?game=" + game, phone=True)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert page.is_visible("#%s-answer .answer-value" % game)
+    # every input has a label
+    unlabelled = page.evaluate("""() => [...document.querySelectorAll('input')]
+        .filter(i => !i.labels || !i.labels.length).map(i => i.id)""")
+    assert unlabelled == []
+    screenshot(page, "games-%s-phone.png" % game)
+
+
+def test_game_tabs_and_bad_game_parameter(open_page):
+    page = open_page("?game=chess")
+    assert "game=chess" in page.inner_text("#link-problems")
+    page.click("#tab-yazy")
+    page.wait_for_function("document.body.dataset.game === 'yazy' && document.body.dataset.state === 'ready'")
+    assert page.is_visible("#yazy") and page.is_hidden("#toggle") and "game=yazy" in page.url
