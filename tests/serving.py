@@ -6,13 +6,22 @@ import contextlib
 import os
 import re
 import selectors
+import shutil
 import subprocess
 import sys
 import time
 
+import pytest
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COMMAND = [sys.executable, os.path.join(ROOT, "ShutTheBox")]
 TABLE = os.path.join(ROOT, "data", "standard.msgpack")
+# Browser tests: Debian's chromium driven by Playwright (no browser download); screenshots go to OUTPUT.
+OUTPUT = os.path.join(ROOT, "test-output")
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+WAIT_MS = 15000
 
 
 @contextlib.contextmanager
@@ -49,3 +58,32 @@ def running_server(*args, timeout=15.0, command=None, env=None):
         proc.stderr_text = proc.stderr.read()
         for stream in (proc.stdout, proc.stderr):
             stream.close()
+
+
+def missing(what, fix):
+    """Skip a browser test whose tools are missing; under CI that is a failure."""
+    if os.environ.get("CI"):
+        pytest.fail("%s is missing, but CI must run the browser tests (%s)" % (what, fix))
+    pytest.skip("%s is missing: the browser tests need it (%s)" % (what, fix))
+
+
+@contextlib.contextmanager
+def launched_browser():
+    """Headless chromium under Playwright; always closed."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing("the playwright package", "pip install -e '.[test]'")
+    if not os.path.exists(CHROMIUM):
+        missing("chromium (%s)" % CHROMIUM, "apt-get install chromium")
+    with sync_playwright() as driver:
+        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=30000)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+def screenshot(page, name):
+    os.makedirs(OUTPUT, exist_ok=True)
+    page.screenshot(path=os.path.join(OUTPUT, name), full_page=True)

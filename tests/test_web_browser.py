@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
 
 import pytest
 
@@ -20,36 +19,15 @@ import shutthebox
 from shutthebox.errors import InvalidQuery
 from shutthebox.engine.notation import format_set as format_position, numbers_of as tiles_of
 
-from serving import ROOT, TABLE, running_server
+from serving import OUTPUT, ROOT, TABLE, WAIT_MS, launched_browser, running_server, screenshot
 
-OUTPUT = os.path.join(ROOT, "test-output")
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 PHONE = {"width": 390, "height": 844}
-WAIT_MS = 15000
-
-
-def _missing(what, fix):
-    if os.environ.get("CI"):
-        pytest.fail("%s is missing, but CI must run the browser tests (%s)" % (what, fix))
-    pytest.skip("%s is missing: the browser tests need it (%s)" % (what, fix))
 
 
 @pytest.fixture(scope="module")
 def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("the playwright package", "pip install -e '.[test]'")
-    if not os.path.exists(CHROMIUM):
-        _missing("chromium (%s)" % CHROMIUM, "apt-get install chromium")
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=30000)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched_browser() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")
@@ -86,10 +64,6 @@ def open_page(browser, server):
         context.close()
     assert not errors, errors
 
-
-def screenshot(page, name):
-    os.makedirs(OUTPUT, exist_ok=True)
-    page.screenshot(path=os.path.join(OUTPUT, name), full_page=True)
 
 
 def answer_ask(page, yes):

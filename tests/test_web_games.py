@@ -23,8 +23,7 @@ from shutthebox.games.toggle.table import load as load_toggle
 from shutthebox.games.yazy.rules import CATEGORIES, format_categories
 from shutthebox.games.yazy.table import load as load_yazy
 
-from serving import ROOT, running_server
-from test_web_browser import CHROMIUM, ARGS, OUTPUT, WAIT_MS, _missing
+from serving import ROOT, WAIT_MS, launched_browser, running_server, screenshot
 
 PHONE = {"width": 375, "height": 812}
 DATA = os.path.join(ROOT, "data")
@@ -32,18 +31,8 @@ DATA = os.path.join(ROOT, "data")
 
 @pytest.fixture(scope="module")
 def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        _missing("the playwright package", "pip install -e '.[test]'")
-    if not os.path.exists(CHROMIUM):
-        _missing("chromium (%s)" % CHROMIUM, "apt-get install chromium")
-    with sync_playwright() as driver:
-        launched = driver.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=30000)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with launched_browser() as launched:
+        yield launched
 
 
 @pytest.fixture(scope="module")
@@ -76,10 +65,6 @@ def open_page(browser, server):
         context.close()
     assert not errors, errors
 
-
-def screenshot(page, name):
-    os.makedirs(OUTPUT, exist_ok=True)
-    page.screenshot(path=os.path.join(OUTPUT, name), full_page=True)
 
 
 def shown_answer(page, game):

@@ -3,7 +3,7 @@
  * best action, as `ShutTheBox goat --solo|--one|--two --expect ...` and `--move ...` print them. */
 
 import { InvalidQuestion, sixDecimals, wholeNumber } from "../format.js";
-import { answerBox, el, field, radios } from "./ui.js";
+import { answerBox, el, field, loadTable, radios } from "./ui.js";
 
 export const id = "goat";
 export const title = "Goat";
@@ -157,17 +157,8 @@ export function mount(section, ctx) {
       if (!(e instanceof InvalidQuestion)) throw e;
       return;
     }
-    try {
-      table = await ctx.load(tableSpec(goal));
-    } catch (e) {
-      table = null;
-      tableError.textContent = e.message;
-      tableError.hidden = false;
-      coach.hidden = true;
-      ctx.failed(e);
-      return;
-    }
-    tableError.hidden = true;
+    table = await loadTable(ctx, tableSpec(goal), tableError, [coach]);
+    if (!table) return;
     coach.hidden = false;
     ctx.setParams({ goal: String(goal) });
     rulesNote.textContent = `First to ${goal}; 1 to 6 dice a roll, at most 3 rolls a turn: ${table.name}. ` +

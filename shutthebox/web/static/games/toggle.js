@@ -3,7 +3,7 @@
  * as `ShutTheBox toggle --expect STATE` and `--move STATE X Y` print them. Play: a seeded game. */
 
 import { InvalidQuestion, sixDecimals, wholeNumber } from "../format.js";
-import { answerBox, el, field, mulberry32, toggles } from "./ui.js";
+import { answerBox, el, field, loadTable, mulberry32, toggles } from "./ui.js";
 
 export const id = "toggle";
 export const title = "Toggle";
@@ -300,17 +300,8 @@ export function mount(section, ctx) {
       if (!cardsField.error.textContent && !sidesField.error.textContent) cardsField.show(e.message);
       return;
     }
-    try {
-      table = await ctx.load(tableSpec(rules));
-    } catch (e) {
-      table = null;
-      tableError.textContent = e.message;
-      tableError.hidden = false;
-      coach.hidden = playBox.hidden = true;
-      ctx.failed(e);
-      return;
-    }
-    tableError.hidden = true;
+    table = await loadTable(ctx, tableSpec(rules), tableError, [coach, playBox]);
+    if (!table) return;
     ctx.setParams({ cards: String(rules.cards), sides: String(rules.sides) });
     rulesNote.textContent = `Cards 1-${rules.cards}, two dice of ${rules.sides} sides: ${table.name}, ` +
       `values within ${table.header.error_bound} of the exact ones.`;

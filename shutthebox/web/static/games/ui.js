@@ -117,3 +117,21 @@ export function answerBox() {
     },
   };
 }
+
+/**
+ * The table of ``spec`` through ``ctx.load``; on failure ``errorBox`` says why and
+ * ``panels`` are hidden (null is returned), on success the box is hidden again.
+ */
+export async function loadTable(ctx, spec, errorBox, panels) {
+  try {
+    const table = await ctx.load(spec);
+    errorBox.hidden = true;
+    return table;
+  } catch (e) {
+    errorBox.textContent = e.message;
+    errorBox.hidden = false;
+    for (const panel of panels) panel.hidden = true;
+    ctx.failed(e);
+    return null;
+  }
+}

@@ -3,7 +3,7 @@
  * best move, as `ShutTheBox yazy --expect CATS DICE REROLLS` and `--move ...` print them. */
 
 import { InvalidQuestion, sixDecimals } from "../format.js";
-import { answerBox, el, field, radios, toggles } from "./ui.js";
+import { answerBox, el, field, loadTable, radios, toggles } from "./ui.js";
 
 export const id = "yazy";
 export const title = "Yazy";
@@ -128,17 +128,8 @@ export function mount(section, ctx) {
   diceField.input.addEventListener("input", update);
 
   async function activate() {
-    try {
-      table = await ctx.load(tableSpec());
-    } catch (e) {
-      table = null;
-      tableError.textContent = e.message;
-      tableError.hidden = false;
-      coach.hidden = true;
-      ctx.failed(e);
-      return;
-    }
-    tableError.hidden = true;
+    table = await loadTable(ctx, tableSpec(), tableError, [coach]);
+    if (!table) return;
     coach.hidden = false;
     update();
     ctx.ready();
