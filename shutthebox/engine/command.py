@@ -18,6 +18,18 @@ MAX_DIGITS = 11
 SHOWN = 60
 
 
+# The options and exit statuses every named game's --help ends with (%s: the game's name).
+SHARED_HELP = """\
+  --batch        one question per line of standard input (the words after
+                 `%s`), one answer per line; a bad line prints "error: ..."
+  --table PATH   answer from another table file
+  --rules        print the rules, size and location of the table
+  -h, --help     print this help
+
+exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
+missing or damaged"""
+
+
 def looks_like_option(token: str) -> bool:
     return token[:1] == "-" and not token[1:].isdigit()
 

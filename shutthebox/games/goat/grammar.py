@@ -4,7 +4,7 @@
     ShutTheBox goat --one --move 0 0 11 1                       ->  roll 1
 """
 
-from ...engine.command import TableSession, looks_like_option, no_question, shown, whole
+from ...engine.command import SHARED_HELP, TableSession, looks_like_option, no_question, shown, whole
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import DEFAULT_GOAL, GOAL_LIMITS, Rules
@@ -52,14 +52,7 @@ winning. Among equally good actions (within 1e-11) the first of stop, roll 1,
 options:
   --goal G       the goal, %d to %d (default %d); goals other than 100 are
                  solved on first use (a few seconds) and cached
-  --batch        one question per line of standard input (the words after
-                 `goat`), one answer per line; a bad line prints "error: ..."
-  --table PATH   answer from another table file
-  --rules        print the rules, size and location of the table
-  -h, --help     print this help
-
-exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
-missing or damaged""" % (GOAL_LIMITS[0], GOAL_LIMITS[1], DEFAULT_GOAL)
+""" % (GOAL_LIMITS[0], GOAL_LIMITS[1], DEFAULT_GOAL) + SHARED_HELP % "goat"
 
 GAME_OPTIONS = ("--goal",)
 COMMANDS = {"strategies": "shutthebox.games.goat.analysis:strategies_main",

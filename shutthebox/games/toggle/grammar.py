@@ -4,7 +4,7 @@
     ShutTheBox toggle [--cards N] [--sides S] --move STATE X Y     ->  7
 """
 
-from ...engine.command import TableSession, looks_like_option, no_question, shown, whole
+from ...engine.command import SHARED_HELP, TableSession, looks_like_option, no_question, shown, whole
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import DEFAULT_CARDS, DEFAULT_SIDES, LIMITS, Rules
@@ -41,15 +41,8 @@ options:
   --cards N      cards 1..N, %d to %d (default %d)
   --sides S      sides of each die, %d to %d (default %d); tables other than
                  12 x 6 and 4 x 2 are solved on first use and cached
-  --batch        one question per line of standard input (the words after
-                 `toggle`), one answer per line; a bad line prints "error: ..."
-  --table PATH   answer from another table file
-  --rules        print the rules, size and location of the table
-  -h, --help     print this help
-
-exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
-missing or damaged""" % (LIMITS["cards"][0], LIMITS["cards"][1], DEFAULT_CARDS, LIMITS["sides"][0],
-                         LIMITS["sides"][1], DEFAULT_SIDES)
+""" % (LIMITS["cards"][0], LIMITS["cards"][1], DEFAULT_CARDS, LIMITS["sides"][0],
+       LIMITS["sides"][1], DEFAULT_SIDES) + SHARED_HELP % "toggle"
 
 GAME_OPTIONS = ("--cards", "--sides")
 COMMANDS = {"strategies": "shutthebox.games.toggle.analysis:strategies_main",

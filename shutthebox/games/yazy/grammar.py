@@ -5,7 +5,7 @@
     ShutTheBox yazy --move CATS DICE REROLLS       ->  keep 6 6 | score full-house | keep none
 """
 
-from ...engine.command import TableSession, looks_like_option, no_question, shown
+from ...engine.command import SHARED_HELP, TableSession, looks_like_option, no_question, shown
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import describe
@@ -47,14 +47,7 @@ by less than 1e-12, scoring comes first (the first category in the list above),
 then keeping more dice, then the lowest dice.
 
 options:
-  --batch        one question per line of standard input (the words after
-                 `yazy`), one answer per line; a bad line prints "error: ..."
-  --table PATH   answer from another table file
-  --rules        print the rules, size and location of the table
-  -h, --help     print this help
-
-exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
-missing or damaged"""
+""" + SHARED_HELP % "yazy"
 
 GAME_OPTIONS = ()
 COMMANDS = {"simulate": "shutthebox.games.yazy.analysis:simulate_main",
