@@ -1,9 +1,10 @@
 """What the games' analysis commands (strategies, simulate, report) share; analysis time only."""
 
+import argparse
 import os
 import sys
 
-from ..errors import ShutTheBoxError
+from ..errors import InvalidQuery, ShutTheBoxError
 from .writer import write_atomic
 
 
@@ -18,6 +19,29 @@ def run_command(prog: str, work) -> int:
     except OSError as error:
         sys.stderr.write("%s: cannot write the report (%s)\n" % (prog, error.strerror or error))
         return 1
+
+
+def parse_options(argv, prog: str, description: str, *, games: tuple, per: str, rules=(), out=None):
+    """The options every analysis command takes: ``--games`` (``per`` says what one is; the bounds
+    ``games``), ``--seed``, the game's rule options ``rules`` and, for a report, ``--out`` (default
+    ``out``). Bounds are checked here (InvalidQuery); ``args.rules`` holds the rule options given."""
+    low, high = games
+    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser.add_argument("--games", type=int, default=10_000,
+                        help="%s (default 10000%s)" % (per, "; 0: none" if low == 0 else ""))
+    parser.add_argument("--seed", type=int, default=1)
+    for option in rules:
+        parser.add_argument(option, default=None)
+    if out:
+        parser.add_argument("--out", default=out, help="folder to write (default %s)" % out)
+    args = parser.parse_args(argv)
+    if not low <= args.games <= high:
+        raise InvalidQuery("--games must be %d to %d" % (low, high))
+    if args.seed < 0:
+        raise InvalidQuery("--seed must be 0 or more")
+    given = {option: getattr(args, option[2:].replace("-", "_")) for option in rules}
+    args.rules = {option: value for option, value in given.items() if value}
+    return args
 
 
 def write_report(folder: str, files) -> None:

@@ -11,16 +11,14 @@ run of matched turns is drawn at once as a geometric number, as the worst
 strategies need hundreds of thousands of turns a game.
 """
 
-import argparse
 import functools
 import itertools
 import math
 
 import numpy as np
 
-from ...engine.analysis import run_command, write_report
+from ...engine.analysis import parse_options, run_command, write_report
 from ...engine.progress import Progress
-from ...errors import InvalidQuery
 from .grammar import rules_from_options
 from .rules import DICE, MAX_GAIN, MAX_SUM, ROLLS, Rules
 from .table import load
@@ -218,26 +216,14 @@ def markdown(rules: Rules, rows, games: int, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _parser(prog, report):
-    parser = argparse.ArgumentParser(prog=prog, description="Goat's fixed strategies, exactly and by Monte Carlo.")
-    parser.add_argument("--games", type=int, default=10_000, help="games per strategy (default 10000; 0: none)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--goal", default=None)
-    if report:
-        parser.add_argument("--out", default="goat-report", help="folder to write (default goat-report)")
-    return parser
-
-
 def _run(argv, report: bool) -> int:
     prog = "ShutTheBox goat " + ("report" if report else "strategies")
-    args = _parser(prog, report).parse_args(argv)
 
     def work():
-        if args.games < 0 or args.games > 10**7:
-            raise InvalidQuery("--games must be 0 to 10000000")
-        if args.seed < 0:
-            raise InvalidQuery("--seed must be 0 or more")
-        rules = rules_from_options({"--goal": args.goal} if args.goal else {})
+        args = parse_options(argv, prog, "Goat's fixed strategies, exactly and by Monte Carlo.",
+                             games=(0, 10**7), per="games per strategy", rules=("--goal",),
+                             out="goat-report" if report else None)
+        rules = rules_from_options(args.rules)
         rows = analyse(rules, args.games, args.seed)
         if report:
             write_report(args.out, (("report.md", markdown(rules, rows, args.games, args.seed)),

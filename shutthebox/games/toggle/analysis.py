@@ -9,15 +9,13 @@ face down get infinity. The Monte Carlo estimate plays seeded games from the
 start and gives a 95% interval, which must contain the exact value.
 """
 
-import argparse
 import math
 import random
 
 import numpy as np
 
-from ...engine.analysis import run_command, write_report
+from ...engine.analysis import parse_options, run_command, write_report
 from ...engine.progress import Progress
-from ...errors import InvalidQuery
 from .grammar import rules_from_options
 from .rules import Rules
 from .solver import _reaches_goal
@@ -191,26 +189,14 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _parser(prog, report):
-    parser = argparse.ArgumentParser(prog=prog, description="Toggle policies, exactly and by Monte Carlo.")
-    parser.add_argument("--games", type=int, default=10_000, help="games per policy (default 10000; 0: none)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--cards", default=None)
-    parser.add_argument("--sides", default=None)
-    if report:
-        parser.add_argument("--out", default="toggle-report", help="folder to write (default toggle-report)")
-    return parser
-
-
 def _run(argv, report: bool) -> int:
     prog = "ShutTheBox toggle " + ("report" if report else "strategies")
-    args = _parser(prog, report).parse_args(argv)
 
     def work():
-        if args.games < 0 or args.games > 10**8:
-            raise InvalidQuery("--games must be 0 to 100000000")
-        options = {name: value for name, value in (("--cards", args.cards), ("--sides", args.sides)) if value}
-        rules = rules_from_options(options)
+        args = parse_options(argv, prog, "Toggle policies, exactly and by Monte Carlo.", games=(0, 10**8),
+                             per="games per policy", rules=("--cards", "--sides"),
+                             out="toggle-report" if report else None)
+        rules = rules_from_options(args.rules)
         rows = analyse(rules, args.games, args.seed)
         if report:
             write_report(args.out, (("report.md", markdown(rules, rows, args.games, args.seed)),

@@ -14,15 +14,13 @@ beat an opponent: a player who needs 20 points in the last turn plays
 differently.
 """
 
-import argparse
 import math
 import random
 
 import numpy as np
 
-from ...engine.analysis import run_command, write_report
+from ...engine.analysis import parse_options, run_command, write_report
 from ...engine.progress import Progress
-from ...errors import InvalidQuery
 from .rules import ALL, CATEGORIES, DICE, REROLLS, ROLLS, SCORE, SIDES, score
 from .table import load
 
@@ -187,22 +185,12 @@ def markdown(totals, exact: float, seed: int, expected, zero) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _parser(prog, report):
-    parser = argparse.ArgumentParser(prog=prog, description="yazy under optimal play: seeded games.")
-    parser.add_argument("--games", type=int, default=10_000, help="games to play (default 10000)")
-    parser.add_argument("--seed", type=int, default=1)
-    if report:
-        parser.add_argument("--out", default="yazy-report", help="folder to write (default yazy-report)")
-    return parser
-
-
 def _run(argv, report: bool) -> int:
     prog = "ShutTheBox yazy " + ("report" if report else "simulate")
-    args = _parser(prog, report).parse_args(argv)
 
     def work():
-        if not 1 <= args.games <= 10**8:
-            raise InvalidQuery("--games must be 1 to 100000000")
+        args = parse_options(argv, prog, "yazy under optimal play: seeded games.", games=(1, 10**8),
+                             per="games to play", out="yazy-report" if report else None)
         table = load()
         exact = table.probe_expect("all")
         totals = play(table, args.games, args.seed)
