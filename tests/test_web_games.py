@@ -455,3 +455,41 @@ def test_game_tabs_and_bad_game_parameter(open_page):
     page.click("#tab-yazy")
     page.wait_for_function("document.body.dataset.game === 'yazy' && document.body.dataset.state === 'ready'")
     assert page.is_visible("#yazy") and page.is_hidden("#toggle") and "game=yazy" in page.url
+
+
+def test_the_game_list_is_the_registry_s(open_page):
+    """Tabs and links come from games.json (the server writes it from shutthebox/registry.py): a list
+    without toggle shows no toggle tab, and a game with a page of its own is a link."""
+    import json
+
+    from shutthebox import registry
+
+    page = open_page("?game=yazy")
+    tabs = page.evaluate("[...document.querySelectorAll('#game-tabs button')].map(b => b.id)")
+    on_page = [name for name in registry.GAMES if name not in registry.ASKED_VIA and name != registry.DEFAULT]
+    assert tabs == ["tab-" + name for name in on_page]
+    assert page.get_attribute("#other-pages a", "href") == "index.html"
+
+    listed = {"games": [{"id": "yazy", "title": "Yazy", "about": "five dice", "page": "games.html?game=yazy"},
+                        {"id": "goat", "title": "Goat", "about": "up to six dice", "page": "games.html?game=goat"}]}
+    page = open_page("?game=yazy", routes=[("**/games.json", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(listed)))])
+    assert page.evaluate("[...document.querySelectorAll('#game-tabs button')].map(b => b.textContent)") == ["Yazy", "Goat"]
+    assert page.locator("#toggle").count() == 0 and page.inner_text("#yazy .hint") == "five dice"
+
+
+def test_without_the_game_list_the_page_says_why(open_page):
+    page = open_page("", ready=False, routes=[("**/games.json", lambda route: route.fulfill(status=404, body=b""))])
+    assert page.evaluate("document.body.dataset.state") == "error"
+    assert "games.json" in page.inner_text("#error") and "ShutTheBox serve" in page.inner_text("#error")
+
+
+def test_another_game_s_link_parameters_do_not_leak(open_page):
+    """A seed chosen in toggle's Play is not goat's seed, and coming back restores toggle's link."""
+    page = open_page("?game=toggle&mode=play&seed=42")
+    page.click("#tab-goat")
+    page.wait_for_function("document.body.dataset.game === 'goat' && document.body.dataset.state === 'ready'")
+    assert "seed=42" not in page.url and "mode=play" not in page.url, page.url
+    page.click("#tab-toggle")
+    page.wait_for_function("document.body.dataset.game === 'toggle' && document.body.dataset.state === 'ready'")
+    assert "seed=42" in page.url and "mode=play" in page.url

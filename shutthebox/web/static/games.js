@@ -1,16 +1,19 @@
-/* The games page (games.html): one module per game, each mounted into its section the first
- * time it is shown. Tables are read by format.js from the files beside this page. */
+/* The games page (games.html). The game list is the registry's: `games.json`, which
+ * `ShutTheBox serve` writes from shutthebox/registry.py. Each game on this page is the module
+ * games/ID.js, imported and mounted into its section the first time it is shown; a game with a
+ * page of its own (Shut the Box) is a link. Tables are read by format.js from the files beside
+ * this page. */
 
 import { TableError, fetchTable } from "./format.js";
-import * as toggle from "./games/toggle.js";
-import * as goat from "./games/goat.js";
-import * as yazy from "./games/yazy.js";
+import { el } from "./games/ui.js";
 
-const GAMES = [toggle, goat, yazy];
 const params = new URLSearchParams(location.search);
 const tables = new Map(); // url -> Promise of a read table
 const mounted = new Map(); // game id -> controller
+const linkOf = new Map(); // game id -> its link parameters when another game was chosen
 const status = document.getElementById("status");
+const ON_THIS_PAGE = /^games\.html\?game=([a-z0-9-]+)$/;
+let games = []; // [{id, title, about}] of this page, in the registry's order
 let current = null;
 
 function setParams(values) {
@@ -44,42 +47,93 @@ function context(game) {
   };
 }
 
-async function show(id) {
-  const game = GAMES.find((g) => g.id === id) || GAMES[0];
+function fail(message) {
+  document.body.dataset.state = "error";
+  status.hidden = true;
+  const box = document.getElementById("error");
+  box.textContent = message;
+  box.hidden = false;
+}
+
+/** Show game `id`; `switching`: the user chose it, so the link parameters become its own (a game
+ * first shown reads them when mounted: another game's `seed` or `mode` must not leak into it). */
+async function show(id, switching = false) {
+  const game = games.find((g) => g.id === id) || games[0];
+  if (switching && game.id !== current) {
+    linkOf.set(current, params.toString());
+    for (const key of [...params.keys()]) params.delete(key);
+    for (const [key, value] of new URLSearchParams(linkOf.get(game.id) || "")) params.set(key, value);
+  }
   current = game.id;
   document.body.dataset.state = "loading";
   document.body.dataset.game = game.id;
   setParams({ game: game.id });
-  for (const g of GAMES) {
+  for (const g of games) {
     document.getElementById(`tab-${g.id}`).setAttribute("aria-pressed", g === game ? "true" : "false");
     document.getElementById(g.id).hidden = g !== game;
   }
-  let controller = mounted.get(game.id);
-  if (!controller) {
-    controller = game.mount(document.getElementById(game.id), context(game));
-    mounted.set(game.id, controller);
-    window.games[game.id] = controller.api;
-  }
   try {
-    await controller.activate();
+    let controller = mounted.get(game.id);
+    if (!controller) {
+      const module = await import(`./games/${game.id}.js`);
+      controller = module.mount(document.getElementById(game.id), context(game));
+      mounted.set(game.id, controller);
+      window.games[game.id] = controller.api;
+    }
+    if (current === game.id) await controller.activate();
   } catch (error) {
-    document.body.dataset.state = "error";
-    const box = document.getElementById("error");
-    box.textContent = error.message;
-    box.hidden = false;
+    if (!(error instanceof TableError)) console.error(error);
+    fail(error.message);
   }
 }
 
+/** The registry's games: tabs and sections for this page's, links for the others. */
+async function listGames() {
+  let listed;
+  try {
+    const answer = await fetch("games.json", { cache: "no-cache" });
+    if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+    listed = (await answer.json()).games;
+  } catch (error) {
+    throw new TableError(`The list of games (games.json) could not be read (${error.message}): ` +
+      "serve this page with `ShutTheBox serve`, which writes it from the game registry.");
+  }
+  const tabs = document.getElementById("game-tabs");
+  const sections = document.getElementById("game-sections");
+  const others = [];
+  for (const game of listed) {
+    const here = ON_THIS_PAGE.exec(game.page || "");
+    if (!here || here[1] !== game.id) {
+      if (game.page) others.push(el("a", { href: game.page, title: game.about }, game.title));
+      continue;
+    }
+    games.push(game);
+    tabs.append(el("button", { type: "button", id: `tab-${game.id}`, class: "tab", "aria-pressed": "false",
+      title: game.about, onclick: () => show(game.id, true) }, game.title));
+    sections.append(el("section", { id: game.id, "aria-labelledby": `tab-${game.id}`, hidden: true },
+      el("h2", {}, game.title), el("p", { class: "hint" }, game.about)));
+  }
+  const box = document.getElementById("other-pages");
+  const own = others.length === 1 ? " has a page of its own." : " have pages of their own.";
+  box.replaceChildren(...others.flatMap((link, i) => [i ? ", " : "", link]), others.length ? own : "");
+  if (!games.length) throw new TableError("games.json lists no game for this page");
+}
+
 window.games = { show };
-for (const g of GAMES) document.getElementById(`tab-${g.id}`).addEventListener("click", () => show(g.id));
 document.addEventListener("keydown", (event) => {
   const controller = mounted.get(current);
   if (controller && controller.key) controller.key(event);
 });
-const wanted = params.get("game");
-if (wanted !== null && !GAMES.some((g) => g.id === wanted)) {
-  const box = document.getElementById("link-problems");
-  box.textContent = `game=${wanted} is not a game of this page (toggle, goat, yazy): showing toggle.`;
-  box.hidden = false;
+try {
+  await listGames();
+  const wanted = params.get("game");
+  if (wanted !== null && !games.some((g) => g.id === wanted)) {
+    const box = document.getElementById("link-problems");
+    box.textContent = `game=${wanted} is not a game of this page (${games.map((g) => g.id).join(", ")}): ` +
+      `showing ${games[0].id}.`;
+    box.hidden = false;
+  }
+  await show(wanted);
+} catch (error) {
+  fail(error.message);
 }
-show(wanted);
