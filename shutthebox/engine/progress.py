@@ -1,9 +1,30 @@
-"""A progress bar on standard error, drawn only when it is a terminal."""
+"""A progress bar on standard error, drawn only when it is a terminal; and who else is told.
+
+``observed(callback)`` lets a caller follow every bar made inside it (in this
+thread or task: a context variable), whatever the terminal shows: ``serve``
+reports a table's solving to the page this way.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import sys
 import time
+
+# callback(done, total) of the bars made in this context, or None.
+_OBSERVER: contextvars.ContextVar = contextvars.ContextVar("shutthebox_progress_observer", default=None)
+
+
+@contextlib.contextmanager
+def observed(callback):
+    """``with observed(callback): ...``: every ``Progress`` made inside calls ``callback(done, total)``
+    on each update, drawn or not."""
+    token = _OBSERVER.set(callback)
+    try:
+        yield
+    finally:
+        _OBSERVER.reset(token)
 
 
 class Progress:
@@ -26,6 +47,7 @@ class Progress:
         self.unit = unit
         self.started = time.perf_counter()
         self._drawn = 0.0
+        self.observer = _OBSERVER.get()
 
     def __enter__(self):
         return self
@@ -35,6 +57,8 @@ class Progress:
         return False
 
     def update(self, done: int) -> None:
+        if self.observer is not None:
+            self.observer(done, self.total)
         if not self.enabled:
             return
         now = time.perf_counter()

@@ -1,25 +1,40 @@
-"""The answer to one request of ``serve``: a file of ``Routes`` or 404, with validators and gzip.
+"""The answer to one request of ``serve``: a file of ``Routes`` or 404, with validators and gzip;
+``/games.json``; and ``/solve/NAME.msgpack``, the tables solved on first use (``solving``).
 
 Every answer carries an ``ETag`` and ``Last-Modified`` (from the file's size and
 modification time) and ``Cache-Control: no-cache``: the browser asks again
 each load and gets ``304 Not Modified`` while the file is unchanged. A client
 that accepts gzip gets the gzipped bytes, made once per file version and kept.
 Log lines escape control characters; a client that goes away is not an error.
+
+Only a ``POST`` starts a solve, and only from the page itself: it must carry
+``X-ShutTheBox: solve`` (which another site's page cannot send without this
+server's consent, never given), name this server by address or ``localhost``
+in ``Host`` (not a domain name that another site could point here: DNS
+rebinding), and ``Origin``, when sent, must be ``http://`` and that ``Host``.
 """
 
 from __future__ import annotations
 
 import email.utils
 import gzip
+import hashlib
 import io
+import ipaddress
+import json
 import mimetypes
 import os
 import shutil
 import sys
 import threading
+import urllib.parse
 from http.server import BaseHTTPRequestHandler
 
-from .tables import PROG
+from .tables import PROG, TABLE_FILE, games_list
+
+SOLVE = "/solve/"
+# The request header a solve needs: a page of another origin cannot send it (no CORS consent here).
+SOLVE_HEADER = ("X-ShutTheBox", "solve")
 
 TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".svg": "image/svg+xml",
          ".txt": "text/plain", ".msgpack": "application/vnd.msgpack"}
@@ -70,10 +85,31 @@ def accepts_gzip(header) -> bool:
     return False
 
 
-def make_handler(routes, timeout=10.0):
-    """The request handler class answering from ``routes`` (a ``tables.Routes``); ``timeout`` (seconds)
-    ends a connection whose client stops reading."""
+def own_host(host, bound="127.0.0.1") -> bool:
+    """Whether a ``Host`` header names this server: an IP address, ``localhost`` or the ``--host`` given,
+    never another domain name (which a web site could point at this machine)."""
+    try:
+        name = urllib.parse.urlsplit("//" + (host or "")).hostname
+    except ValueError:
+        return False
+    if not name:
+        return False
+    if name in ("localhost", bound.lower().strip("[]")):
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def make_handler(routes, timeout=10.0, solves=None, host="127.0.0.1"):
+    """The request handler class answering from ``routes`` (a ``tables.Routes``) and ``solves`` (a
+    ``solving.Solves``; None: no solving); ``timeout`` (seconds) ends a connection whose client stops
+    reading; ``host`` is the address listened on (``--host``)."""
     gzipped = Gzipped()
+    games = json.dumps(games_list(), indent=1).encode() + b"\n"  # fixed order: the registry's
+    games_tag = '"%s"' % hashlib.sha256(games).hexdigest()[:20]
 
     class Handler(BaseHTTPRequestHandler):
         server_version = "ShutTheBox"
@@ -94,8 +130,88 @@ def make_handler(routes, timeout=10.0):
         def do_HEAD(self):
             self._send(body=False)
 
+        def do_POST(self):
+            url = self._url()
+            if not url.startswith(SOLVE) or solves is None:
+                self._send_json(405, {"state": "failed", "error": "only /solve/NAME.msgpack takes a POST"},
+                                ("Allow", "GET, HEAD"))
+                return
+            refused = self._refused()
+            if refused:
+                self._send_json(403, {"state": "failed", "error": refused})
+                return
+            name = self._table_name(url)
+            if name is not None:
+                self._send_json(*solves.start(name))
+
+        def _url(self):
+            return self.path.split("?", 1)[0].split("#", 1)[0]
+
+        def _refused(self):
+            """Why this POST may not start a solve (None: it may): it must come from the page itself."""
+            if self.headers.get(SOLVE_HEADER[0], "").strip().lower() != SOLVE_HEADER[1]:
+                return "a solve needs the request header %s: %s (the page sends it)" % SOLVE_HEADER
+            given = self.headers.get("Host")
+            if not own_host(given, host):
+                return "a solve is started only through this server's address, not %r" % escape(given or "")[:60]
+            origin = self.headers.get("Origin")
+            if origin is not None and origin.lower() != "http://" + given.lower():
+                return "a solve is started only by this server's own pages, not by %s" % escape(origin)[:60]
+            return None
+
+        def _table_name(self, url):
+            """The NAME of ``/solve/NAME.msgpack``; else answers 400 and returns None."""
+            if TABLE_FILE.match(url[len(SOLVE) - 1 :]):
+                return url[len(SOLVE) :]
+            self._send_json(400, {"state": "failed", "error": "a table is named by its file name, never a path: "
+                                  "lower-case letters, digits, '.' and '-', ending .msgpack"})
+            return None
+
+        def _send_json(self, code, answer, *headers):
+            data = json.dumps(answer, sort_keys=True).encode()
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", "no-store")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            if code == 503:
+                self.send_header("Retry-After", "1")
+            for header in headers:
+                self.send_header(*header)
+            try:
+                self.end_headers()
+                if self.command != "HEAD":
+                    self.wfile.write(data)
+            except DISCONNECTS:
+                self.close_connection = True
+
+        def _send_games(self, body):
+            """``/games.json``: made once at start; revalidated by its ``ETag``."""
+            unchanged = self._unchanged((games_tag,), None)
+            self.send_response(304 if unchanged else 200)
+            if not unchanged:
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(games)))
+            self.send_header("ETag", games_tag)
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("X-Content-Type-Options", "nosniff")
+            try:
+                self.end_headers()
+                if body and not unchanged:
+                    self.wfile.write(games)
+            except DISCONNECTS:
+                self.close_connection = True
+
         def _send(self, body):
-            url = self.path.split("?", 1)[0].split("#", 1)[0]
+            url = self._url()
+            if url == "/games.json":
+                self._send_games(body)
+                return
+            if url.startswith(SOLVE) and solves is not None:
+                name = self._table_name(url)
+                if name is not None:
+                    self._send_json(*solves.status(name))
+                return
             target = routes.path(url)
             try:
                 handle = open(target, "rb")
@@ -147,7 +263,7 @@ def make_handler(routes, timeout=10.0):
                 given = {part.strip().removeprefix("W/") for part in asked.split(",")}
                 return "*" in given or not given.isdisjoint(tags)
             since = self.headers.get("If-Modified-Since")
-            if since is None:
+            if since is None or mtime is None:
                 return False
             try:
                 when = email.utils.parsedate_to_datetime(since)

@@ -31,7 +31,9 @@ solo play for one player's objectives) on a local web server and print its
 address; stop it with Ctrl-C. The page reads the table files itself, checks
 their CRC-32, and needs no network. The tables of every game are served from
 the data folders (and the cache) the Python API reads them from, and only
-those.
+those; a table not solved yet is solved on first use when the page asks
+(POST /solve/NAME.msgpack; one at a time, into the cache), as the command
+line would.
 
 options:
   --port N        port to listen on (default %d; 0 picks a free one)
@@ -80,12 +82,15 @@ def parse_args(argv):
     return options
 
 
-def make_handler(files, table_path, solo_tables=None, timeout=DEFAULT_TIMEOUT):
-    """The request handler class: the page's ``files``, the two-player table, the solo tables, and
-    every other table of the registry's games."""
+def make_handler(files, table_path, solo_tables=None, timeout=DEFAULT_TIMEOUT, host="127.0.0.1"):
+    """The request handler class: the page's ``files``, the two-player table, the solo tables, every
+    other table of the registry's games, ``/games.json``, and ``/solve/NAME.msgpack`` (tables solved on
+    first use, one at a time in one background thread)."""
     from .handler import make_handler as handler_for
+    from .solving import Solves
 
-    return handler_for(Routes(files, table_path, solo_tables), timeout)
+    routes = Routes(files, table_path, solo_tables)
+    return handler_for(routes, timeout, Solves(routes), host)
 
 
 def timeout_from_environment() -> float:
@@ -119,7 +124,7 @@ def main(argv=None) -> int:
             return 3
         check_two_player(table_path)
         _warn_if_damaged(table_path)
-        handler = make_handler(static_files(), table_path, find_solo_tables(), timeout)
+        handler = make_handler(static_files(), table_path, find_solo_tables(), timeout, options["host"])
         server = _bind(options["host"], options["port"], handler, timeout)
     except UsageError as error:
         sys.stderr.write("%s: %s\n" % (PROG, error))

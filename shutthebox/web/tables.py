@@ -19,7 +19,7 @@ PROG = "ShutTheBox serve"
 WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 TABLE_URL = "/standard.msgpack"
 # A file name, never a path: no slash, no leading dot.
-_TABLE_NAME = re.compile(r"/([a-z0-9][a-z0-9.-]{0,99}\.msgpack)\Z")
+TABLE_FILE = re.compile(r"/([a-z0-9][a-z0-9.-]{0,99}\.msgpack)\Z")
 
 
 def static_files(folder=WEB):
@@ -33,6 +33,26 @@ def static_files(folder=WEB):
             files[url] = path
     files["/"] = os.path.join(folder, "index.html")
     return files
+
+
+def games_list(folder=WEB) -> dict:
+    """``/games.json``: the registry's games in its order, from each game package's ``TITLE``, ``ABOUT``
+    and ``PAGE`` (default ``games.html?game=NAME`` when ``static/games/NAME.js`` exists, else None: the
+    command line only). Games asked through another's questions (solo) are not listed."""
+    from .. import registry
+
+    games = []
+    for name, package in registry.GAMES.items():
+        if name in registry.ASKED_VIA:
+            continue
+        __import__(package)  # the package only: its __init__ imports nothing
+        meta = sys.modules[package]
+        page = getattr(meta, "PAGE", None)
+        if page is None and os.path.isfile(os.path.join(folder, "games", name + ".js")):
+            page = "games.html?game=" + name
+        games.append({"id": name, "title": getattr(meta, "TITLE", name), "about": getattr(meta, "ABOUT", ""),
+                      "page": page})
+    return {"games": games}
 
 
 def find_table_path(option):
@@ -129,7 +149,7 @@ class Routes:
         self._games = None
 
     def is_table(self, url) -> bool:
-        return url in self.fixed or _TABLE_NAME.match(url) is not None
+        return url in self.fixed or TABLE_FILE.match(url) is not None
 
     def path(self, url):
         """The file to send for ``url``, or None."""
@@ -138,7 +158,7 @@ class Routes:
         if url in self.fixed:
             return self.fixed[url]
         found = self._found.get(url)
-        if found is None and _TABLE_NAME.match(url):
+        if found is None and TABLE_FILE.match(url):
             with self._lock:  # one lookup (and one check of every byte) per table, not one per request
                 found = self._found.get(url) or self._look_up(url[1:])
                 if found:

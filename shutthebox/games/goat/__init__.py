@@ -3,3 +3,9 @@
 Query time: ``rules``, ``table``, ``grammar``. Build and analysis time: ``dice``,
 ``chains``, ``solver``, ``build``, ``analysis`` (docs/GOAT.md).
 """
+
+# What the web page lists (shutthebox/web/tables.py games_list): plain text, nothing imported.
+TITLE = "Goat"
+ABOUT = ("Before each roll put 1 to 6 dice in the cup: if two dice match the turn scores nothing, "
+         "else their sum adds to the turn total; roll again or stop and bank it, at most 3 rolls a "
+         "turn. First to the goal.")

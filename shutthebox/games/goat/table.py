@@ -5,6 +5,8 @@
 8.783638
 """
 
+import re
+
 from ...engine.store import open_table
 from ...errors import InvalidQuery, TableError
 from .rules import DICE, GAME, MAX_GAIN, NEEDS, SLOTS, THRESHOLDS, Rules, check_turn, slot
@@ -12,6 +14,25 @@ from .rules import DICE, GAME, MAX_GAIN, NEEDS, SLOTS, THRESHOLDS, Rules, check_
 
 def table_name(rules: Rules) -> str:
     return "goat-g%d.msgpack" % rules.goal
+
+
+_NAME = re.compile(r"goat-g(\d+)\.msgpack\Z")
+
+
+def solver_for(name: str):
+    """The call that opens the table file ``name`` (``goat-g50.msgpack``) as ``ShutTheBox goat --goal 50``
+    does, solving it on first use; None when ``name`` is not a Goat table's name; InvalidQuery, in the
+    command line's words, for a goal it refuses."""
+    found = _NAME.match(name)
+    if found is None:
+        return None
+    from .grammar import rules_from_options  # the command line's checks (grammar imports this module)
+
+    rules = rules_from_options({"--goal": found.group(1)})
+    if table_name(rules) != name:
+        raise InvalidQuery("%s is not the name of a table: the table of goal %d is %s"
+                           % (name, rules.goal, table_name(rules)))
+    return lambda: load(rules)
 
 
 def describe_fields(fields: dict) -> str:

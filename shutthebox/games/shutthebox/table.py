@@ -13,18 +13,21 @@ tiles first among exactly equal moves.
 """
 
 import os
+import re
 
 from ...engine.notation import format_set as format_position
 from ...engine.notation import numbers_of as tiles_of
 from ...engine.notation import parse_collection, parse_set
 from ...engine.store import open_table
 from ...errors import InvalidQuery, TableError
-from .rules import MAX_BUILD_TILES, MAX_PLAYERS, STANDARD, Rules
+from .rules import MAX_BUILD_TILES, MAX_PLAYERS, STANDARD, Rules, rules_from_options
 
 TABLE_ENV = "SHUTTHEBOX_TABLE"
 STANDARD_TABLE = "standard.msgpack"
 GAMES = ("two-player", "multi-player")
 _CACHE_LIMIT = 1 << 16
+# <rules key>-p<players>.msgpack (Rules.key, docs/FORMAT.md section 6): t9-2d6-opt6-high-max2-p3.msgpack
+_NAME = re.compile(r"t(\d+)-(\d+)d(\d+)(?:-(one|opt)(\d+|high)(-high)?)?(?:-max(\d+))?-p(\d+)\.msgpack\Z")
 
 
 def table_name(rules: Rules = STANDARD, players: int = 2) -> str:
@@ -32,6 +35,39 @@ def table_name(rules: Rules = STANDARD, players: int = 2) -> str:
     if rules == STANDARD and players == 2:
         return STANDARD_TABLE
     return "%s-p%d.msgpack" % (rules.key(), players)
+
+
+def rules_of_name(name: str) -> tuple[Rules, int] | None:
+    """The rules and players of the table file ``name`` (the inverse of :func:`table_name`), checked as
+    the command line checks ``--tiles``, ``--players``, ... (InvalidQuery, in its words); None when
+    ``name`` is not a Shut the Box table's name."""
+    if name == STANDARD_TABLE:
+        return STANDARD, 2
+    found = _NAME.match(name)
+    if found is None:
+        return None
+    tiles, dice, sides, one, when, high, most, players = found.groups()
+    options = {"--tiles": tiles, "--dice": dice, "--sides": sides, "--players": players,
+               "--one-die": "never" if one is None else
+               ("optional:" if one == "opt" else "") + when + (",high" if high else "")}
+    if most is not None:
+        options["--max-move-tiles"] = most
+    rules, players = rules_from_options(options)
+    if table_name(rules, players) != name:  # 06 for 6, one6 for the assignment's table, ...
+        raise InvalidQuery("%s is not the name of a table: the table of these rules is %s"
+                           % (name, table_name(rules, players)))
+    return rules, players
+
+
+def solver_for(name: str):
+    """The call that opens the table file ``name`` as the command line does, solving it on first use and
+    caching it (with no progress bar: follow it with ``engine.progress.observed``); None when ``name``
+    is not a Shut the Box table's name; InvalidQuery for rules the command line refuses."""
+    asked = rules_of_name(name)
+    if asked is None:
+        return None
+    rules, players = asked
+    return lambda: load(rules=rules, players=players, progress=False)
 
 
 def header_fields(rules: Rules, players: int) -> dict:

@@ -50,6 +50,17 @@ def table_name(variant: str) -> str:
     return "solo-%s.msgpack" % variant
 
 
+def solver_for(name: str):
+    """The call that opens the table file ``name`` (``solo-two-dice.msgpack``) as ``--solo --variant
+    two-dice`` does (solo tables are shipped, never solved on first use); None when ``name`` is not a
+    single-player table's name; InvalidQuery for a variant the command line does not know."""
+    if not (name.startswith("solo-") and name.endswith(".msgpack")):
+        return None
+    variant = name[len("solo-") : -len(".msgpack")]
+    variant_rules(variant)
+    return lambda: load_solo(variant)
+
+
 def check_objective(objective: str) -> str:
     if objective not in OBJECTIVES:
         raise InvalidQuery("unknown objective '%s' (choose shut or score)" % (objective,))

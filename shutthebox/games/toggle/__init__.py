@@ -3,3 +3,9 @@
 Query time: ``rules``, ``table``, ``grammar``. Build and analysis time: ``solver``,
 ``build``, ``analysis``.
 """
+
+# What the web page lists (shutthebox/web/tables.py games_list): plain text, nothing imported.
+TITLE = "Toggle"
+ABOUT = ("Cards 1 to N start face up. Dice showing x and y let you turn card x, card y or card x+y; "
+         "the game ends when every card is face down. The table minimises the expected number of "
+         "rolls (Project Euler 640).")

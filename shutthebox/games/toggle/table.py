@@ -5,6 +5,8 @@
 50.317928
 """
 
+import re
+
 from ...engine.notation import parse_collection, parse_set
 from ...engine.store import open_table
 from ...errors import InvalidQuery, TableError
@@ -15,6 +17,25 @@ _CACHE_LIMIT = 1 << 16
 
 def table_name(rules: Rules) -> str:
     return "toggle-c%d-s%d.msgpack" % (rules.cards, rules.sides)
+
+
+_NAME = re.compile(r"toggle-c(\d+)-s(\d+)\.msgpack\Z")
+
+
+def solver_for(name: str):
+    """The call that opens the table file ``name`` (``toggle-c8-s4.msgpack``) as ``ShutTheBox toggle
+    --cards 8 --sides 4`` does, solving it on first use; None when ``name`` is not a toggle table's name;
+    InvalidQuery, in the command line's words, for rules it refuses."""
+    found = _NAME.match(name)
+    if found is None:
+        return None
+    from .grammar import rules_from_options  # the command line's checks (grammar imports this module)
+
+    rules = rules_from_options({"--cards": found.group(1), "--sides": found.group(2)})
+    if table_name(rules) != name:
+        raise InvalidQuery("%s is not the name of a table: the table of these rules is %s"
+                           % (name, table_name(rules)))
+    return lambda: load(rules)
 
 
 def describe_fields(fields: dict) -> str:

@@ -3,3 +3,8 @@
 Query time: ``rules``, ``table``, ``grammar``. Build and analysis time: ``solver``,
 ``build``, ``analysis``.
 """
+
+# What the web page lists (shutthebox/web/tables.py games_list): plain text, nothing imported.
+TITLE = "Yazy"
+ABOUT = ("Eleven turns of five dice, two rerolls each, then score one open category. No bonuses. The "
+         "table maximises the expected total.")
