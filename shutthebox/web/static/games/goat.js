@@ -1,126 +1,84 @@
 /* Goat, the dice homework (docs/GOAT.md, FORMAT.md section 6.7).
  * Coach: solo, first or second player; banked scores, turn total, rolls taken -> the value and the
- * best action, as `ShutTheBox goat --solo|--one|--two --expect ...` and `--move ...` print them. */
+ * best action, as `ShutTheBox goat --solo|--one|--two --expect ...` and `--move ...` print them; and a
+ * fixed strategy (K dice every roll, stop at T) as `--solo --expect SCORE --dice K --stop-at T`.
+ * Play (goat-play.js): you against the table's optimal play. */
 
 import { InvalidQuestion, sixDecimals, wholeNumber } from "../format.js";
-import { answerBox, el, field, loadTable, radios } from "./ui.js";
+import { answer, bestFixed, checkGoal, tableSpec } from "./goat-table.js";
+import { actionValues } from "./goat-values.js";
+import { mountPlay } from "./goat-play.js";
+import { answerBox, askDiscard, el, field, linkProblem, loadTable, radios, seedParam } from "./ui.js";
 
+export { actionText, answer, checkGoal, locate, tableSpec } from "./goat-table.js";
 export const id = "goat";
 export const title = "Goat";
-const GOAL_LIMITS = [2, 150];
-const ROLLS = 3, DICE = 6, MAX_ONE = 21, SLOTS = 63, THRESHOLDS = 43, NEEDS = 64, MAX_GAIN = 63;
 
-export function checkGoal(goal) {
-  const [low, high] = GOAL_LIMITS;
-  if (!Number.isInteger(goal) || goal < low || goal > high) {
-    throw new InvalidQuestion(`the goal must be a whole number from ${low} to ${high}, not ${goal}`);
-  }
-  return goal;
+/** The `seat` link parameter: 1 or 2, 1 when absent; anything else is named in #link-problems. */
+function seatParam(params) {
+  const text = params.get("seat");
+  if (text === null || text === "1" || text === "2") return text === "2" ? 2 : 1;
+  linkProblem(`seat=${text.slice(0, 40)}: the seat is 1 (first player) or 2 (second player); you play first.`);
+  return 1;
 }
 
-export function tableSpec(goal) {
-  const name = `goat-g${goal}.msgpack`;
-  const G = goal;
-  return {
-    url: name,
-    options: { name, game: "goat", rules: { goal, dice: DICE, rolls: ROLLS },
-      arrays: { solo: ["<f8", [G, SLOTS]], solo_move: ["|u1", [G, SLOTS]], one: ["<f8", [G, G, SLOTS]],
-        one_move: ["|u1", [G, G, SLOTS]], two: ["<f8", [G, G, SLOTS]], two_move: ["|u1", [G, G, SLOTS]],
-        last: ["<f8", [NEEDS, SLOTS]], last_move: ["|u1", [NEEDS, SLOTS]] },
-      fields: (h) => (typeof h.error_bound === "string" && typeof h.tie === "string" ? null : "has no error_bound or tie") },
-    hint: ` Goals other than 100 are solved on first use: run \`ShutTheBox goat --goal ${goal} --solo --expect 0\` ` +
-      "once, then reload this page.",
-  };
-}
-
-const slot = (rolls, turn) => (rolls === 0 ? 0 : rolls === 1 ? turn : turn + 20);
-export const actionText = (action) => (action === 0 ? "stop" : `roll ${action}`);
-
-function checkScore(name, score, goal) {
-  if (!Number.isInteger(score) || score < 0) throw new InvalidQuestion(`${name} is a banked score, 0 or more, not ${score}`);
-  if (score >= goal) throw new InvalidQuestion(`${name} ${score} has reached the goal ${goal}: the game is over`);
-}
-
-function checkTurn(turn, rolls) {
-  if (!Number.isInteger(rolls) || rolls < 0 || rolls >= ROLLS) {
-    throw new InvalidQuestion(`ROLLS is the rolls taken this turn, 0 to ${ROLLS - 1}, not ${rolls}`);
-  }
-  const [low, high] = rolls === 0 ? [0, 0] : [rolls, rolls * MAX_ONE];
-  if (!Number.isInteger(turn) || turn < low || turn > high) {
-    if (rolls === 0) throw new InvalidQuestion(`before the first roll the turn total is 0, not ${turn}`);
-    throw new InvalidQuestion(`${rolls} roll${rolls > 1 ? "s" : ""} cannot make a turn total of ${turn} (only ${low} to ${high})`);
-  }
-}
-
-/** (array name, element index) of a question; InvalidQuestion in the command line's words. */
-export function locate(table, q) {
-  const G = table.rules.goal;
-  const { player, turn = 0, rolls = 0 } = q;
-  if (player === 0) {
-    checkScore("SCORE", q.my, G);
-    checkTurn(turn, rolls);
-    return ["solo", q.my * SLOTS + slot(rolls, turn)];
-  }
-  checkScore("MY", q.my, G);
-  if (!Number.isInteger(q.opp) || q.opp < 0) throw new InvalidQuestion(`OPP is a banked score, 0 or more, not ${q.opp}`);
-  checkTurn(turn, rolls);
-  if (player === 1) {
-    if (q.opp >= G) {
-      throw new InvalidQuestion(`OPP ${q.opp} has reached the goal ${G}: the second player's total ends the game ` +
-        "before the first player moves again");
-    }
-    return ["one", (q.my * G + q.opp) * SLOTS + slot(rolls, turn)];
-  }
-  if (q.opp < G) return ["two", (q.my * G + q.opp) * SLOTS + slot(rolls, turn)];
-  if (q.opp > G - 1 + MAX_GAIN) throw new InvalidQuestion(`OPP ${q.opp} is out of reach: the first player banks at most ${G - 1 + MAX_GAIN}`);
-  return ["last", (Math.min(q.opp - q.my, NEEDS) - 1) * SLOTS + slot(rolls, turn)];
-}
-
-/**
- * q = { player: 0 solo | 1 first | 2 second, my (SCORE for solo), opp, turn, rolls }
- * -> { value: "%.6f" (solo: expected turns, this turn counted; else the mover's chance to win),
- *      move: "stop" | "roll K", error: null } or { value: null, move: null, error: message }.
- */
-export function answer(table, q) {
-  let name, index;
-  try {
-    [name, index] = locate(table, q);
-  } catch (e) {
-    if (!(e instanceof InvalidQuestion)) throw e;
-    return { value: null, move: null, error: e.message };
-  }
-  return { value: sixDecimals(table.arrays[name][index]), move: actionText(table.arrays[name + "_move"][index]), error: null };
+function bestFixedText(best, score) {
+  const stop = best.orMore
+    ? best.stopAt === best.upTo ? `take all three rolls of every turn (stop at ${best.stopAt} or more)` : `stop at ${best.stopAt} or more`
+    : best.upTo > best.stopAt ? `stop at any of ${best.stopAt}-${best.upTo}` : `stop at ${best.stopAt}`;
+  return `Best fixed strategy from ${score}: ${best.dice} ${best.dice === 1 ? "die" : "dice"} every roll, ${stop}: ` +
+    `${sixDecimals(best.value)} expected turns.`;
 }
 
 export function mount(section, ctx) {
   const params = ctx.params;
   let table = null;
+  let mode = params.get("mode") === "play" ? "play" : "coach";
+  const anim = params.get("anim") !== "0";
+  const wantedSeed = seedParam(params), wantedSeat = seatParam(params);
+  if (!["0", "1", null].includes(params.get("anim"))) linkProblem(`anim=${params.get("anim").slice(0, 40)}: anim is 0 (the computer plays at once) or 1.`);
+
+  const modeCoach = el("button", { type: "button", class: "choice", id: "goat-mode-coach", onclick: () => setMode("coach") }, "Coach");
+  const modePlay = el("button", { type: "button", class: "choice", id: "goat-mode-play", onclick: () => setMode("play") }, "Play");
   const goalField = field("Goal", params.get("goal") || "100", { id: "goat-goal", size: 3 });
-  const who = radios("Who is to move", "goat-player",
-    [["0", "Solo (fewest turns)"], ["1", "First player"], ["2", "Second player"]], params.get("player") || "0", () => update());
+  const who = radios("Question", "goat-player",
+    [["0", "Solo (fewest turns)"], ["1", "First player"], ["2", "Second player"], ["fixed", "Solo, fixed strategy"]],
+    params.get("player") || "0", () => update());
   const myField = field("Banked score", params.get("my") || "0", { id: "goat-my", size: 3 });
   const oppField = field("Opponent's banked score", params.get("opp") || "0", { id: "goat-opp", size: 3 });
   const turnField = field("Turn total", params.get("turn") || "0", { id: "goat-turn", size: 3 });
   const rollsField = field("Rolls taken this turn (0-2)", params.get("rolls") || "0", { id: "goat-rolls", size: 2 });
+  const diceField = field("Dice every roll (K)", params.get("k") || "2", { id: "goat-dice-k", size: 2 });
+  const stopField = field("Stop at turn total (T)", params.get("t") || "23", { id: "goat-stop-at", size: 3 });
   const oppNote = el("p", { class: "hint", id: "goat-opp-note" });
   const tableError = el("div", { class: "error", role: "alert", id: "goat-error", hidden: true });
   const rulesNote = el("p", { class: "hint", id: "goat-rules" });
   const box = answerBox();
   box.root.id = "goat-answer";
+  const fixedBest = el("p", { class: "hint", id: "goat-fixed-best" });
+  const turnRow = el("div", { class: "row" }, turnField.root, rollsField.root);
+  const fixedRow = el("div", { class: "row" }, diceField.root, stopField.root);
   const coach = el("div", { id: "goat-coach" }, who.root,
-    el("div", { class: "row" }, myField.root, oppField.root), oppNote,
-    el("div", { class: "row" }, turnField.root, rollsField.root),
-    myField.error, oppField.error, turnField.error, rollsField.error, box.root);
-  section.append(el("div", { class: "row" }, goalField.root), goalField.error, rulesNote, tableError, coach);
+    el("div", { class: "row" }, myField.root, oppField.root), oppNote, turnRow, fixedRow,
+    myField.error, oppField.error, turnField.error, rollsField.error, diceField.error, stopField.error, box.root, fixedBest);
+  const play = mountPlay({ getTable: () => table, openInCoach, setParams: ctx.setParams, anim });
+  section.append(
+    el("div", { class: "row" }, el("div", { class: "group", role: "group", "aria-label": "Goat mode" }, modeCoach, modePlay)),
+    el("div", { class: "row" }, goalField.root), goalField.error, rulesNote, tableError, coach, play.root);
 
+  /** The typed question, or null (each bad field says why beside it). */
   function question() {
-    const player = Number(who.value());
+    const kind = who.value();
+    const player = kind === "fixed" ? 0 : Number(kind);
     const read = (f, what) => f.read((t) => wholeNumber(t, what));
-    const q = { player };
+    const fields = kind === "fixed"
+      ? [["score", myField, "the banked score"], ["dice", diceField, "the number of dice"], ["stopAt", stopField, "the turn total to stop at"]]
+      : [["my", myField, player ? "your banked score" : "the banked score"], ["opp", oppField, "the opponent's banked score"],
+        ["turn", turnField, "the turn total"], ["rolls", rollsField, "the rolls taken"]];
+    const q = kind === "fixed" ? { kind } : { player };
     let bad = false;
-    for (const [key, f, what] of [["my", myField, player ? "your banked score" : "the banked score"],
-      ["opp", oppField, "the opponent's banked score"], ["turn", turnField, "the turn total"],
-      ["rolls", rollsField, "the rolls taken"]]) {
+    for (const f of [oppField, turnField, rollsField, diceField, stopField]) if (!fields.some(([, g]) => g === f)) f.show("");
+    for (const [key, f, what] of fields) {
       if (key === "opp" && !player) { f.show(""); continue; }
       try { q[key] = read(f, what); } catch (e) { bad = true; }
     }
@@ -129,51 +87,111 @@ export function mount(section, ctx) {
 
   function update() {
     if (!table) return;
-    const player = Number(who.value());
+    const kind = who.value(), fixed = kind === "fixed", player = fixed ? 0 : Number(kind);
     oppField.root.hidden = !player;
+    turnRow.hidden = fixed;
+    fixedRow.hidden = !fixed;
     myField.root.querySelector("label").textContent = player ? "Your banked score" : "Banked score";
     const G = table.rules.goal;
     oppNote.textContent = player === 2
       ? `The first player has moved this round: an opponent's score of ${G} to ${G + 62} means this is your last turn.`
       : "";
+    fixedBest.textContent = "";
     const q = question();
     if (!q) {
       box.show({ value: null, move: null, error: "No answer until the numbers are corrected." }, {});
       return;
     }
-    ctx.setParams({ player: String(q.player), my: String(q.my), opp: q.player ? String(q.opp) : null,
-      turn: String(q.turn), rolls: String(q.rolls) });
     const a = answer(table, q);
+    if (fixed) {
+      ctx.setParams({ player: "fixed", my: String(q.score), k: String(q.dice), t: String(q.stopAt), opp: null, turn: null, rolls: null });
+      box.show(a, { value: `Expected turns to the goal, ${q.dice} ${q.dice === 1 ? "die" : "dice"} every roll, stop at ${q.stopAt}, this turn counted` });
+      if (!a.error) fixedBest.textContent = bestFixedText(bestFixed(table, q.score), q.score);
+      return;
+    }
+    ctx.setParams({ player: String(q.player), my: String(q.my), opp: q.player ? String(q.opp) : null,
+      turn: String(q.turn), rolls: String(q.rolls), k: null, t: null });
     box.show(a, { value: player ? "Chance to win (a tie is half a win)" : "Expected turns to the goal, this turn counted",
       move: "Best action" });
   }
-  for (const f of [myField, oppField, turnField, rollsField]) f.input.addEventListener("input", update);
+  for (const f of [myField, oppField, turnField, rollsField, diceField, stopField]) f.input.addEventListener("input", update);
 
+  /** A decision of the game, asked in Coach (the game is kept: Play returns to it). */
+  function openInCoach(q) {
+    who.set(String(q.player));
+    myField.input.value = String(q.my);
+    oppField.input.value = String(q.opp);
+    turnField.input.value = String(q.turn);
+    rollsField.input.value = String(q.rolls);
+    setMode("coach");
+    update();
+    modePlay.focus();
+  }
+
+  function setMode(m) {
+    mode = m;
+    modeCoach.setAttribute("aria-pressed", m === "coach" ? "true" : "false");
+    modePlay.setAttribute("aria-pressed", m === "play" ? "true" : "false");
+    coach.hidden = m !== "coach";
+    play.root.hidden = m !== "play";
+    ctx.setParams({ mode: m });
+    if (m === "play" && table && !play.game()) play.start(wantedSeed, wantedSeat);
+  }
+
+  let goal = null, asking = false;
   async function activate() {
-    let goal;
+    let wanted;
     try {
-      goal = goalField.read((t) => checkGoal(wholeNumber(t, "the goal")));
+      wanted = goalField.read((t) => checkGoal(wholeNumber(t, "the goal")));
     } catch (e) {
       if (!(e instanceof InvalidQuestion)) throw e;
       return;
     }
-    table = await loadTable(ctx, tableSpec(goal), tableError, [coach]);
-    if (!table) return;
-    coach.hidden = false;
+    if (table && wanted !== goal && play.inProgress()) {
+      if (asking) return; // the field's own change event as the dialog takes the focus
+      asking = true;
+      const discard = await askDiscard(section, "Change the goal");
+      asking = false;
+      if (!discard) { goalField.input.value = String(goal); return; }
+    }
+    const loaded = await loadTable(ctx, tableSpec(wanted), tableError, [coach, play.root]);
+    if (!loaded) return;
+    if (loaded !== table && table) play.start(null, play.game() ? play.game().seat : wantedSeat);
+    table = loaded;
+    goal = wanted;
     ctx.setParams({ goal: String(goal) });
     rulesNote.textContent = `First to ${goal}; 1 to 6 dice a roll, at most 3 rolls a turn: ${table.name}. ` +
       "Among equally good actions the first of stop, roll 1, …, roll 6 is shown.";
+    setMode(mode);
     update();
     ctx.ready();
   }
   goalField.input.addEventListener("change", activate);
 
+  function key(event) {
+    if (mode !== "play" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
+    if (event.target instanceof HTMLInputElement && event.target.type === "text") return;
+    if (section.querySelector("dialog[open]")) return;
+    if (play.key(event)) event.preventDefault();
+  }
+
   return {
     activate,
+    key,
     api: {
       answer: (q) => answer(table, q),
       answers: (qs) => qs.map((q) => answer(table, q)),
+      bestFixed: (score) => bestFixed(table, score),
       table: () => table,
+      /** Every legal action's win chance at a two-player decision (null and the reason if it cannot occur). */
+      actionValues: (p) => {
+        try { return actionValues(table, p); } catch (e) { if (e instanceof InvalidQuestion) return { error: e.message }; throw e; }
+      },
+      manyActionValues: (ps) => ps.map((p) => actionValues(table, p)),
+      play: {
+        state: () => play.game() && play.game().snapshot(),
+        start: (seed, seat) => { setMode("play"); return play.start(seed, seat).snapshot(); },
+      },
     },
   };
 }

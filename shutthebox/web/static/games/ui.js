@@ -135,3 +135,41 @@ export async function loadTable(ctx, spec, errorBox, panels) {
     return null;
   }
 }
+
+/** Name a link parameter the page cannot use in #link-problems, beside what is there already. */
+export function linkProblem(text) {
+  const box = document.getElementById("link-problems");
+  if (!box) return;
+  box.append(el("p", {}, text));
+  box.hidden = false;
+}
+
+/** The `seed` link parameter, a whole number 0..4294967295, or null: absent, or refused in #link-problems. */
+export function seedParam(params) {
+  const text = params.get("seed");
+  if (text === null) return null;
+  if (/^[0-9]{1,10}$/.test(text) && Number(text) < 4294967296) return Number(text);
+  const shown = text.length <= 40 ? text : text.slice(0, 37) + "...";
+  linkProblem(`seed=${shown}: a seed is a whole number from 0 to 4294967295; new dice are drawn.`);
+  return null;
+}
+
+/**
+ * Ask before a game in progress is thrown away: a <dialog> "Discard this game?" whose focused default
+ * (also Esc) is "Keep playing". -> a promise of true when the player chose `action` (e.g. "New game").
+ */
+export function askDiscard(parent, action) {
+  return new Promise((resolve) => {
+    const keep = el("button", { type: "button", class: "primary", "data-ask": "keep" }, "Keep playing");
+    const discard = el("button", { type: "button", "data-ask": "discard" }, action);
+    const dialog = el("dialog", { class: "ask", "aria-label": "Discard this game?" },
+      el("p", {}, "Discard this game?"), el("div", { class: "row" }, keep, discard));
+    const done = (answer) => { dialog.close(); dialog.remove(); resolve(answer); };
+    keep.addEventListener("click", () => done(false));
+    discard.addEventListener("click", () => done(true));
+    dialog.addEventListener("cancel", (event) => { event.preventDefault(); done(false); });
+    parent.append(dialog);
+    dialog.showModal();
+    keep.focus();
+  });
+}
