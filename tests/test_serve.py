@@ -43,7 +43,8 @@ def test_serves_the_page_and_the_very_table_bytes():
         status, headers, body = get(url)
         assert status == 200 and headers["Content-Type"].startswith("text/html")
         assert b"Shut the Box" in body and b"vendor/msgpack.min.js" in body
-        for name in ("app.js", "table.js", "style.css", "vendor/msgpack.min.js", "vendor/msgpack.LICENSE.txt"):
+        for name in ("app.js", "shutthebox/table.js", "format.js", "solve.js", "style.css", "vendor/msgpack.min.js",
+                     "vendor/msgpack.LICENSE.txt"):
             status, headers, body = get(url + name)
             assert status == 200 and body, name
         assert get(url + "app.js")[1]["Content-Type"].startswith("text/javascript")

@@ -1,6 +1,7 @@
-"""The JavaScript reader (shutthebox/web/static/table.js, run by Node.js through
-web/answer.js with the vendored msgpack decoder) answers exactly as the Python
-API does, and refuses damaged tables.
+"""The page's JavaScript reader (the ES module shutthebox/web/static/shutthebox/table.js,
+built on format.js, run by Node.js through web/answer.mjs with the vendored msgpack
+decoder) answers exactly as the Python API does, for two-player, multi-player and
+single-player tables, and refuses damaged tables.
 
 Needs `node`; skipped without it, except under CI (CI=... set), where it fails.
 """
@@ -21,8 +22,8 @@ from shutthebox.errors import InvalidQuery
 from shutthebox.engine.notation import format_set as format_position, numbers_of as tiles_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ANSWER_JS = os.path.join(ROOT, "web", "answer.js")
-STATIC = os.path.join(ROOT, "shutthebox", "web", "static")  # the page: table.js, vendor/msgpack.min.js
+ANSWER_JS = os.path.join(ROOT, "web", "answer.mjs")
+STATIC = os.path.join(ROOT, "shutthebox", "web", "static")  # the page: shutthebox/table.js, format.js, vendor/
 CORPUS = os.path.join(ROOT, "tests", "data")
 NODE = shutil.which("node")
 
@@ -87,6 +88,8 @@ def node_against_python(table, questions, python_answer_of, label):
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(answers) == len(questions)
     kinds = {"value": 0, "move": 0, "error": 0}
+    if any(q[0] == "dice" for q in questions):
+        kinds["dice"] = 0
     for number, (question, answer) in enumerate(zip(questions, answers), 1):
         expected = python_answer_of(table, question)
         got = "error" if "error" in answer else answer
@@ -257,14 +260,16 @@ def test_node_reader_refuses_unknown_rules_and_the_wrong_game(tmp_path):
         shutthebox.load_solo("standard").shut_probability("123456789")
     # The page asks for a game: a solo table is refused where the two-player one is wanted, and back.
     script = (
-        "const M = require(process.argv[1] + '/vendor/msgpack.min.js'), S = require(process.argv[1] + '/table.js');"
-        "const fs = require('fs');"
-        "for (const [file, game] of [[process.argv[2], 'two-player'], [process.argv[3], 'one-player']]) {"
-        "  try { S.parse(fs.readFileSync(file), M.decode, file, game); console.log('read'); }"
+        "import { createRequire } from 'node:module'; import fs from 'node:fs';"
+        "const [static_, solo, two] = process.argv.slice(1);"
+        "globalThis.MessagePack = createRequire(static_ + '/')(static_ + '/vendor/msgpack.min.js');"
+        "const { parseTable } = await import(static_ + '/shutthebox/table.js');"
+        "for (const [file, game] of [[solo, 'players'], [two, 'one-player']]) {"
+        "  try { parseTable(fs.readFileSync(file), { name: file, game }); console.log('read'); }"
         "  catch (e) { console.log(e.name + ': ' + e.message); } }"
     )
     _need_node()
-    done = subprocess.run([NODE, "-e", script, STATIC, solo, shutthebox.load().path],
+    done = subprocess.run([NODE, "--input-type=module", "-e", script, "--", STATIC, solo, shutthebox.load().path],
                           capture_output=True, text=True, timeout=30)
     lines = done.stdout.splitlines()
     assert len(lines) == 2, done.stderr
@@ -394,6 +399,118 @@ def test_node_reader_refuses_every_damaged_table_of_the_corpus():
         assert reason in done.stderr and len(done.stderr.strip().splitlines()) == 1, (name, done.stderr)
 
 
-def test_node_reader_refuses_a_multi_player_table_it_cannot_read():
-    done = _run(os.path.join(CORPUS, "good", "multi-player-t4-p3.msgpack"), [["e1", "1234"]])
-    assert done.returncode == 3 and "answers the game 'multi-player'" in done.stderr, done.stderr
+# -- multi-player tables (FORMAT.md section 6.3) and every rules key ---------------------------
+
+
+def random_players_questions(table, count, seed):
+    """Random questions for any player of a game: scores posted before, position, roll; some invalid."""
+    rules, players = table.rules, table.players
+    rng = random.Random(seed)
+    questions = []
+    for _ in range(count):
+        mask = rng.randrange(1, 1 << rules.tiles)
+        position = format_position(mask)
+        rolls = sorted(rules.possible_rolls(mask, sum(tiles_of(mask))))
+        roll = rng.choice(rolls) if rng.random() < 0.9 else rng.randint(0, rules.max_roll + 2)
+        scores = [rng.randint(1, rules.max_score) for _ in range(rng.randrange(players))]
+        if rng.random() < 0.04:
+            scores = rng.choice([[0], [rules.max_score + 1], [1] * players])
+        kind = rng.choice(["expect", "move", "move", "dice"])
+        questions.append({"expect": [kind, position, scores], "move": [kind, position, roll, scores],
+                          "dice": [kind, position, scores]}[kind])
+    return questions
+
+
+def python_players_answer(table, question):
+    kind, args = question[0], question[1:]
+    try:
+        if kind == "expect":
+            return {"value": table.expect(args[0], args[1])}
+        if kind == "move":
+            return {"move": list(table.move(args[0], args[1], args[2]))}
+        return {"dice": table.dice(args[0], args[1])}
+    except InvalidQuery:
+        return "error"
+
+
+@pytest.fixture(scope="module")
+def cache(tmp_path_factory):
+    """Tables solved on first use go to a fresh cache (never the user's)."""
+    folder = tmp_path_factory.mktemp("cache")
+    old = os.environ.get("SHUTTHEBOX_CACHE")
+    os.environ["SHUTTHEBOX_CACHE"] = str(folder)
+    yield folder
+    if old is None:
+        del os.environ["SHUTTHEBOX_CACHE"]
+    else:
+        os.environ["SHUTTHEBOX_CACHE"] = old
+
+
+@pytest.mark.parametrize("tiles, players, one_die", [(9, 3, "6"), (6, 4, "6"), (6, 3, "optional:6,high"),
+                                                      (7, 2, "optional:5"), (5, 5, "high")])
+def test_node_reader_answers_multi_player_like_the_python_api(cache, tiles, players, one_die):
+    from shutthebox.games.shutthebox.rules import rules_from_options
+
+    rules, players = rules_from_options({"--tiles": str(tiles), "--players": str(players), "--one-die": one_die})
+    table = shutthebox.load(rules=rules, players=players)
+    questions = random_players_questions(table, 400, seed=tiles * 10 + players)
+    answers, kinds = node_against_python(table, questions, python_players_answer, "%s " % os.path.basename(table.path))
+    assert min(kinds.values()) >= 20, kinds
+    if rules.one_die_optional:  # the dice arrays c1/c2 (two players) or c are read: both choices occur
+        assert {a["dice"] for a in answers if "dice" in a} == {1, 2}
+
+
+def test_node_reader_answers_the_corpus_multi_player_table():
+    table = shutthebox.load(os.path.join(CORPUS, "good", "multi-player-t4-p3.msgpack"))
+    questions = random_players_questions(table, 200, seed=3)
+    _, kinds = node_against_python(table, questions, python_players_answer, "corpus ")
+    assert min(kinds.values()) >= 10, kinds
+
+
+# -- the page's one registry of rule sets (shutthebox/rules.js) -----------------------------------
+
+
+def test_rules_js_names_and_refuses_rule_sets_as_the_command_line_does():
+    """rules.js: the game options as typed give the very rules key, table file name, words and
+    refusals that the command line's rules_from_options, Rules.key(), table_name and describe give."""
+    from shutthebox.errors import InvalidQuery as Refused
+    from shutthebox.games.shutthebox.rules import rules_from_options
+    from shutthebox.games.shutthebox.table import table_name
+
+    rng = random.Random(42)
+    cases = [{}, {"--tiles": "12"}, {"--one-die": "never"}, {"--dice": "1"}, {"--dice": "1", "--one-die": "6"},
+             {"--one-die": "optional:6,high", "--max-move-tiles": "2"}, {"--tiles": "13"}, {"--players": "9"},
+             {"--one-die": "optional:never"}, {"--max-move-tiles": "10"}, {"--tiles": "6x"}, {"--sides": "1"}]
+    for _ in range(300):
+        case = {}
+        for option, values in (("--tiles", ["1", "4", "9", "10", "12", "0", "13", "x"]), ("--dice", ["1", "2", "3", "4", "5"]),
+                               ("--sides", ["2", "6", "20", "21"]), ("--players", ["2", "3", "8", "1"]),
+                               ("--max-move-tiles", ["1", "2", "3", "12"]),
+                               ("--one-die", ["never", "6", "high", "6,high", "optional:6", "optional:high", "0", "optional:3,high",
+                                              "high,high", "x"])):
+            if rng.random() < 0.4:
+                case[option] = rng.choice(values)
+        cases.append(case)
+    script = (
+        "const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "import(process.argv[1] + '/shutthebox/rules.js').then((R) => { for (const c of cases) {"
+        "  const o = { tiles: c['--tiles'], dice: c['--dice'], sides: c['--sides'], oneDie: c['--one-die'],"
+        "              maxMoveTiles: c['--max-move-tiles'], players: c['--players'] };"
+        "  try { const { rules, players } = R.rulesFromOptions(o);"
+        "        console.log(JSON.stringify([R.ruleKey(rules), R.tableName(rules, players), R.describeRules(rules), R.fileRules(rules)])); }"
+        "  catch (e) { console.log(JSON.stringify(['error', e.message])); } } });"
+    )
+    _need_node()
+    done = subprocess.run([NODE, "-e", script, STATIC], input=json.dumps(cases), capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    refused = 0
+    for case, line in zip(cases, done.stdout.splitlines(), strict=True):
+        got = json.loads(line)
+        try:
+            rules, players = rules_from_options(case)
+        except Refused as error:
+            assert got == ["error", str(error)], case
+            refused += 1
+            continue
+        assert got == [rules.key(), table_name(rules, players), rules.describe(), rules.as_dict()], case
+    assert 20 <= refused <= len(cases) - 100, refused

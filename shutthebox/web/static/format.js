@@ -17,7 +17,7 @@
  * "arrays". Any failure throws a TableError naming the file and what is wrong.
  *
  * The msgpack decoder is the vendored one (vendor/msgpack.min.js, a classic
- * script defining `MessagePack`), used the way table.js uses it: passed in as
+ * script defining `MessagePack`), used the way shutthebox/table.js uses it: passed in as
  * `decode`, or taken from `globalThis.MessagePack`.
  */
 
@@ -221,7 +221,19 @@ function checkArray(a, key, seed, name) {
  * Throws TableError.
  */
 export function readTable(input, options) {
-  const { name = "file", game, rules, arrays: wanted = {}, fields: checkFields } = options;
+  return readOpened(openTable(input, options), options);
+}
+
+/**
+ * The envelope of a table file checked (steps 1 to 4 of readTable: magic, major version, the
+ * file's end, header and whole-file CRC-32s, the decoded map's magic and format), before the
+ * game and rules are known: a reader that accepts several games or rule sets looks at
+ * `header.game` and `header.rules`, then calls readOpened with what it expects.
+ *   options: { name, decode } as for readTable.
+ * -> { name, size, header (the decoded map without "arrays") } and what readOpened needs. Throws TableError.
+ */
+export function openTable(input, options = {}) {
+  const { name = "file" } = options;
   const decode = options.decode || (globalThis.MessagePack && globalThis.MessagePack.decode);
   if (typeof decode !== "function") throw new TableError("The msgpack decoder (vendor/msgpack.min.js) did not load.");
   const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
@@ -272,6 +284,20 @@ export function readTable(input, options) {
     throw damaged(name, "has no format version");
   }
   if (format[0] !== FORMAT_MAJOR) throw unknownVersion(name, format[0], format[1]);
+  const header = {};
+  for (const key of Object.keys(map)) if (key !== "arrays") header[key] = map[key];
+  return { name, size: n, header, map, bytes, arraysAt: layout.arraysAt };
+}
+
+/**
+ * Steps 5 and 6 of readTable on an opened file: `game` and `rules` exactly as asked (a rules key
+ * not asked for is refused), the game fields, then the arrays asked for with their checksums.
+ *   options: { game, rules, arrays, fields } as for readTable.
+ * -> { name, size, header, rules, arrays }. Throws TableError.
+ */
+export function readOpened(opened, options) {
+  const { game, rules, arrays: wanted = {}, fields: checkFields } = options;
+  const { name, map, bytes } = opened;
   if (map.game !== game) {
     throw new TableError(`The table ${name} is a table of the game ${show(map.game)}, not of ${show(game)}: ` +
       "give this page the right file.");
@@ -293,7 +319,7 @@ export function readTable(input, options) {
   const problem = checkFields ? checkFields(map) : null;
   if (problem) throw damaged(name, problem);
   // 5. The arrays used: dtype, shape, length, and checksums seeded with the CRC-32 before "arrays".
-  const seed = crc32(bytes, 0, layout.arraysAt);
+  const seed = crc32(bytes, 0, opened.arraysAt);
   const given = map.arrays && typeof map.arrays === "object" ? map.arrays : {};
   const out = {};
   for (const [key, [dtype, shape]] of Object.entries(wanted)) {
@@ -308,9 +334,7 @@ export function readTable(input, options) {
     checkArray(a, key, seed, name);
     out[key] = typed(a.data, dtype);
   }
-  const header = {};
-  for (const key of Object.keys(map)) if (key !== "arrays") header[key] = map[key];
-  return { name, size: n, header, rules: map.rules, arrays: out };
+  return { name, size: opened.size, header: opened.header, rules: map.rules, arrays: out };
 }
 
 function unknownVersion(name, major, minor) {
@@ -318,18 +342,28 @@ function unknownVersion(name, major, minor) {
     `this page reads version ${FORMAT_MAJOR}.x only: get the table that came with this page, or ${REBUILD}.`);
 }
 
-/** Fetch and read a table beside the page; a TableError (with the HTTP status) if it cannot be had. */
-export async function fetchTable(url, options, hint = "") {
+/**
+ * The bytes of a table file; a TableError (with the HTTP status, kept as `status`) if they cannot be had.
+ * `name` is the file's name for messages, `hint` is added to them.
+ */
+export async function fetchBytes(url, name, hint = "") {
   let response;
   try {
     response = await fetch(url, { cache: "no-cache" });
   } catch (error) {
-    throw new TableError(`The table ${options.name} could not be loaded (${error.message}).` + hint);
+    throw new TableError(`The table ${name} could not be loaded (${error.message}).` + hint);
   }
   if (!response.ok) {
-    throw new TableError(`The table ${options.name} could not be loaded: ${url} (HTTP ${response.status}).` + hint);
+    const error = new TableError(`The table ${name} could not be loaded: ${url} (HTTP ${response.status}).` + hint);
+    error.status = response.status;
+    throw error;
   }
-  return readTable(new Uint8Array(await response.arrayBuffer()), options);
+  return new Uint8Array(await response.arrayBuffer());
+}
+
+/** Fetch and read a table beside the page; a TableError (with the HTTP status) if it cannot be had. */
+export async function fetchTable(url, options, hint = "") {
+  return readTable(await fetchBytes(url, options.name, hint), options);
 }
 
 /** `%.6f` as the command line prints it: FORMAT.md section 5 makes toFixed(6) print the same digits. */

@@ -1,0 +1,25 @@
+/* The footer's list of the other games, from /games.json (written by `ShutTheBox serve` from the
+ * registry). Served by a plain static server there is no such file: no error, just no list. */
+
+import { el } from "./view.js";
+
+export async function gamesNav(nav) {
+  let games;
+  try {
+    const response = await fetch("games.json", { cache: "no-cache" });
+    if (!response.ok) return;
+    games = (await response.json()).games;
+  } catch (error) {
+    return; // not served by `ShutTheBox serve`
+  }
+  if (!Array.isArray(games)) return;
+  const here = (page) => page === "index.html" || page.startsWith("index.html?");
+  const others = games.filter((game) => game && typeof game.page === "string" && game.page && !here(game.page));
+  if (!others.length) return;
+  nav.textContent = "";
+  // The first link keeps the id the hand-written link had (#games-link).
+  nav.append(el("span", { text: "Other games: " }), el("ul", {}, ...others.map((game, i) =>
+    el("li", {}, el("a", { href: game.page, id: i ? null : "games-link", title: game.about || null, "data-game": game.id,
+      text: game.title || game.id })))));
+  nav.hidden = false;
+}

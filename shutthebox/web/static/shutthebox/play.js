@@ -1,0 +1,532 @@
+/* Play: you take one seat of N (`seat`), the computer plays the others optimally from the table.
+ * Seeded dice, feedback after each of your moves, a chart of your chance of winning, a Hint (H)
+ * for the current roll, and a history whose rows open their position in Coach. */
+
+import { formatMove, formatPosition, rollChances, tilesOf } from "./table.js";
+import { Turns, PLAYER_WORDS } from "./turns.js";
+import { playersJudge, playerName } from "./coach.js";
+import {
+  $, el, pct, exact, points, say, wait, ask, focusIn, choiceParam, linkSeed, newSeed, roving, showTiles, buildTiles,
+  showDice, animateDice,
+} from "./view.js";
+
+const moveText = (mask) => formatMove(tilesOf(mask));
+
+export class Play {
+  constructor(app) {
+    this.app = app;
+    this.game = null;
+    this.serial = 0; // a new game makes the computer's pending steps stale
+    this.awaiting = "none";
+    this.busy = false;
+    this.engaged = false;
+    this.focusState = null;
+    this.hints = false;
+    this.points = [];
+    this.moves = 0;
+    this.optimal = 0;
+    this.lost = 0;
+    this.mistakes = [];
+  }
+
+  get table() { return this.app.table; }
+  get seat() { return this.game ? this.game.seats.indexOf("you") + 1 : 1; }
+
+  init() {
+    const tiles = $("play-tiles");
+    roving(tiles);
+    tiles.addEventListener("click", (event) => {
+      const tile = event.target.closest("[data-tile]");
+      if (tile) this.pick(Number(tile.dataset.tile));
+    });
+    // Once the user acts in the game, the focus follows it (Roll, Close tiles, New game).
+    $("play").addEventListener("click", () => { this.engaged = true; }, true);
+    $("roll").addEventListener("click", () => this.humanRoll());
+    $("roll-one").addEventListener("click", () => this.humanRoll(1));
+    $("confirm").addEventListener("click", () => this.confirm());
+    $("clear").addEventListener("click", () => this.clear());
+    $("seats").addEventListener("click", (event) => {
+      const button = event.target.closest("[data-seat]");
+      if (!button) return;
+      const seat = Number(button.dataset.seat), name = playerName(seat, false);
+      this.restart(this.game.seed, seat, `Start again as ${name}, with the same dice?`, `Start as ${name}`);
+    });
+    $("new-game").addEventListener("click", () => this.askNewGame());
+    $("replay").addEventListener("click", () => {
+      this.restart(this.game.seed, this.seat, `Replay seed ${this.game.seed} from the start?`, "Replay seed");
+    });
+    $("play-hint").addEventListener("click", () => this.toggleHints());
+    $("log").addEventListener("click", (event) => {
+      const button = event.target.closest("[data-entry]");
+      if (button) this.openInCoach(this.game.history[Number(button.dataset.entry)]);
+    });
+    const seed = linkSeed();
+    const seats = Array.from({ length: this.table.players }, (_, i) => String(i + 1));
+    const seat = Number(choiceParam("seat", seats, "1", "you are player one instead"));
+    this.newGame(seed !== null ? seed : newSeed(), seat);
+  }
+
+  /** The table changed (other rules or players): a new game with the same dice. */
+  rebuild() {
+    const seat = Math.min(this.seat, this.table.players);
+    this.newGame(this.game ? this.game.seed : newSeed(), seat);
+  }
+
+  /** A game you have rolled in and not finished. */
+  inProgress() { return !!this.game && !this.game.over && this.game.rolled > 0; }
+
+  /** A new game, once you confirm if that throws away a game in progress. */
+  restart(seed, seat, question, yesText) {
+    if (!this.inProgress()) { this.newGame(seed, seat); return; }
+    ask(`${question} The game in progress will be lost.`, yesText, () => this.newGame(seed, seat));
+  }
+
+  askNewGame() {
+    if (!this.inProgress()) { this.newGame(newSeed(), this.seat); return; }
+    ask("Start a new game with new dice? The game in progress will be lost.", "New game", () => this.newGame(newSeed(), this.seat));
+  }
+
+  /** After the game moved on: the focus goes to what comes next, if you are at the game. */
+  focusNext() {
+    const g = this.game;
+    const now = g.over ? "over" : g.human ? this.awaiting : "computer";
+    if (now === this.focusState) return;
+    this.focusState = now;
+    if (!this.engaged) return;
+    focusIn($("play"), { over: $("new-game"), roll: $("roll"), move: $("confirm") }[now]);
+  }
+
+  showUrl() {
+    this.app.setUrl([["mode", "play"], ["seed", String(this.game.seed)], ["seat", String(this.seat)]]);
+    $("seed-link").textContent = String(this.game.seed);
+    $("seed-link").href = location.href;
+  }
+
+  key(key) {
+    const tile = this.app.tileKey(key);
+    if (tile || /^[rRnNhHoO]$/.test(key) || key === "Enter" || key === "Escape") this.engaged = true;
+    if (tile) { this.pick(tile); return true; }
+    if (key === "r" || key === "R") { this.humanRoll(); return true; }
+    if ((key === "o" || key === "O") && this.oneDieChoice()) { this.humanRoll(1); return true; }
+    if (key === "Enter" && this.awaiting === "move") { this.confirm(); return true; }
+    if (key === "Escape") { this.clear(); return true; }
+    if (key === "n" || key === "N") { this.askNewGame(); return true; }
+    if (key === "h" || key === "H") { this.toggleHints(); return true; }
+    return false;
+  }
+
+  clear() {
+    if (this.game) this.game.chosen = 0;
+    this.say("");
+    this.render();
+  }
+
+  toggleHints() {
+    this.hints = !this.hints;
+    this.render();
+  }
+
+  newGame(seed, seat) {
+    const t = this.table;
+    this.serial += 1;
+    const seats = Array.from({ length: t.players }, (_, i) => (i + 1 === seat ? "you" : "computer"));
+    this.game = new Turns({ board: t, seats, seed, judge: (g) => playersJudge(t, g.scores) });
+    this.busy = false;
+    this.awaiting = "none";
+    this.points = [];
+    this.moves = 0; this.optimal = 0; this.lost = 0; this.mistakes = [];
+    this.focusState = null;
+    this.result = null;
+    buildTiles($("play-tiles"), t.rules.tiles);
+    const group = $("seats");
+    if (group.children.length !== t.players) { // built again only for another number of players: the focus stays
+      group.textContent = "";
+      for (let k = 1; k <= t.players; k++) {
+        group.append(el("button", { type: "button", id: `seat-${k}`, class: "choice", "data-seat": String(k),
+          text: t.players === 2 ? playerName(k) : String(k), "aria-label": t.players === 2 ? null : playerName(k) }));
+      }
+    }
+    for (const button of group.children) button.setAttribute("aria-pressed", String(Number(button.dataset.seat) === seat));
+    $("log").textContent = "";
+    $("summary").hidden = true;
+    $("feedback").textContent = "";
+    $("feedback").className = "feedback";
+    this.say("");
+    this.addPoint("start", false);
+    if (this.app.mode === "play") this.showUrl();
+    this.next();
+  }
+
+  /** Your chance of winning before the player to move rolls; null where the table does not say (more players). */
+  youChance() {
+    const g = this.game, t = this.table, seat = this.seat;
+    if (g.over) return g.shares()[seat - 1];
+    if (t.players === 2) {
+      const p1 = g.player === 1 ? t.e(0, g.mask) : 1 - t.e(g.scores[0], g.mask);
+      return seat === 1 ? p1 : 1 - p1;
+    }
+    return g.player === seat ? g.judge.before(g.mask) : null;
+  }
+
+  /** Your chance after the mover's value `value` (their expected wins): yours, or the other's complement (2 players). */
+  chanceOf(value) {
+    const g = this.game;
+    if (value === null) return null;
+    if (g.player === this.seat) return value;
+    return this.table.players === 2 ? 1 - value : null;
+  }
+
+  addPoint(kind, mistake, chance = this.youChance()) {
+    if (chance === null) return;
+    this.points.push({ chance, kind, mistake, player: this.game.player });
+    this.renderChart();
+  }
+
+  say(text, refused = false) { say($("play-message"), text, refused); }
+
+  /** One line of the history; a roll's line opens its position in Coach. */
+  log(text, mine, entry = null) {
+    const g = this.game;
+    const item = el("li", { class: mine ? "you" : "", text });
+    if (entry !== null) {
+      const index = g.history.indexOf(entry);
+      item.append(" ", el("button", { type: "button", class: "link", "data-entry": String(index),
+        "aria-label": `Open move ${index + 1} in Coach (${playerName(entry.player, false)}, ${formatPosition(entry.position)}, roll ${entry.roll})`,
+        text: "coach" }));
+    }
+    $("log").append(item);
+  }
+
+  who(player) {
+    return `${player === this.seat ? "You" : "Computer"} (player ${PLAYER_WORDS[player - 1]})`;
+  }
+
+  /** Decide what happens next: wait for you, or let the computer act. */
+  next() {
+    const g = this.game;
+    this.render();
+    if (g.over) return;
+    if (g.human) {
+      this.awaiting = g.roll === null ? "roll" : "move";
+      if (this.awaiting === "roll" && !$("play-message").textContent) this.say("Your turn: press Roll (R).");
+      this.render();
+      return;
+    }
+    this.awaiting = "computer";
+    this.render();
+    const serial = this.serial;
+    this.busy = true;
+    (async () => {
+      await wait(450);
+      if (serial !== this.serial) return;
+      await this.throwDice();
+      if (serial !== this.serial) return;
+      if (this.afterRoll()) {
+        await wait(650);
+        if (serial !== this.serial) return;
+        const best = g.judge.best(g.mask, g.roll);
+        g.chosen = best;
+        this.render();
+        await wait(450);
+        if (serial !== this.serial) return;
+        this.applyMove(best, false);
+      }
+      if (serial !== this.serial) return;
+      this.busy = false;
+      if (!g.over) this.next();
+    })();
+  }
+
+  /** One die may be thrown instead of all of them (a rule set with the optional one die). */
+  oneDieChoice() {
+    const g = this.game;
+    return !g.over && g.human && this.table.diceChoices(g.mask).length > 1;
+  }
+
+  /** Your roll: all dice, or `count` (1) where one die is optional. */
+  humanRoll(count = null) {
+    const g = this.game;
+    if (g.over) { this.say("The game is over: press New game (N) or Replay seed.", true); return; }
+    if (!g.human || this.busy) { this.say("Wait: it is the computer's turn.", true); return; }
+    if (this.awaiting !== "roll") {
+      this.say(`You have rolled ${g.roll} already: close tiles that add up to it.`, true);
+      return;
+    }
+    const serial = this.serial;
+    this.busy = true;
+    this.awaiting = "rolling";
+    this.say("");
+    $("feedback").textContent = "";
+    this.render();
+    this.throwDice(count ?? this.table.rules.dice).then(() => {
+      if (serial !== this.serial) return;
+      this.busy = false;
+      const { count: thrown, best } = g.diceChoice;
+      if (this.table.diceChoices(g.mask).length > 1) {
+        $("feedback").textContent = thrown === best ? `Dice: ${thrown === 1 ? "one die" : "all dice"}, as the table throws here.` :
+          `Dice: the table throws ${best === 1 ? "one die" : "all dice"} here, not ${thrown === 1 ? "one die" : "all dice"}.`;
+        $("feedback").className = `feedback ${thrown === best ? "optimal" : "mistake"}`;
+      }
+      if (this.afterRoll()) { this.awaiting = "move"; this.render(); } else if (!g.over) this.next();
+    });
+  }
+
+  /** Throw the dice from the seeded stream (animated); resolves when they settle. */
+  async throwDice(count = null) {
+    const g = this.game;
+    const dice = g.throwDice(count);
+    await animateDice($("dice"), dice.length, this.table.rules.sides);
+  }
+
+  /** After a roll: true if a move must be chosen, false if the turn ended. */
+  afterRoll() {
+    const g = this.game;
+    const best = g.settle();
+    const text = `${this.who(g.player)} rolled ${g.roll}${g.dice.length > 1 ? ` (${g.dice.join(" + ")})` : ""}`;
+    if (!best) {
+      this.log(`${text}: no open tiles add up to it.`, g.human);
+      this.endTurn();
+      return false;
+    }
+    // The chance with best play from here: shows the luck of the roll.
+    this.addPoint("roll", false, this.chanceOf(g.judge.value(g.mask, best)));
+    this.pendingLog = text;
+    return true;
+  }
+
+  pick(tile) {
+    const g = this.game;
+    if (g.over) { this.say("The game is over: press New game (N) or Replay seed.", true); return; }
+    if (this.awaiting === "rolling") return;
+    if (!g.human || this.awaiting === "computer") { this.say("Wait: it is the computer's turn.", true); return; }
+    if (this.awaiting === "roll") { this.say("Roll the dice first (R).", true); return; }
+    if (this.awaiting !== "move") return;
+    const problem = g.pick(tile);
+    if (problem) { this.say(problem, true); return; }
+    this.say(g.chosenText());
+    this.render();
+  }
+
+  confirm() {
+    const g = this.game;
+    if (g.over) { this.say("The game is over: press New game (N) or Replay seed.", true); return; }
+    if (!g.human || this.awaiting === "computer") { this.say("Wait: it is the computer's turn.", true); return; }
+    if (this.awaiting === "roll") { this.say("Roll the dice first (R).", true); return; }
+    if (this.awaiting !== "move") return;
+    const problem = g.confirmProblem();
+    if (problem) { this.say(problem, true); return; }
+    const closed = tilesOf(g.chosen);
+    this.applyMove(g.chosen, true);
+    if (g.over) return;
+    this.say(`Closed ${closed.join(" + ")}. Press Roll (R) for your next throw.`);
+    this.next();
+  }
+
+  applyMove(move, mine) {
+    const g = this.game;
+    const entry = g.close(move);
+    const { best, value, bestValue, cost: loss } = entry;
+    let text = `${this.pendingLog || ""}: closed ${moveText(move)}`;
+    let mistake = false;
+    if (mine) {
+      this.moves += 1;
+      const fb = $("feedback");
+      if (move === best || loss === 0) {
+        this.optimal += 1;
+        fb.textContent = `Optimal: ${moveText(move)}${move === best ? "" : ` is exactly as good as the table's ${moveText(best)}`}. ` +
+          `Your chance of winning: ${pct(value)}.`;
+        fb.className = "feedback optimal";
+        text += ", optimal.";
+      } else {
+        mistake = true;
+        this.lost += loss;
+        this.mistakes.push({ position: formatPosition(entry.position), roll: entry.roll, move, best, loss });
+        fb.textContent = `Not optimal: ${moveText(best)} was best (${pct(bestValue)}); ${moveText(move)} leaves you ${pct(value)}, ` +
+          `giving away ${points(loss)}.`;
+        fb.className = "feedback mistake";
+        text += `, gave away ${points(loss)} (best ${moveText(best)}).`;
+      }
+      fb.dataset.loss = String(loss);
+    } else {
+      text += ".";
+    }
+    this.log(text, mine, entry);
+    this.pendingLog = null;
+    if (g.over) {
+      this.log(`${this.who(g.shutBy)} shut the box!`, mine);
+      this.finish();
+      return;
+    }
+    this.addPoint("move", mistake);
+    this.render();
+  }
+
+  endTurn() {
+    const g = this.game, t = this.table;
+    const player = g.player;
+    const score = g.endTurn();
+    const mine = player === this.seat;
+    if (t.players === 2 && player === 1) {
+      this.log(`${this.who(1)} finished with score ${score}. ${this.who(2)} must end below ${score} to win.`, mine);
+      this.say(`Player one finished with ${score}. Player two's turn: the score to beat is ${score}.` +
+        (this.seat === 2 ? " Press Roll (R)." : ""));
+      this.addPoint("turn", false);
+    } else if (!g.over) {
+      const best = Math.min(...g.scores);
+      this.log(`${this.who(player)} finished with score ${score}.`, mine);
+      this.say(`${playerName(player)} finished with ${score}. ${playerName(g.player)}'s turn: the best score so far is ${best}.` +
+        (g.player === this.seat ? " Press Roll (R)." : ""));
+      this.addPoint("turn", false);
+    } else {
+      this.log(`${this.who(player)} finished with score ${score}.`, mine);
+      this.finish();
+    }
+  }
+
+  finish() {
+    const g = this.game, t = this.table;
+    this.awaiting = "over";
+    const mine = g.shares()[this.seat - 1];
+    this.result = mine;
+    this.addPoint("end", false, mine);
+    const head = mine === 1 ? "You win!" : mine === 0 ? "The computer wins." :
+      t.players === 2 ? "A tie: half a win each." : `A tie: you share the win (${pct(mine)}).`;
+    let scores;
+    if (t.players === 2) {
+      const [s1, s2] = [g.scores[0] ?? null, g.scores[1] ?? null];
+      scores = s1 === null ? "Player one shut the box." :
+        s2 === null ? `Player two shut the box (player one scored ${s1}).` : `Player one scored ${s1}, player two ${s2}.`;
+    } else {
+      scores = g.scores.map((s, i) => `${playerName(i + 1, i === 0)} scored ${s}`).join(", ") +
+        (g.shutBy ? `${g.scores.length ? "; " : ""}${playerName(g.shutBy, !g.scores.length)} shut the box.` : ".");
+    }
+    const summary = $("summary");
+    summary.textContent = "";
+    const start = this.points.length && this.points[0].kind === "start" ? ` Your chance of winning at the start was ${pct(this.points[0].chance)}.` : "";
+    const moves = this.moves ? `Your moves: ${this.moves}, optimal ${this.optimal}.` : "You made no move: the dice decided.";
+    const lost = this.mistakes.length
+      ? ` You gave away ${points(this.lost)} of winning chance in all; the largest: ${this.worst()}.`
+      : this.moves ? " You gave away no winning chance: perfect play." : "";
+    summary.append(el("h2", { text: head }), el("p", { text: scores + start }), el("p", { text: moves + lost }),
+      el("p", { class: "hint", text: `Seed ${g.seed}: Replay seed plays the same dice again.` }));
+    summary.hidden = false;
+    this.say(head);
+    this.render();
+  }
+
+  worst() {
+    const m = this.mistakes.reduce((a, b) => (b.loss > a.loss ? b : a));
+    return `${points(m.loss)} at ${m.position} with roll ${m.roll}: you closed ${moveText(m.move)}, best ${moveText(m.best)}`;
+  }
+
+  /** A history row's question in Coach: that player, the scores posted before, the position and the roll. */
+  openInCoach(entry) {
+    if (!entry) return;
+    this.app.setMode("coach");
+    this.app.coach.open(entry.scores, entry.position, entry.roll);
+    document.querySelector("#coach-rolls [aria-pressed='true']")?.focus();
+  }
+
+  render() {
+    const g = this.game, t = this.table;
+    const board = $("scoreboard");
+    board.textContent = "";
+    const turn = g.over ? "Game over" : `${g.human ? "Your turn" : "Computer's turn"} (player ${PLAYER_WORDS[g.player - 1]})`;
+    board.append(el("span", { class: "turn", text: turn }));
+    for (let k = 1; k <= t.players; k++) {
+      const posted = g.scores[k - 1];
+      const status = posted !== undefined ? posted : g.shutBy === k ? "shut the box" :
+        k === g.player && !g.over ? "playing" : g.over ? "did not play" : "waiting";
+      board.append(el("span", { text: `${playerName(k)}${k === this.seat && t.players > 2 ? " (you)" : ""}: ${status}` }));
+    }
+    if (g.player > 1 && g.scores.length) {
+      board.append(el("span", { text: `${t.players === 2 ? "Score to beat" : "Best score"}: ${Math.min(...g.scores)}` }));
+    }
+    const last = this.points.length ? this.points[this.points.length - 1].chance : 0.5;
+    board.append(el("span", { text: `Your chance: ${pct(last)}` }));
+    showTiles($("play-tiles"), g.mask, g.chosen);
+    if (g.roll !== null || !g.dice.length || this.awaiting !== "rolling") showDice($("dice"), g.dice, g.roll);
+    // aria-disabled, not disabled: a focused button keeps the focus through the computer's turn (and says why it waits).
+    $("roll").setAttribute("aria-disabled", String(g.over || !g.human || this.awaiting !== "roll"));
+    $("confirm").setAttribute("aria-disabled", String(g.over || !g.human || this.awaiting !== "move"));
+    $("roll-one").hidden = !(this.oneDieChoice() && this.awaiting === "roll");
+    $("play-hint").setAttribute("aria-pressed", String(this.hints));
+    this.renderHints();
+    document.body.dataset.play = g.over ? "over" : this.awaiting;
+    this.focusNext();
+  }
+
+  /** The Hint: for the current roll every legal move with your expected wins after it; before rolling the best move for every roll. */
+  renderHints() {
+    const g = this.game, t = this.table, box = $("play-hints");
+    box.textContent = "";
+    box.hidden = !this.hints || g.over || !g.human || this.awaiting === "rolling" || this.awaiting === "computer";
+    if (box.hidden) return;
+    if (this.awaiting === "move" && g.roll !== null) {
+      const { moves } = g.hint();
+      box.append(el("caption", { class: "hint", text: `Hint: ${moves.length} legal move${moves.length > 1 ? "s" : ""} for roll ${g.roll}, best first` }),
+        el("tr", {}, el("th", { text: "Close" }), el("th", { class: "num", text: "Wins" }), el("th", { class: "num", text: "Expected wins" })));
+      for (const m of moves) {
+        box.append(el("tr", { class: m.best ? "best" : "", "data-move": m.tiles.join("") }, el("td", { text: formatMove(m.tiles) }),
+          el("td", { class: "num", text: pct(m.value) }), el("td", { class: "num", "data-value": String(m.value), text: exact(m.value) })));
+      }
+      return;
+    }
+    const judge = g.judge, rolls = t.possibleRolls(g.mask), chances = rollChances(judge.dice(g.mask), t.rules.sides);
+    box.append(el("caption", { class: "hint", text: "Hint: the best move for every roll, before rolling" }),
+      el("tr", {}, el("th", { text: "Roll" }), el("th", { class: "num", text: "Chance" }), el("th", { text: "Best move" }),
+        el("th", { class: "num", text: "Wins" })));
+    for (const roll of rolls) {
+      const best = judge.best(g.mask, roll), value = judge.value(g.mask, best);
+      box.append(el("tr", { "data-roll": String(roll) }, el("td", { text: String(roll) }),
+        el("td", { class: "num", text: chances[roll] ? pct(chances[roll]) : "—" }), el("td", { text: best ? moveText(best) : "none: turn ends" }),
+        el("td", { class: "num", text: value === null ? "—" : pct(value) })));
+    }
+  }
+
+  renderChart() {
+    const svg = $("chart");
+    const W = 600, H = 200, L = 44, R = 12, T = 12, B = 24;
+    const n = this.points.length;
+    const x = (i) => L + (n > 1 ? (i * (W - L - R)) / (n - 1) : 0);
+    const y = (v) => T + (1 - v) * (H - T - B);
+    const parts = [];
+    for (const v of [0, 0.5, 1]) {
+      parts.push(`<line class="${v === 0.5 ? "half" : "axis"}" x1="${L}" x2="${W - R}" y1="${y(v)}" y2="${y(v)}"/>`);
+      parts.push(`<text x="${L - 6}" y="${y(v) + 4}" text-anchor="end">${v * 100}%</text>`);
+    }
+    const line = [];
+    this.points.forEach((p, i) => {
+      if (i && p.kind === "turn") {
+        parts.push(`<line class="turn-line" x1="${x(i)}" x2="${x(i)}" y1="${T}" y2="${H - B}"/>`);
+        // Beside the line, on its left when there is no room on its right (the label is about 64 units wide).
+        const left = x(i) + 4 + 70 > W - R;
+        parts.push(`<text x="${left ? x(i) - 4 : x(i) + 4}" y="${H - 8}"${left ? ' text-anchor="end"' : ""}>player ${PLAYER_WORDS[p.player - 1]}</text>`);
+      }
+      line.push(`${x(i).toFixed(1)},${y(p.chance).toFixed(1)}`);
+    });
+    parts.push(`<polyline points="${line.join(" ")}"/>`);
+    this.points.forEach((p, i) => {
+      if (p.kind === "move" && p.player === this.seat) {
+        parts.push(`<circle class="${p.mistake ? "mistake" : "move"}" cx="${x(i).toFixed(1)}" cy="${y(p.chance).toFixed(1)}" ` +
+          `r="${p.mistake ? 5 : 3.5}"><title>${pct(p.chance)}</title></circle>`);
+      }
+    });
+    parts.push(`<text x="${L}" y="${H - 8}">start</text>`);
+    svg.innerHTML = parts.join("");
+    svg.dataset.points = String(n);
+  }
+
+  state() {
+    const g = this.game;
+    return {
+      seed: g.seed, seat: this.seat, players: g.players, player: g.player, position: formatPosition(g.mask),
+      roll: this.awaiting === "rolling" ? null : g.roll, dice: g.dice.slice(), chosen: tilesOf(g.chosen),
+      score1: g.scores[0] ?? null, score2: g.scores[1] ?? null, scores: g.scores.slice(), over: g.over,
+      awaiting: this.awaiting, result: g.over ? this.result : null, chances: this.points.map((p) => p.chance),
+      moves: this.moves, optimal: this.optimal, lost: this.lost, shutBy: g.shutBy,
+      history: g.history.map((e) => ({ player: e.player, scores: e.scores, position: formatPosition(e.position), roll: e.roll,
+        dice: e.dice, move: tilesOf(e.move), best: tilesOf(e.best), you: e.you })),
+    };
+  }
+}

@@ -1,0 +1,209 @@
+/* The Rules control of Coach and Play: tiles, dice, sides, the one-die rule, the tiles per move and
+ * the players, as the command line's game options take them (their limits and refusal words),
+ * named presets from rules.js, and the link's parameters for them. A table not shipped is solved
+ * by the server on first use, its progress shown. */
+
+import { InvalidQuestion } from "../format.js";
+import { field } from "../games/ui.js";
+import {
+  PRESETS, STANDARD, LIMITS, makeRules, optionNumber, parseOneDie, oneDieText, presetOf, sameRules, describeRules, tableName,
+} from "./rules.js";
+import { loadPlayersTable } from "./tables.js";
+import { $, el, params, badParam, ask } from "./view.js";
+
+// The link's parameter of each option, and its rules field.
+const LINK = [["tiles", "tiles"], ["dice", "dice"], ["sides", "sides"], ["one_die", "oneDie"], ["max_move_tiles", "maxMoveTiles"]];
+
+/**
+ * The rules and players the link asks for, or null when it asks for none (the table's own). A bad
+ * parameter is named in #link-problems and the rules the page uses instead are said.
+ */
+export function rulesFromLink() {
+  const given = ["rules", "players", ...LINK.map(([name]) => name)].filter((name) => params.get(name) !== null);
+  if (!given.length) return null;
+  let base = STANDARD;
+  const preset = params.get("rules");
+  if (preset !== null) {
+    const found = PRESETS.find((p) => p.id === preset);
+    if (found) base = found.rules;
+    else badParam("rules", `choose ${PRESETS.map((p) => p.id).join(", ")}`, "the standard rules instead");
+  }
+  const fields = { ...base };
+  for (const [name, key] of LINK) {
+    const text = params.get(name);
+    if (text === null) continue;
+    try {
+      if (key === "oneDie") Object.assign(fields, parseOneDie(text));
+      else fields[key] = optionNumber(key, text);
+    } catch (e) {
+      badParam(name, e.message, "the rule's default instead");
+    }
+  }
+  if (params.get("dice") !== null && params.get("one_die") === null && fields.dice === 1) fields.oneDieAtMost = null;
+  let players = 2;
+  if (params.get("players") !== null) {
+    try { players = optionNumber("players", params.get("players")); } catch (e) { badParam("players", e.message, "2 players instead"); }
+  }
+  try {
+    return { rules: makeRules(fields), players, param: given[0] };
+  } catch (e) {
+    badParam(given.find((n) => n !== "players") || given[0], e.message, "the table's own rules instead");
+    return null;
+  }
+}
+
+/** The link's parameters of a table's rules and players: each option not at its default, as the command line's. */
+export function rulesEntries(table) {
+  const r = table.rules, entries = [];
+  if (r.tiles !== STANDARD.tiles) entries.push(["tiles", String(r.tiles)]);
+  if (r.dice !== STANDARD.dice) entries.push(["dice", String(r.dice)]);
+  if (r.sides !== STANDARD.sides) entries.push(["sides", String(r.sides)]);
+  if (oneDieText(r) !== oneDieText(STANDARD)) entries.push(["one_die", oneDieText(r)]);
+  if (r.maxMoveTiles !== null) entries.push(["max_move_tiles", String(r.maxMoveTiles)]);
+  if (table.players !== 2) entries.push(["players", String(table.players)]);
+  return entries;
+}
+
+export class RulesControl {
+  constructor(app) {
+    this.app = app;
+    this.abort = null;
+  }
+
+  init() {
+    const panel = $("rules-form");
+    const hint = (name) => `${LIMITS[name][0]} to ${LIMITS[name][1]}`;
+    this.fields = {
+      tiles: field("Tiles", "", { id: "rules-tiles", size: 3, hint: hint("tiles") }),
+      dice: field("Dice", "", { id: "rules-dice", size: 3, hint: hint("dice") }),
+      sides: field("Sides", "", { id: "rules-sides", size: 3, hint: hint("sides") }),
+      oneDie: field("One die", "", { id: "rules-one-die", size: 12, numeric: false, hint: "never, K, high, K,high; optional:…" }),
+      maxMoveTiles: field("Tiles per move", "", { id: "rules-max-move", size: 3, hint: "at most; empty: any" }),
+      players: field("Players", "", { id: "rules-players", size: 3, hint: hint("players") }),
+    };
+    this.preset = el("select", { id: "rules-preset", onchange: () => this.choosePreset() },
+      ...PRESETS.map((p) => el("option", { value: p.id, text: `${p.title}: ${describeRules(p.rules)}` })),
+      el("option", { value: "", text: "Your own rules" }));
+    panel.textContent = "";
+    panel.append(el("p", { class: "row" }, el("label", { for: "rules-preset", text: "Rule set" }), this.preset),
+      el("div", { class: "rules-fields" }, ...Object.values(this.fields).map((f) => f.root)),
+      ...Object.values(this.fields).map((f) => f.error),
+      el("p", { class: "row" }, el("button", { type: "button", id: "rules-apply", class: "primary", text: "Use these rules",
+        onclick: () => this.apply() }), el("span", { id: "rules-message", class: "hint", role: "status" })));
+    for (const f of Object.values(this.fields)) {
+      f.input.addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); this.apply(); } });
+    }
+    this.show();
+  }
+
+  /** The fields and the summary from the table in use. */
+  show() {
+    const t = this.app.table, r = t.rules;
+    const values = { tiles: r.tiles, dice: r.dice, sides: r.sides, oneDie: oneDieText(r), maxMoveTiles: r.maxMoveTiles ?? "", players: t.players };
+    for (const [key, f] of Object.entries(this.fields)) { f.input.value = String(values[key]); f.show(""); }
+    const preset = presetOf(r);
+    this.preset.value = preset ? preset.id : "";
+    $("rules-summary").textContent = `Rules: ${preset ? preset.title : "your own"}, ${t.players} players`;
+  }
+
+  choosePreset() {
+    const preset = PRESETS.find((p) => p.id === this.preset.value);
+    if (!preset) return;
+    const r = preset.rules;
+    const values = { tiles: r.tiles, dice: r.dice, sides: r.sides, oneDie: oneDieText(r), maxMoveTiles: r.maxMoveTiles ?? "" };
+    for (const [key, value] of Object.entries(values)) { this.fields[key].input.value = String(value); this.fields[key].show(""); }
+  }
+
+  /** The rules and players typed, or null (each bad field says why, beside it). */
+  read() {
+    const f = this.fields;
+    let ok = true;
+    const take = (key, parse) => {
+      try { return f[key].read(parse); } catch (e) { if (!(e instanceof InvalidQuestion)) throw e; ok = false; return null; }
+    };
+    const number = (key) => (text) => optionNumber(key, text.trim());
+    const fields = {
+      tiles: take("tiles", number("tiles")), dice: take("dice", number("dice")), sides: take("sides", number("sides")),
+      ...take("oneDie", (text) => parseOneDie(text.trim())),
+      maxMoveTiles: take("maxMoveTiles", (text) => (text.trim() === "" ? null : optionNumber("maxMoveTiles", text.trim()))),
+    };
+    const players = take("players", number("players"));
+    if (!ok) return null;
+    try {
+      return { rules: makeRules(fields), players };
+    } catch (e) {
+      f.oneDie.show(e.message); // the rules do not make a game: said beside the one-die rule, the usual cause
+      return null;
+    }
+  }
+
+  /** Use the rules typed: a new table (fetched, or solved first), after asking if a game is in progress. */
+  apply() {
+    const wanted = this.read();
+    const message = $("rules-message");
+    message.textContent = "";
+    if (!wanted) { message.textContent = "Not changed: correct the rules marked."; return; }
+    const t = this.app.table;
+    if (sameRules(wanted.rules, t.rules) && wanted.players === t.players) { message.textContent = "These are the rules in use."; return; }
+    const go = () => this.switchTo(wanted.rules, wanted.players);
+    if (this.app.play.inProgress()) {
+      ask("Discard this game? New rules start a new game.", "Change the rules", go);
+    } else go();
+  }
+
+  /** For the page's hook: rules from options as typed ({tiles, dice, sides, oneDie, maxMoveTiles, players}); resolves to the table's name. */
+  async load(options) {
+    for (const [key, value] of Object.entries(options)) if (this.fields[key]) this.fields[key].input.value = String(value ?? "");
+    const wanted = this.read();
+    if (!wanted) throw new InvalidQuestion(Object.values(this.fields).map((f) => f.error.textContent).filter(Boolean).join("; "));
+    await this.switchTo(wanted.rules, wanted.players);
+    return tableName(this.app.table.rules, this.app.table.players);
+  }
+
+  async switchTo(rules, players) {
+    const message = $("rules-message");
+    try {
+      const table = await this.fetch(rules, players);
+      this.app.setTable(table);
+      message.textContent = `Now: ${describeRules(table.rules)}, ${table.players} players.`;
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      message.textContent = "";
+      const box = $("rules-error");
+      box.textContent = error.message;
+      box.hidden = false;
+      throw error;
+    }
+  }
+
+  /** The table of these rules and players, solved by the server first if need be, with its progress shown. */
+  async fetch(rules, players) {
+    if (this.abort) this.abort.abort();
+    const abort = this.abort = new AbortController();
+    const status = $("solve-status"), text = $("solve-text"), bar = $("solve-progress");
+    $("rules-error").hidden = true;
+    document.body.dataset.solve = "loading";
+    try {
+      const table = await loadPlayersTable(rules, players, this.app.mainUrl, ({ state, done, total, name }) => {
+        status.hidden = false;
+        document.body.dataset.solve = "solving";
+        if (total > 0) {
+          bar.max = total;
+          bar.value = done;
+          text.textContent = `Solving ${name}: ${Math.floor((100 * done) / total)}%`;
+        } else {
+          bar.removeAttribute("value");
+          text.textContent = `Solving ${name}${state === "queued" ? " (waiting for another solve)" : ""}…`;
+        }
+      }, abort.signal);
+      document.body.dataset.solve = "done";
+      return table;
+    } catch (error) {
+      document.body.dataset.solve = "error";
+      throw error;
+    } finally {
+      status.hidden = true;
+      if (this.abort === abort) this.abort = null;
+    }
+  }
+}
