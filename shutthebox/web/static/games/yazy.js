@@ -1,22 +1,19 @@
 /* yazy, eleven turns of five dice (docs/YAZY.md, FORMAT.md section 6.6).
  * Coach: the open categories, five dice and the rerolls left -> the expected score to come and the
- * best move, as `ShutTheBox yazy --expect CATS DICE REROLLS` and `--move ...` print them. */
+ * best move, as `ShutTheBox yazy --expect CATS DICE REROLLS` and `--move ...` print them.
+ * Play (yazy-play.js): a seeded game with hints and the cost of every choice (yazy-choices.js). */
 
 import { InvalidQuestion, sixDecimals } from "../format.js";
-import { answerBox, el, field, loadTable, radios, toggles } from "./ui.js";
+import { answerBox, el, field, linkProblem, loadTable, radios, seedParam, toggles } from "./ui.js";
+import { ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, describeMove, openCategories, rankOf } from "./yazy-rules.js";
+import { choiceValue, choices } from "./yazy-choices.js";
+import { YazyPlay } from "./yazy-play.js";
 
+export { CATEGORIES, ROLLS, describeMove };
 export const id = "yazy";
 export const title = "Yazy";
-export const CATEGORIES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three-kind", "four-kind",
-  "full-house", "straight", "yazy"];
-const ALL = 2047, REROLLS = 2, SCORE = 32, NO_MOVE = 255;
 const RULES = { categories: CATEGORIES, dice: 5, sides: 6, rerolls: REROLLS };
-
-/** The 252 sorted rolls in lexicographic order, and their ranks by digits. */
-export const ROLLS = [];
-for (let a = 1; a <= 6; a++) for (let b = a; b <= 6; b++) for (let c = b; c <= 6; c++)
-  for (let d = c; d <= 6; d++) for (let e = d; e <= 6; e++) ROLLS.push([a, b, c, d, e]);
-const RANK = new Map(ROLLS.map((roll, i) => [roll.join(""), i]));
+const MODES = ["coach", "play"];
 
 export function tableSpec() {
   const name = "yazy.msgpack";
@@ -33,7 +30,7 @@ const shownText = (t) => (t.length <= 40 ? t : t.slice(0, 37) + "...");
 
 /** The rank of five dice written as digits in any order; InvalidQuestion in the command line's words. */
 export function rollIndex(dice) {
-  const index = dice.length === 5 ? RANK.get([...dice].sort().join("")) : undefined;
+  const index = rankOf(dice);
   if (index !== undefined) return index;
   const text = `'${shownText(dice)}'`;
   if (!/^[0-9]+$/.test(dice)) throw new InvalidQuestion(`dice ${text}: write the five dice as digits 1 to 6, such as 13366`);
@@ -52,13 +49,6 @@ function categoriesMask(cats) {
     mask |= 1 << bit;
   }
   return mask;
-}
-
-/** "score full-house", "keep 3 3 6" or "keep none": the move code on the sorted roll. */
-export function describeMove(code, roll) {
-  if (code >= SCORE) return "score " + CATEGORIES[code - SCORE];
-  const kept = roll.filter((_, position) => (code >> position) & 1);
-  return "keep " + (kept.length ? kept.join(" ") : "none");
 }
 
 /**
@@ -86,9 +76,29 @@ export function answer(table, q) {
   }
 }
 
+/** The question q of `answer` as a mask, sorted dice and rerolls, for the choices (null when invalid). */
+function position(q) {
+  try {
+    const mask = categoriesMask(q.cats), rank = rollIndex(String(q.dice));
+    if (!mask || !Number.isInteger(q.rerolls) || q.rerolls < 0 || q.rerolls > REROLLS) return null;
+    return { mask, dice: ROLLS[rank], rerolls: q.rerolls };
+  } catch (e) {
+    if (e instanceof InvalidQuestion) return null;
+    throw e;
+  }
+}
+
 export function mount(section, ctx) {
   const params = ctx.params;
   let table = null;
+  let mode = params.get("mode") ?? "coach";
+  if (!MODES.includes(mode)) {
+    linkProblem(`mode=${mode.slice(0, 40)}: yazy's modes are coach and play; showing Coach.`);
+    mode = "coach";
+  }
+  const seed = seedParam(params);
+
+  // -- coach
   const cats = toggles("Open categories", CATEGORIES.map((c) => [c, c]), { name: "categories", onchange: () => update() });
   cats.root.id = "yazy-cats";
   cats.root.setAttribute("aria-labelledby", "yazy-cats-label");
@@ -104,7 +114,13 @@ export function mount(section, ctx) {
       el("button", { type: "button", class: "link", id: "yazy-all", onclick: () => { cats.set(CATEGORIES); update(); } }, "all"),
       el("button", { type: "button", class: "link", id: "yazy-none", onclick: () => { cats.set([]); update(); } }, "none")),
     el("div", { class: "row" }, diceField.root, rerolls.root), diceField.error, box.root);
-  section.append(tableError, coach);
+
+  // -- play
+  const play = new YazyPlay(() => table, ctx, openInCoach);
+  const modeButton = (m, text) => el("button", { type: "button", class: "choice", id: `yazy-mode-${m}`, onclick: () => setMode(m) }, text);
+  const modeButtons = { coach: modeButton("coach", "Coach"), play: modeButton("play", "Play") };
+  section.append(el("div", { class: "row" }, el("div", { class: "group", role: "group", "aria-label": "Yazy mode" }, modeButtons.coach, modeButtons.play)),
+    tableError, coach, play.root);
 
   function update() {
     if (!table) return;
@@ -127,16 +143,58 @@ export function mount(section, ctx) {
   }
   diceField.input.addEventListener("input", update);
 
+  /** A decision of the game, asked in Coach (the game is kept: Play shows it again). */
+  function openInCoach(mask, dice, left) {
+    cats.set(openCategories(mask).map((c) => CATEGORIES[c]));
+    diceField.input.value = dice;
+    rerolls.set(left);
+    setMode("coach");
+    update();
+    diceField.input.focus();
+  }
+
+  function setMode(m) {
+    mode = m;
+    for (const [name, b] of Object.entries(modeButtons)) b.setAttribute("aria-pressed", name === m ? "true" : "false");
+    coach.hidden = m !== "coach";
+    play.root.hidden = m !== "play";
+    ctx.setParams({ mode: m });
+    if (m === "play" && table && !play.state) play.start(seed);
+  }
+
+  function key(event) {
+    if (mode !== "play" || !table || !play.state || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target instanceof HTMLInputElement || document.querySelector("dialog[open]")) return;
+    play.key(event);
+  }
+
   async function activate() {
-    table = await loadTable(ctx, tableSpec(), tableError, [coach]);
+    table = await loadTable(ctx, tableSpec(), tableError, [coach, play.root]);
     if (!table) return;
-    coach.hidden = false;
+    setMode(mode);
     update();
     ctx.ready();
   }
 
+  /** q = { cats, dice, rerolls } as for `answer` -> the choices ranked (yazy-choices.js), or null when invalid. */
+  const ranked = (q) => {
+    const at = position(q);
+    if (!at) return null;
+    const r = choices(table, at.mask, at.dice, at.rerolls);
+    return { best: describeMove(r.best, r.roll), value: r.value, choices: r.choices.map(({ move, value, cost }) => ({ move, value, cost })) };
+  };
+
   return {
     activate,
-    api: { answer: (q) => answer(table, q), answers: (qs) => qs.map((q) => answer(table, q)), table: () => table },
+    key,
+    api: {
+      answer: (q) => answer(table, q), answers: (qs) => qs.map((q) => answer(table, q)), table: () => table,
+      choices: ranked,
+      choicesMany: (qs) => qs.map(ranked),
+      /** The value of one move (FORMAT.md 6.6 code) at q. */
+      choiceValue: (q, code) => { const at = position(q); return at && choiceValue(table, at.mask, at.dice, at.rerolls, code); },
+      play: { state: () => play.snapshot(), start: (s) => play.start(s ?? null) },
+      mode: (m) => setMode(m),
+    },
   };
 }

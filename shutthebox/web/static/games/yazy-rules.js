@@ -1,0 +1,57 @@
+/* yazy's rules as the table numbers them (docs/YAZY.md, FORMAT.md section 6.6): the 11 categories
+ * (bit c of a category set), the 252 sorted rolls by rank, how five dice score, and the move codes. */
+
+export const CATEGORIES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three-kind", "four-kind",
+  "full-house", "straight", "yazy"];
+export const ALL = 2047, DICE = 5, SIDES = 6, REROLLS = 2;
+export const SCORE = 32; // move codes SCORE + c score category c; below it, the kept positions of the sorted roll
+export const NO_MOVE = 255;
+
+/** The 252 sorted rolls in lexicographic order. */
+export const ROLLS = [];
+for (let a = 1; a <= 6; a++) for (let b = a; b <= 6; b++) for (let c = b; c <= 6; c++)
+  for (let d = c; d <= 6; d++) for (let e = d; e <= 6; e++) ROLLS.push([a, b, c, d, e]);
+const RANK = new Map(ROLLS.map((roll, i) => [roll.join(""), i]));
+
+/** The rank of five dice in any order (numbers or digits), or undefined when they are not five dice 1-6. */
+export const rankOf = (dice) => (dice.length === DICE ? RANK.get([...dice].sort().join("")) : undefined);
+
+/** The open categories of a set, in table order. */
+export const openCategories = (mask) => CATEGORIES.map((_, c) => c).filter((c) => (mask >> c) & 1);
+
+/** What five dice (any order) score in category number c. */
+export function score(c, dice) {
+  const counts = Array(SIDES + 1).fill(0);
+  for (const d of dice) counts[d]++;
+  if (c < SIDES) return (c + 1) * counts[c + 1];
+  const most = Math.max(...counts), sum = dice.reduce((a, b) => a + b, 0);
+  switch (CATEGORIES[c]) {
+    case "three-kind": return most >= 3 ? sum : 0;
+    case "four-kind": return most >= 4 ? sum : 0;
+    case "full-house": return counts.includes(3) && counts.includes(2) ? 25 : 0;
+    case "straight": return counts.slice(2, 6).every(Boolean) && (counts[1] || counts[6]) ? 40 : 0;
+    default: return most === DICE ? 50 : 0;
+  }
+}
+
+/** The kept dice of a keep code on the sorted roll, increasing. */
+export const keptDice = (code, roll) => roll.filter((_, position) => (code >> position) & 1);
+
+/** The keep code of kept dice (a sub-multiset of the sorted roll): of equal dice the first are kept. */
+export function keepCode(kept, roll) {
+  const left = [...kept].sort();
+  let code = 0;
+  roll.forEach((d, position) => {
+    const at = left.indexOf(d);
+    if (at >= 0) { left.splice(at, 1); code |= 1 << position; }
+  });
+  if (left.length) throw new Error(`dice ${kept.join(" ")} are not all in the roll ${roll.join(" ")}`);
+  return code;
+}
+
+/** "score full-house", "keep 3 3 6" or "keep none": the move code on the sorted roll. */
+export function describeMove(code, roll) {
+  if (code >= SCORE) return "score " + CATEGORIES[code - SCORE];
+  const kept = keptDice(code, roll);
+  return "keep " + (kept.length ? kept.join(" ") : "none");
+}
