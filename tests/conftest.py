@@ -24,6 +24,24 @@ def table():
 
 
 @pytest.fixture(scope="session")
+def browser():
+    """Headless chromium for the browser tests (tests/serving.py), started once."""
+    from serving import launched_browser
+
+    with launched_browser() as launched:
+        yield launched
+
+
+@pytest.fixture(scope="module")
+def server():
+    """``ShutTheBox serve`` on a free port: its base URL. A module may override it (other options)."""
+    from serving import running_server
+
+    with running_server() as (url, proc):
+        yield url
+
+
+@pytest.fixture(scope="session")
 def solution():
     from shutthebox.games.shutthebox.rules import STANDARD
     from shutthebox.games.shutthebox.solver import solve_two_player

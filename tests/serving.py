@@ -87,3 +87,43 @@ def launched_browser():
 def screenshot(page, name):
     os.makedirs(OUTPUT, exist_ok=True)
     page.screenshot(path=os.path.join(OUTPUT, name), full_page=True)
+
+
+PHONE = {"width": 375, "height": 812}
+DESKTOP = {"width": 900, "height": 1000}
+
+
+@contextlib.contextmanager
+def page_opener(browser, server, page_file=""):
+    """Yield ``open_page(query="", phone=False, ready=True, routes=(), color_scheme=None, init_script=None,
+    wait_ms=WAIT_MS)``: ``server + page_file + query`` loaded in a fresh context until the page says it is no
+    longer loading, and (``ready``) that it is ready. ``phone``: True for a 375-pixel phone, or a viewport.
+    Every script error of every page opened fails the test; the contexts are always closed."""
+    contexts, errors = [], []
+
+    def opener(query="", phone=False, ready=True, routes=(), color_scheme=None, init_script=None,
+               wait_ms=WAIT_MS):
+        viewport = phone if isinstance(phone, dict) else PHONE if phone else DESKTOP
+        context = browser.new_context(viewport=viewport, color_scheme=color_scheme or "light")
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(WAIT_MS)
+        if init_script:
+            page.add_init_script(init_script)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        for pattern, handler in routes:
+            page.route(pattern, handler)
+        page.goto(server + page_file + query)
+        page.wait_for_function("document.body.dataset.state && document.body.dataset.state !== 'loading'",
+                               timeout=wait_ms)
+        if ready:
+            state = page.evaluate("document.body.dataset.state")
+            assert state == "ready", page.inner_text("#error") or page.inner_text("main")
+        return page
+
+    try:
+        yield opener
+    finally:
+        for context in contexts:
+            context.close()
+    assert not errors, errors

@@ -19,21 +19,9 @@ import shutthebox
 from shutthebox.errors import InvalidQuery
 from shutthebox.engine.notation import format_set as format_position, numbers_of as tiles_of
 
-from serving import OUTPUT, ROOT, TABLE, WAIT_MS, launched_browser, running_server, screenshot
+from serving import OUTPUT, ROOT, TABLE, WAIT_MS, page_opener, screenshot
 
-PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched_browser() as launched:
-        yield launched
-
-
-@pytest.fixture(scope="module")
-def server():
-    with running_server() as (url, proc):
-        yield url
+PHONE = {"width": 390, "height": 844}  # the phone of the defect reports
 
 
 @pytest.fixture(scope="module")
@@ -43,26 +31,8 @@ def table():
 
 @pytest.fixture
 def open_page(browser, server):
-    """open_page(query, phone=False) -> a loaded page; its errors fail the test."""
-    contexts, errors = [], []
-
-    def opener(query="", phone=False, wait_ready=True, color_scheme=None):
-        viewport = phone if isinstance(phone, dict) else PHONE if phone else {"width": 900, "height": 1000}
-        context = browser.new_context(viewport=viewport, color_scheme=color_scheme or "light")
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(server + query)
-        page.wait_for_function("document.body.dataset.state !== 'loading'")
-        if wait_ready:
-            assert page.evaluate("document.body.dataset.state") == "ready", page.inner_text("#error")
-        return page
-
-    yield opener
-    for context in contexts:
-        context.close()
-    assert not errors, errors
+    with page_opener(browser, server, "") as opener:
+        yield opener
 
 
 
@@ -340,7 +310,7 @@ def test_illegal_choices_are_refused_with_a_reason(open_page, table):
 
 
 def test_missing_table_shows_a_message(open_page):
-    page = open_page("?table=nothing-here.msgpack", wait_ready=False)
+    page = open_page("?table=nothing-here.msgpack", ready=False)
     assert page.evaluate("document.body.dataset.state") == "error"
     text = page.inner_text("#error")
     assert "could not be loaded" in text and "nothing-here.msgpack (HTTP 404)" in text
@@ -350,7 +320,7 @@ def test_missing_table_shows_a_message(open_page):
 def test_damaged_table_shows_a_message(browser, server, open_page):
     data = bytearray(open(TABLE, "rb").read())
     data[len(data) // 2] ^= 0x10
-    page = open_page("?mode=coach", wait_ready=False)  # a good load first, then a damaged one
+    page = open_page("?mode=coach", ready=False)  # a good load first, then a damaged one
     page.route("**/standard.msgpack", lambda route: route.fulfill(status=200, body=bytes(data),
                                                                   content_type="application/vnd.msgpack"))
     page.reload()
@@ -609,7 +579,7 @@ def test_solo_two_tiles_refuses_a_third_tile(open_page, solo_tables):
 
 
 def test_solo_missing_or_damaged_table_is_a_message_in_solo_mode_only(open_page):
-    page = open_page("?mode=coach", wait_ready=True)
+    page = open_page("?mode=coach", ready=True)
     page.route("**/solo-two-dice.msgpack", lambda route: route.fulfill(status=404, body=b"no"))
     page.click("#tab-solo")
     page.click("#solo-variants [data-variant='two-dice']")

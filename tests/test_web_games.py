@@ -23,47 +23,15 @@ from shutthebox.games.toggle.table import load as load_toggle
 from shutthebox.games.yazy.rules import CATEGORIES, format_categories
 from shutthebox.games.yazy.table import load as load_yazy
 
-from serving import ROOT, WAIT_MS, launched_browser, running_server, screenshot
+from serving import ROOT, page_opener, screenshot
 
-PHONE = {"width": 375, "height": 812}
 DATA = os.path.join(ROOT, "data")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched_browser() as launched:
-        yield launched
-
-
-@pytest.fixture(scope="module")
-def server():
-    with running_server() as (url, proc):
-        yield url
 
 
 @pytest.fixture
 def open_page(browser, server):
-    """open_page(query, phone=False, ready=True) -> a loaded games page; its script errors fail the test."""
-    contexts, errors = [], []
-
-    def opener(query="", phone=False, ready=True, routes=()):
-        context = browser.new_context(viewport=PHONE if phone else {"width": 900, "height": 1000})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        for pattern, handler in routes:
-            page.route(pattern, handler)
-        page.goto(server + "games.html" + query)
-        page.wait_for_function("document.body.dataset.state && document.body.dataset.state !== 'loading'")
-        if ready:
-            assert page.evaluate("document.body.dataset.state") == "ready", page.inner_text("main")
-        return page
-
-    yield opener
-    for context in contexts:
-        context.close()
-    assert not errors, errors
+    with page_opener(browser, server, "games.html") as opener:
+        yield opener
 
 
 

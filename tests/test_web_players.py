@@ -8,6 +8,8 @@ Needs /usr/bin/chromium and playwright, as tests/test_web_browser.py.
 
 from __future__ import annotations
 
+import functools
+
 import random
 import re
 
@@ -18,11 +20,10 @@ from shutthebox.errors import InvalidQuery
 from shutthebox.engine.notation import format_set as format_position, numbers_of as tiles_of
 from shutthebox.games.shutthebox.rules import Rules
 
-from serving import WAIT_MS, launched_browser, running_server, screenshot
+from serving import page_opener, running_server, screenshot
 
 RULES = Rules(tiles=6)  # not shipped: solved on first use
 NAME = "t6-2d6-one6-p3.msgpack"
-PHONE = {"width": 375, "height": 812}
 
 # Every text the progress line shows, kept from the page's first moment (a solve may be quick).
 WATCH_PROGRESS = """
@@ -43,12 +44,6 @@ def cache(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def browser():
-    with launched_browser() as launched:
-        yield launched
-
-
-@pytest.fixture(scope="module")
 def server(cache):
     with running_server(env={"SHUTTHEBOX_CACHE": str(cache)}) as (url, proc):
         yield url
@@ -56,25 +51,9 @@ def server(cache):
 
 @pytest.fixture
 def open_page(browser, server):
-    """open_page(query, phone=False) -> a page whose state is ready; its errors fail the test."""
-    contexts, errors = [], []
-
-    def opener(query, phone=False):
-        context = browser.new_context(viewport=PHONE if phone else {"width": 900, "height": 1000})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        page.add_init_script(WATCH_PROGRESS)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(server + query)
-        page.wait_for_function("document.body.dataset.state !== 'loading'", timeout=120000)
-        assert page.evaluate("document.body.dataset.state") == "ready", page.inner_text("#error")
-        return page
-
-    yield opener
-    for context in contexts:
-        context.close()
-    assert not errors, errors
+    """The page, its solving progress watched (WATCH_PROGRESS), a table solved on first use given time."""
+    with page_opener(browser, server) as opener:
+        yield functools.partial(opener, init_script=WATCH_PROGRESS, wait_ms=120000)
 
 
 def api(cache, monkeypatch_env, players=3, rules=RULES):

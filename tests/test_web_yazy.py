@@ -20,22 +20,9 @@ import pytest
 from shutthebox.games.yazy.rules import ALL, CATEGORIES, format_categories
 from shutthebox.games.yazy.table import load as load_yazy
 
-from serving import WAIT_MS, launched_browser, running_server, screenshot
+from serving import page_opener, screenshot
 
-PHONE = {"width": 375, "height": 812}
 START = "165.757319"
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with launched_browser() as launched:
-        yield launched
-
-
-@pytest.fixture(scope="module")
-def server():
-    with running_server() as (url, proc):
-        yield url
 
 
 @pytest.fixture(scope="module")
@@ -47,24 +34,8 @@ def table():
 
 @pytest.fixture
 def open_page(browser, server):
-    """open_page(query, phone=False) -> a loaded games page; its script errors fail the test."""
-    contexts, errors = [], []
-
-    def opener(query="", phone=False):
-        context = browser.new_context(viewport=PHONE if phone else {"width": 900, "height": 1000})
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(WAIT_MS)
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(server + "games.html" + query)
-        page.wait_for_function("document.body.dataset.state && document.body.dataset.state !== 'loading'")
-        assert page.evaluate("document.body.dataset.state") == "ready", page.inner_text("main")
-        return page
-
-    yield opener
-    for context in contexts:
-        context.close()
-    assert not errors, errors
+    with page_opener(browser, server, "games.html") as opener:
+        yield opener
 
 
 # -- written here from the rules, independent of the page ---------------------------------

@@ -118,7 +118,8 @@ export class Coach {
         parseScores(scores, this.player - 1, max);
         this.scoresText = scores;
       } catch (e) {
-        badParam("scores", e.message, `the scores ${defaults} instead`);
+        badParam("scores", `${e.message} (player=${this.player})`,
+          defaults ? `the scores ${defaults} instead` : "no scores instead");
       }
     }
     this.scoresText = this.scoresText || defaults;
