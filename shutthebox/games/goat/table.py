@@ -5,8 +5,6 @@
 8.783638
 """
 
-import re
-
 from ...engine.store import open_table
 from ...errors import InvalidQuery, TableError
 from .rules import DICE, GAME, MAX_GAIN, NEEDS, SLOTS, THRESHOLDS, Rules, check_turn, slot
@@ -16,14 +14,16 @@ def table_name(rules: Rules) -> str:
     return "goat-g%d.msgpack" % rules.goal
 
 
-_NAME = re.compile(r"goat-g(\d+)\.msgpack\Z")
+_NAME = r"goat-g(\d+)\.msgpack\Z"  # compiled only when asked: `re` costs a question milliseconds
 
 
 def solver_for(name: str):
     """The call that opens the table file ``name`` (``goat-g50.msgpack``) as ``ShutTheBox goat --goal 50``
     does, solving it on first use; None when ``name`` is not a Goat table's name; InvalidQuery, in the
     command line's words, for a goal it refuses."""
-    found = _NAME.match(name)
+    import re
+
+    found = re.match(_NAME, name)
     if found is None:
         return None
     from .grammar import rules_from_options  # the command line's checks (grammar imports this module)

@@ -13,7 +13,6 @@ tiles first among exactly equal moves.
 """
 
 import os
-import re
 
 from ...engine.notation import format_set as format_position
 from ...engine.notation import numbers_of as tiles_of
@@ -27,7 +26,8 @@ STANDARD_TABLE = "standard.msgpack"
 GAMES = ("two-player", "multi-player")
 _CACHE_LIMIT = 1 << 16
 # <rules key>-p<players>.msgpack (Rules.key, docs/FORMAT.md section 6): t9-2d6-opt6-high-max2-p3.msgpack
-_NAME = re.compile(r"t(\d+)-(\d+)d(\d+)(?:-(one|opt)(\d+|high)(-high)?)?(?:-max(\d+))?-p(\d+)\.msgpack\Z")
+# (a pattern, not compiled here: importing `re` would cost every question milliseconds)
+_NAME = r"t(\d+)-(\d+)d(\d+)(?:-(one|opt)(\d+|high)(-high)?)?(?:-max(\d+))?-p(\d+)\.msgpack\Z"
 
 
 def table_name(rules: Rules = STANDARD, players: int = 2) -> str:
@@ -43,7 +43,9 @@ def rules_of_name(name: str) -> tuple[Rules, int] | None:
     ``name`` is not a Shut the Box table's name."""
     if name == STANDARD_TABLE:
         return STANDARD, 2
-    found = _NAME.match(name)
+    import re
+
+    found = re.match(_NAME, name)
     if found is None:
         return None
     tiles, dice, sides, one, when, high, most, players = found.groups()

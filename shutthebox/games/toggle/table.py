@@ -5,8 +5,6 @@
 50.317928
 """
 
-import re
-
 from ...engine.notation import parse_collection, parse_set
 from ...engine.store import open_table
 from ...errors import InvalidQuery, TableError
@@ -19,14 +17,16 @@ def table_name(rules: Rules) -> str:
     return "toggle-c%d-s%d.msgpack" % (rules.cards, rules.sides)
 
 
-_NAME = re.compile(r"toggle-c(\d+)-s(\d+)\.msgpack\Z")
+_NAME = r"toggle-c(\d+)-s(\d+)\.msgpack\Z"  # compiled only when asked: `re` costs a question milliseconds
 
 
 def solver_for(name: str):
     """The call that opens the table file ``name`` (``toggle-c8-s4.msgpack``) as ``ShutTheBox toggle
     --cards 8 --sides 4`` does, solving it on first use; None when ``name`` is not a toggle table's name;
     InvalidQuery, in the command line's words, for rules it refuses."""
-    found = _NAME.match(name)
+    import re
+
+    found = re.match(_NAME, name)
     if found is None:
         return None
     from .grammar import rules_from_options  # the command line's checks (grammar imports this module)
