@@ -14,7 +14,7 @@
  * roll), solo.state(), table(), rules.load(options) (a promise: another table, solved on first use).
  */
 
-import { InvalidQuestion, TableError } from "./format.js";
+import { InvalidQuestion, TableError, once } from "./format.js";
 import { describeRules, sameRules, tableName } from "./shutthebox/rules.js";
 import { Coach, coachAnswer } from "./shutthebox/coach.js";
 import { Play } from "./shutthebox/play.js";
@@ -23,17 +23,10 @@ import { RulesControl, rulesFromLink, rulesEntries } from "./shutthebox/rulesfor
 import { TABLE_FOLDERS, fetchFirst, loadSoloTable } from "./shutthebox/tables.js";
 import { parseTable } from "./shutthebox/table.js";
 import { gamesNav } from "./shutthebox/nav.js";
-import { $, params, ANIMATE, askOpen, badParam, choiceParam, initAsk, showLinkProblems } from "./shutthebox/view.js";
+import { asking, badParam, choiceParam, showError } from "./games/ui.js";
+import { $, params, ANIMATE } from "./shutthebox/view.js";
 
 const MODES = ["coach", "play", "solo"];
-
-function showError(message) {
-  const box = $("error");
-  box.textContent = message;
-  box.hidden = false;
-  $("status").hidden = true;
-  document.body.dataset.state = "error";
-}
 
 window.addEventListener("error", (event) => {
   showError(`Something went wrong in the page: ${event.message}. Reload to start again.`);
@@ -45,7 +38,7 @@ class App {
     this.mainUrl = null; // where the first table was found: the others are looked for beside it
     this.mode = "coach";
     this.soloTables = {};
-    this.soloLoads = {};
+    this.soloLoads = new Map(); // variant -> the promise of its table
     this.coach = new Coach(this);
     this.play = new Play(this);
     this.solo = new Solo(this);
@@ -70,7 +63,7 @@ class App {
       try {
         this.table = await this.rulesControl.fetch(wanted.rules, wanted.players);
       } catch (error) {
-        badParam(wanted.param, `the table of these rules could not be had (${error.message})`,
+        badParam(params, wanted.param, `the table of these rules could not be had (${error.message})`,
           `the rules of ${main.url} instead (${describeRules(main.rules)}, ${main.players} players)`);
         this.table = main;
       }
@@ -81,16 +74,14 @@ class App {
   start() {
     $("status").hidden = true;
     this.showTableInfo();
-    initAsk();
     this.coach.init();
     this.play.init();
     this.solo.init();
     this.rulesControl.init();
     for (const mode of MODES) $(`tab-${mode}`).addEventListener("click", () => this.setMode(mode));
-    const wanted = choiceParam("mode", MODES, "coach", "Coach mode instead");
-    choiceParam("anim", ["0", "1"], "1", "the dice are animated");
+    const wanted = choiceParam(params, "mode", MODES, "coach", "Coach mode instead");
+    choiceParam(params, "anim", ["0", "1"], "1", "the dice are animated");
     this.setMode(wanted);
-    showLinkProblems();
     document.addEventListener("keydown", (event) => this.onKey(event));
     document.body.dataset.state = "ready";
     gamesNav($("games-nav"));
@@ -134,7 +125,7 @@ class App {
   }
 
   onKey(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || askOpen()) return;
+    if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || asking()) return;
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
     const key = event.key;
@@ -154,14 +145,10 @@ class App {
 
   /** Read, verify and keep the single-player table of a variant: a promise of its SoloTable. */
   loadSolo(variant) {
-    if (!this.soloLoads[variant]) {
-      this.soloLoads[variant] = loadSoloTable(variant, this.mainUrl).then((table) => {
-        this.soloTables[variant] = table;
-        return table;
-      });
-      this.soloLoads[variant].catch(() => { delete this.soloLoads[variant]; }); // a later try may find it
-    }
-    return this.soloLoads[variant];
+    return once(this.soloLoads, variant, () => loadSoloTable(variant, this.mainUrl).then((table) => {
+      this.soloTables[variant] = table;
+      return table;
+    }));
   }
 }
 

@@ -41,6 +41,19 @@ export class InvalidQuestion extends Error {
   constructor(message) { super(message); this.name = "InvalidQuestion"; }
 }
 
+/** `ask()`, or `onInvalid(message)` when it throws an InvalidQuestion (any other error goes on up). */
+export function unlessInvalid(ask, onInvalid) {
+  try {
+    return ask();
+  } catch (e) {
+    if (!(e instanceof InvalidQuestion)) throw e;
+    return onInvalid(e.message);
+  }
+}
+
+/** `ask()`'s answer, or no value and no move but the reason when the question has no answer. */
+export const answerOf = (ask) => unlessInvalid(ask, (error) => ({ value: null, move: null, error }));
+
 // -- CRC-32 (zlib's: polynomial 0x04C11DB7 reflected, initial value and final xor ~0)
 
 const CRC_TABLE = (() => {
@@ -366,16 +379,30 @@ export async function fetchTable(url, options, hint = "") {
   return readTable(await fetchBytes(url, options.name, hint), options);
 }
 
+/** The promise of `load()`, made once per `key` of the Map `cache`; a failed one is forgotten, so the next call tries again. */
+export function once(cache, key, load) {
+  let promise = cache.get(key);
+  if (!promise) {
+    promise = load();
+    cache.set(key, promise);
+    promise.catch(() => cache.delete(key));
+  }
+  return promise;
+}
+
 /** `%.6f` as the command line prints it: FORMAT.md section 5 makes toFixed(6) print the same digits. */
 export function sixDecimals(value) {
   return value.toFixed(6);
 }
 
+/** What a player typed, as a message quotes it: at most `max` characters. */
+export const shorten = (text, max = 40) => (text.length <= max ? text : `${text.slice(0, max - 3)}...`);
+
 /** A whole number typed by a player: digits only (a leading minus is read, to be refused by the range check). */
 export function wholeNumber(text, what) {
   const t = String(text).trim();
   if (!/^-?[0-9]{1,9}$/.test(t)) {
-    throw new InvalidQuestion(t === "" ? `${what}: give a whole number` : `${what} must be a whole number, not '${t.slice(0, 40)}'`);
+    throw new InvalidQuestion(t === "" ? `${what}: give a whole number` : `${what} must be a whole number, not '${shorten(t)}'`);
   }
   return parseInt(t, 10);
 }

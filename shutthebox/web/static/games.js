@@ -4,8 +4,9 @@
  * page of its own (Shut the Box) is a link. Tables are read by format.js from the files beside
  * this page. */
 
-import { TableError, fetchTable } from "./format.js";
-import { el } from "./games/ui.js";
+import { TableError, fetchTable, once } from "./format.js";
+import { fetchGames } from "./gamelist.js";
+import { asking, badParam, el, showError } from "./games/ui.js";
 
 const params = new URLSearchParams(location.search);
 const tables = new Map(); // url -> Promise of a read table
@@ -25,14 +26,11 @@ function setParams(values) {
 }
 
 function load(spec) {
-  let promise = tables.get(spec.url);
-  if (!promise) {
+  const promise = once(tables, spec.url, () => {
     status.textContent = `Reading and checking ${spec.options.name}…`;
     status.hidden = false;
-    promise = fetchTable(spec.url, spec.options, spec.hint || "");
-    tables.set(spec.url, promise);
-    promise.catch(() => tables.delete(spec.url)); // a failed load is tried again next time
-  }
+    return fetchTable(spec.url, spec.options, spec.hint || "");
+  });
   return promise.finally(() => { status.hidden = true; });
 }
 
@@ -45,14 +43,6 @@ function context(game) {
       if (current === game.id) document.body.dataset.state = "error";
     },
   };
-}
-
-function fail(message) {
-  document.body.dataset.state = "error";
-  status.hidden = true;
-  const box = document.getElementById("error");
-  box.textContent = message;
-  box.hidden = false;
 }
 
 /** Show game `id`; `switching`: the user chose it, so the link parameters become its own (a game
@@ -83,21 +73,13 @@ async function show(id, switching = false) {
     if (current === game.id) await controller.activate();
   } catch (error) {
     if (!(error instanceof TableError)) console.error(error);
-    fail(error.message);
+    showError(error.message);
   }
 }
 
 /** The registry's games: tabs and sections for this page's, links for the others. */
 async function listGames() {
-  let listed;
-  try {
-    const answer = await fetch("games.json", { cache: "no-cache" });
-    if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
-    listed = (await answer.json()).games;
-  } catch (error) {
-    throw new TableError(`The list of games (games.json) could not be read (${error.message}): ` +
-      "serve this page with `ShutTheBox serve`, which writes it from the game registry.");
-  }
+  const listed = await fetchGames();
   const tabs = document.getElementById("game-tabs");
   const sections = document.getElementById("game-sections");
   const others = [];
@@ -120,20 +102,19 @@ async function listGames() {
 }
 
 window.games = { show };
+// A game's keys act on its board: not with a modifier, not while typing, not behind the "Discard this game?" question.
 document.addEventListener("keydown", (event) => {
-  const controller = mounted.get(current);
-  if (controller && controller.key) controller.key(event);
+  if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || asking()) return;
+  if (event.target instanceof HTMLInputElement && event.target.type === "text") return;
+  mounted.get(current)?.key?.(event);
 });
 try {
   await listGames();
   const wanted = params.get("game");
   if (wanted !== null && !games.some((g) => g.id === wanted)) {
-    const box = document.getElementById("link-problems");
-    box.textContent = `game=${wanted} is not a game of this page (${games.map((g) => g.id).join(", ")}): ` +
-      `showing ${games[0].id}.`;
-    box.hidden = false;
+    badParam(params, "game", `not a game of this page (${games.map((g) => g.id).join(", ")})`, `showing ${games[0].id}`);
   }
   await show(wanted);
 } catch (error) {
-  fail(error.message);
+  showError(error.message);
 }

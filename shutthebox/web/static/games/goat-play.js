@@ -4,7 +4,7 @@
 import { sixDecimals } from "../format.js";
 import { DICE, ROLLS, actionText } from "./goat-table.js";
 import { actionValues, costOf } from "./goat-values.js";
-import { askDiscard, el, mulberry32 } from "./ui.js";
+import { askDiscard, coachRow, el, mulberry32, newSeed, numberDie, plural, rollDie } from "./ui.js";
 
 const STEP_MS = 650; // the computer's pace: quick, but each roll can be read
 
@@ -54,7 +54,7 @@ export class Game {
       this.endTurn(this.turn);
       return row;
     }
-    this.dice = Array.from({ length: action }, () => 1 + Math.floor(this.draw() * 6));
+    this.dice = Array.from({ length: action }, () => rollDie(this.draw, 6));
     row.dice = this.dice;
     if (new Set(this.dice).size < action) {
       row.outcome = "a match: the turn scores 0";
@@ -94,8 +94,6 @@ export class Game {
   }
 }
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
-
 /**
  * The Play panel. options: { getTable() -> the goal's table, openInCoach(question), setParams(values),
  * anim (false: the computer plays at once) } -> { root, start(seed, seat), key(event), ... }.
@@ -129,7 +127,7 @@ export function mountPlay({ getTable, openInCoach, setParams, anim }) {
   }
   const feedback = el("p", { class: "feedback", id: "goat-feedback", "aria-live": "polite" });
   const hintBox = el("div", { class: "goat-hint", id: "goat-hint-box", "aria-live": "polite" });
-  const history = el("ol", { class: "goat-history", id: "goat-history" });
+  const history = el("ol", { class: "log", id: "goat-history" });
   const root = el("div", { id: "goat-play" },
     seatBox, el("p", { class: "hint" }, "Keys: 1-6 roll that many dice, S or 0 stop, H hint, N new game. " +
       "A row of the history opens its position in Coach."),
@@ -140,7 +138,7 @@ export function mountPlay({ getTable, openInCoach, setParams, anim }) {
   seatRadios.forEach((input) => input.addEventListener("change", async () => {
     const seat = Number(input.value);
     if (game && seat === game.seat) return;
-    if (inProgress() && !(await askDiscard(root, "Change seat"))) {
+    if (inProgress() && !(await askDiscard("Change seat"))) {
       seatRadios.forEach((r) => { r.checked = Number(r.value) === game.seat; });
       seatBox.querySelector("input:checked").focus();
       return;
@@ -157,7 +155,7 @@ export function mountPlay({ getTable, openInCoach, setParams, anim }) {
     if (!table) return null;
     clearTimeout(timer);
     busy = false;
-    if (seed === null || seed === undefined) seed = Math.floor(Math.random() * 4294967296);
+    seed ??= newSeed();
     seat = seat === 2 ? 2 : 1;
     game = new Game(table, seed, seat);
     seatRadios.forEach((r) => { r.checked = Number(r.value) === seat; });
@@ -172,7 +170,7 @@ export function mountPlay({ getTable, openInCoach, setParams, anim }) {
   }
 
   async function newGame() {
-    if (inProgress() && !(await askDiscard(root, "New game"))) { focusActions(); return; }
+    if (inProgress() && !(await askDiscard("New game"))) { focusActions(); return; }
     start(null, game ? game.seat : 1);
     focusActions();
   }
@@ -220,14 +218,13 @@ export function mountPlay({ getTable, openInCoach, setParams, anim }) {
   /** One action happened: the dice, the message, a history row. */
   function report(row) {
     const who = row.who === "you" ? "You" : "The computer";
-    say(`${who} ${row.action ? `rolled ${row.action === 1 ? "1 die" : `${row.action} dice`}: ` +
+    say(`${who} ${row.action ? `rolled ${plural(row.action, "die", "dice")}: ` +
       `${row.dice.join(" ")}, ${row.outcome}` : `stopped and ${row.outcome}`}.` + (game.over ? " " + result() : ""), row.who === "computer");
     const rowText = `${row.who === "you" ? "You" : "Computer"} at ${row.my} (${row.who === "you" ? "computer" : "you"} ` +
       `${row.opp}), turn ${row.turn} after ${plural(row.rolls, "roll")}: ${actionText(row.action)}` +
       (row.action === row.best ? "" : ` (best ${actionText(row.best)}, cost ${sixDecimals(row.cost)})`) +
       (row.action ? ` → ${row.dice.join(" ")}, ${row.short}` : "");
-    history.append(el("li", {}, el("button", { type: "button", class: "link", title: "Open this position in Coach",
-      onclick: () => openInCoach({ player: row.player, my: row.my, opp: row.opp, turn: row.turn, rolls: row.rolls }) }, rowText)));
+    history.append(coachRow(rowText, () => openInCoach({ player: row.player, my: row.my, opp: row.opp, turn: row.turn, rolls: row.rolls })));
     render();
   }
 
@@ -258,7 +255,7 @@ export function mountPlay({ getTable, openInCoach, setParams, anim }) {
         `${plural(game.rolls, "roll")} of ${ROLLS} taken.`;
     board.replaceChildren(line(1), line(2), el("p", { id: "goat-turn-line" }, state),
       el("p", { class: "hint" }, `Goal ${game.goal}; seed ${game.seed}.`));
-    dice.replaceChildren(...game.dice.map((d) => el("span", { class: "die", "aria-label": `die ${d}` }, String(d))));
+    dice.replaceChildren(...game.dice.map(numberDie));
     const mine = yourTurn();
     for (const b of allActions) b.setAttribute("aria-disabled", mine && game.legal(Number(b.dataset.action)) ? "false" : "true");
     hintButton.setAttribute("aria-disabled", mine ? "false" : "true");

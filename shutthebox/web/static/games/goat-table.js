@@ -2,7 +2,7 @@
  * answers as `ShutTheBox goat --solo|--one|--two --expect ...`, `--move ...` and
  * `--solo --expect SCORE --dice K --stop-at T` print them, refused in the command line's words. */
 
-import { InvalidQuestion, sixDecimals } from "../format.js";
+import { InvalidQuestion, answerOf, sixDecimals } from "../format.js";
 
 const GOAL_LIMITS = [2, 150];
 export const ROLLS = 3, DICE = 6, MAX_ONE = 21, SLOTS = 63, THRESHOLDS = 43, NEEDS = 64, MAX_GAIN = 63;
@@ -111,12 +111,9 @@ export function bestFixed(table, score) {
  *      move: "stop" | "roll K" (null for a fixed strategy), error: null } or { value: null, move: null, error: message }.
  */
 export function answer(table, q) {
-  try {
+  return answerOf(() => {
     if (q.kind === "fixed") return { value: sixDecimals(table.arrays.fixed[locateFixed(table, q)]), move: null, error: null };
     const [name, index] = locate(table, q);
     return { value: sixDecimals(table.arrays[name][index]), move: actionText(table.arrays[name + "_move"][index]), error: null };
-  } catch (e) {
-    if (!(e instanceof InvalidQuestion)) throw e;
-    return { value: null, move: null, error: e.message };
-  }
+  });
 }

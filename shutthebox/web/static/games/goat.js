@@ -4,42 +4,33 @@
  * fixed strategy (K dice every roll, stop at T) as `--solo --expect SCORE --dice K --stop-at T`.
  * Play (goat-play.js): you against the table's optimal play. */
 
-import { InvalidQuestion, sixDecimals, wholeNumber } from "../format.js";
+import { sixDecimals, unlessInvalid, wholeNumber } from "../format.js";
 import { answer, bestFixed, checkGoal, tableSpec } from "./goat-table.js";
 import { actionValues } from "./goat-values.js";
 import { mountPlay } from "./goat-play.js";
-import { answerBox, askDiscard, el, field, linkProblem, loadTable, radios, seedParam } from "./ui.js";
+import { answerBox, askDiscard, choiceParam, el, field, loadTable, modeSwitch, plural, radios, seedParam } from "./ui.js";
 
 export { actionText, answer, checkGoal, locate, tableSpec } from "./goat-table.js";
 export const id = "goat";
 export const title = "Goat";
 
-/** The `seat` link parameter: 1 or 2, 1 when absent; anything else is named in #link-problems. */
-function seatParam(params) {
-  const text = params.get("seat");
-  if (text === null || text === "1" || text === "2") return text === "2" ? 2 : 1;
-  linkProblem(`seat=${text.slice(0, 40)}: the seat is 1 (first player) or 2 (second player); you play first.`);
-  return 1;
-}
-
 function bestFixedText(best, score) {
   const stop = best.orMore
     ? best.stopAt === best.upTo ? `take all three rolls of every turn (stop at ${best.stopAt} or more)` : `stop at ${best.stopAt} or more`
     : best.upTo > best.stopAt ? `stop at any of ${best.stopAt}-${best.upTo}` : `stop at ${best.stopAt}`;
-  return `Best fixed strategy from ${score}: ${best.dice} ${best.dice === 1 ? "die" : "dice"} every roll, ${stop}: ` +
+  return `Best fixed strategy from ${score}: ${plural(best.dice, "die", "dice")} every roll, ${stop}: ` +
     `${sixDecimals(best.value)} expected turns.`;
 }
 
 export function mount(section, ctx) {
   const params = ctx.params;
   let table = null;
-  let mode = params.get("mode") === "play" ? "play" : "coach";
-  const anim = params.get("anim") !== "0";
-  const wantedSeed = seedParam(params), wantedSeat = seatParam(params);
-  if (!["0", "1", null].includes(params.get("anim"))) linkProblem(`anim=${params.get("anim").slice(0, 40)}: anim is 0 (the computer plays at once) or 1.`);
+  let mode = choiceParam(params, "mode", ["coach", "play"], "coach", "Coach instead");
+  const anim = choiceParam(params, "anim", ["0", "1"], "1", "the computer plays step by step") === "1";
+  const wantedSeed = seedParam(params);
+  const wantedSeat = Number(choiceParam(params, "seat", ["1", "2"], "1", "you play first (seat 1) instead"));
 
-  const modeCoach = el("button", { type: "button", class: "choice", id: "goat-mode-coach", onclick: () => setMode("coach") }, "Coach");
-  const modePlay = el("button", { type: "button", class: "choice", id: "goat-mode-play", onclick: () => setMode("play") }, "Play");
+  const modes = modeSwitch("goat", "Goat", (m) => setMode(m), ctx);
   const goalField = field("Goal", params.get("goal") || "100", { id: "goat-goal", size: 3 });
   const who = radios("Question", "goat-player",
     [["0", "Solo (fewest turns)"], ["1", "First player"], ["2", "Second player"], ["fixed", "Solo, fixed strategy"]],
@@ -63,7 +54,7 @@ export function mount(section, ctx) {
     myField.error, oppField.error, turnField.error, rollsField.error, diceField.error, stopField.error, box.root, fixedBest);
   const play = mountPlay({ getTable: () => table, openInCoach, setParams: ctx.setParams, anim });
   section.append(
-    el("div", { class: "row" }, el("div", { class: "group", role: "group", "aria-label": "Goat mode" }, modeCoach, modePlay)),
+    modes.root,
     el("div", { class: "row" }, goalField.root), goalField.error, rulesNote, tableError, coach, play.root);
 
   /** The typed question, or null (each bad field says why beside it). */
@@ -80,7 +71,7 @@ export function mount(section, ctx) {
     for (const f of [oppField, turnField, rollsField, diceField, stopField]) if (!fields.some(([, g]) => g === f)) f.show("");
     for (const [key, f, what] of fields) {
       if (key === "opp" && !player) { f.show(""); continue; }
-      try { q[key] = read(f, what); } catch (e) { bad = true; }
+      q[key] = unlessInvalid(() => read(f, what), () => { bad = true; return null; });
     }
     return bad ? null : q;
   }
@@ -105,7 +96,7 @@ export function mount(section, ctx) {
     const a = answer(table, q);
     if (fixed) {
       ctx.setParams({ player: "fixed", my: String(q.score), k: String(q.dice), t: String(q.stopAt), opp: null, turn: null, rolls: null });
-      box.show(a, { value: `Expected turns to the goal, ${q.dice} ${q.dice === 1 ? "die" : "dice"} every roll, stop at ${q.stopAt}, this turn counted` });
+      box.show(a, { value: `Expected turns to the goal, ${plural(q.dice, "die", "dice")} every roll, stop at ${q.stopAt}, this turn counted` });
       if (!a.error) fixedBest.textContent = bestFixedText(bestFixed(table, q.score), q.score);
       return;
     }
@@ -125,32 +116,23 @@ export function mount(section, ctx) {
     rollsField.input.value = String(q.rolls);
     setMode("coach");
     update();
-    modePlay.focus();
+    modes.buttons.play.focus();
   }
 
   function setMode(m) {
     mode = m;
-    modeCoach.setAttribute("aria-pressed", m === "coach" ? "true" : "false");
-    modePlay.setAttribute("aria-pressed", m === "play" ? "true" : "false");
-    coach.hidden = m !== "coach";
-    play.root.hidden = m !== "play";
-    ctx.setParams({ mode: m });
+    modes.set(m, { coach, play: play.root });
     if (m === "play" && table && !play.game()) play.start(wantedSeed, wantedSeat);
   }
 
   let goal = null, asking = false;
   async function activate() {
-    let wanted;
-    try {
-      wanted = goalField.read((t) => checkGoal(wholeNumber(t, "the goal")));
-    } catch (e) {
-      if (!(e instanceof InvalidQuestion)) throw e;
-      return;
-    }
+    const wanted = unlessInvalid(() => goalField.read((t) => checkGoal(wholeNumber(t, "the goal"))), () => null);
+    if (wanted === null) return;
     if (table && wanted !== goal && play.inProgress()) {
       if (asking) return; // the field's own change event as the dialog takes the focus
       asking = true;
-      const discard = await askDiscard(section, "Change the goal");
+      const discard = await askDiscard("Change the goal");
       asking = false;
       if (!discard) { goalField.input.value = String(goal); return; }
     }
@@ -169,10 +151,7 @@ export function mount(section, ctx) {
   goalField.input.addEventListener("change", activate);
 
   function key(event) {
-    if (mode !== "play" || event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented) return;
-    if (event.target instanceof HTMLInputElement && event.target.type === "text") return;
-    if (section.querySelector("dialog[open]")) return;
-    if (play.key(event)) event.preventDefault();
+    if (mode === "play" && play.key(event)) event.preventDefault();
   }
 
   return {
@@ -184,9 +163,7 @@ export function mount(section, ctx) {
       bestFixed: (score) => bestFixed(table, score),
       table: () => table,
       /** Every legal action's win chance at a two-player decision (null and the reason if it cannot occur). */
-      actionValues: (p) => {
-        try { return actionValues(table, p); } catch (e) { if (e instanceof InvalidQuestion) return { error: e.message }; throw e; }
-      },
+      actionValues: (p) => unlessInvalid(() => actionValues(table, p), (error) => ({ error })),
       manyActionValues: (ps) => ps.map((p) => actionValues(table, p)),
       play: {
         state: () => play.game() && play.game().snapshot(),

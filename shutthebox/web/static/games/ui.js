@@ -1,6 +1,7 @@
-/* Small DOM helpers shared by the games page's modules. */
+/* Small DOM helpers of both pages (index.html and games.html): building elements, fields, link
+ * parameters, the "Discard this game?" question, seeded dice. */
 
-import { InvalidQuestion } from "../format.js";
+import { InvalidQuestion, shorten } from "../format.js";
 
 let serial = 0;
 
@@ -88,7 +89,7 @@ export function radios(legend, name, items, checked, onchange) {
   };
 }
 
-/** mulberry32, as the Shut the Box page's dice: one draw per die. */
+/** mulberry32: the seeded dice of every game's Play, one draw per die (a seed replays the same dice). */
 export function mulberry32(seed) {
   let a = seed >>> 0;
   return () => {
@@ -99,6 +100,18 @@ export function mulberry32(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/** One die of `sides` faces from a mulberry32 stream. */
+export const rollDie = (draw, sides) => 1 + Math.floor(draw() * sides);
+
+/** A die shown as its number. */
+export const numberDie = (face) => el("span", { class: "die", "aria-label": `die ${face}` }, String(face));
+
+/** "1 roll", "2 rolls"; "1 die", "3 dice". */
+export const plural = (n, word, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
+
+/** "a", "a or b", "a, b or c". */
+const orList = (items) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}` : items.join(""));
 
 /** The question's answer block: a value line and a move line, each with data-answer for the tests. */
 export function answerBox() {
@@ -136,40 +149,109 @@ export async function loadTable(ctx, spec, errorBox, panels) {
   }
 }
 
-/** Name a link parameter the page cannot use in #link-problems, beside what is there already. */
-export function linkProblem(text) {
-  const box = document.getElementById("link-problems");
-  if (!box) return;
-  box.append(el("p", {}, text));
+/** The page cannot go on: #error says why (and the tests see data-state "error"). */
+export function showError(message) {
+  const box = document.getElementById("error");
+  box.textContent = message;
   box.hidden = false;
-}
-
-/** The `seed` link parameter, a whole number 0..4294967295, or null: absent, or refused in #link-problems. */
-export function seedParam(params) {
-  const text = params.get("seed");
-  if (text === null) return null;
-  if (/^[0-9]{1,10}$/.test(text) && Number(text) < 4294967296) return Number(text);
-  const shown = text.length <= 40 ? text : text.slice(0, 37) + "...";
-  linkProblem(`seed=${shown}: a seed is a whole number from 0 to 4294967295; new dice are drawn.`);
-  return null;
+  document.getElementById("status").hidden = true;
+  document.body.dataset.state = "error";
 }
 
 /**
- * Ask before a game in progress is thrown away: a <dialog> "Discard this game?" whose focused default
- * (also Esc) is "Keep playing". -> a promise of true when the player chose `action` (e.g. "New game").
+ * The Coach / Play switch of a game's section: `pick(mode)` on a press. -> { root, buttons, set(mode, panels) }:
+ * set presses the mode's button, shows only its panel of `panels` ({ coach, play }) and puts it in the link.
  */
-export function askDiscard(parent, action) {
+export function modeSwitch(game, title, pick, { setParams = null } = {}) {
+  const buttons = {
+    coach: el("button", { type: "button", class: "choice", id: `${game}-mode-coach`, onclick: () => pick("coach") }, "Coach"),
+    play: el("button", { type: "button", class: "choice", id: `${game}-mode-play`, onclick: () => pick("play") }, "Play"),
+  };
+  const root = el("div", { class: "row" }, el("div", { class: "group", role: "group", "aria-label": `${title} mode` }, buttons.coach, buttons.play));
+  return {
+    root, buttons,
+    set(mode, panels = {}) {
+      for (const [m, b] of Object.entries(buttons)) b.setAttribute("aria-pressed", m === mode ? "true" : "false");
+      for (const [m, panel] of Object.entries(panels)) panel.hidden = m !== mode;
+      setParams?.({ mode });
+    },
+  };
+}
+
+/** A row of a Play history that opens its position in Coach. */
+export const coachRow = (text, open, attrs = {}) =>
+  el("li", {}, el("button", { type: "button", class: "link", title: "Open this position in Coach", ...attrs, onclick: open }, text));
+
+// -- link parameters: one the page cannot use is named in #link-problems, never replaced in silence
+
+const linkProblems = [];
+
+/** Name the link's parameter `name` (of `params`): why it cannot be used, and what the page does `instead`. */
+export function badParam(params, name, why, instead) {
+  const text = `${name}=${shorten(params.get(name) ?? "")}: ${why}; ${instead}.`;
+  if (linkProblems.includes(text)) return; // Play and Solo read the same seed
+  linkProblems.push(text);
+  const box = document.getElementById("link-problems");
+  if (!box) return;
+  box.replaceChildren(
+    el("p", {}, `This link has ${linkProblems.length > 1 ? "parameters" : "a parameter"} the page could not use:`),
+    el("ul", {}, ...linkProblems.map((problem) => el("li", {}, problem))),
+    el("button", { type: "button", class: "small", onclick: () => { box.hidden = true; } }, "Dismiss"));
+  box.hidden = false;
+}
+
+/** A link parameter that must be one of `choices`: its value, or `fallback` (absent, or named as bad). */
+export function choiceParam(params, name, choices, fallback, instead) {
+  const value = params.get(name);
+  if (value === null) return fallback;
+  if (choices.includes(value)) return value;
+  badParam(params, name, `choose ${orList(choices)}`, instead);
+  return fallback;
+}
+
+const MAX_SEED = 0xffffffff;
+
+/** The `seed` link parameter, a whole number 0..MAX_SEED written plainly, or null (absent, or named as bad). */
+export function seedParam(params) {
+  const text = params.get("seed");
+  if (text === null) return null;
+  if (/^[0-9]+$/.test(text) && Number(text) <= MAX_SEED) return Number(text);
+  badParam(params, "seed", `a seed is a whole number from 0 to ${MAX_SEED}`, "new dice were drawn instead");
+  return null;
+}
+
+/** A seed for new dice: short enough to read out. */
+export const newSeed = () => crypto.getRandomValues(new Uint32Array(1))[0] % 1000000000;
+
+// -- asking before a game in progress is thrown away: one <dialog id="ask"> for every game
+
+/** The question is open: the game's keys wait. */
+export const asking = () => Boolean(document.getElementById("ask")?.open);
+
+/**
+ * Ask "Discard this game?" in a <dialog> whose focused default (also Esc) is "Keep playing", before
+ * `action` (the other button, e.g. "New game") throws away a game in progress; `detail` says more.
+ * -> a promise of true when the player chose `action` (false at once while the question is open).
+ */
+export function askDiscard(action, detail = "The game in progress will be lost.") {
+  let dialog = document.getElementById("ask");
+  if (dialog?.open) return Promise.resolve(false);
+  if (!dialog) {
+    dialog = el("dialog", { id: "ask", class: "ask", "aria-labelledby": "ask-text", "aria-describedby": "ask-detail" },
+      el("p", { id: "ask-text" }, "Discard this game?"), el("p", { id: "ask-detail" }),
+      el("div", { class: "row" }, el("button", { type: "button", id: "ask-no", class: "primary", "data-ask": "keep" }, "Keep playing"),
+        el("button", { type: "button", id: "ask-yes", "data-ask": "discard" })));
+    document.body.append(dialog);
+  }
+  const keep = dialog.querySelector("#ask-no"), discard = dialog.querySelector("#ask-yes");
+  dialog.querySelector("#ask-detail").textContent = detail;
+  discard.textContent = action;
   return new Promise((resolve) => {
-    const keep = el("button", { type: "button", class: "primary", "data-ask": "keep" }, "Keep playing");
-    const discard = el("button", { type: "button", "data-ask": "discard" }, action);
-    const dialog = el("dialog", { class: "ask", "aria-label": "Discard this game?" },
-      el("p", {}, "Discard this game?"), el("div", { class: "row" }, keep, discard));
-    const done = (answer) => { dialog.close(); dialog.remove(); resolve(answer); };
-    keep.addEventListener("click", () => done(false));
-    discard.addEventListener("click", () => done(true));
-    dialog.addEventListener("cancel", (event) => { event.preventDefault(); done(false); });
-    parent.append(dialog);
+    const done = (answer) => { dialog.close(); resolve(answer); };
+    keep.onclick = () => done(false);
+    discard.onclick = () => done(true);
+    dialog.oncancel = (event) => { event.preventDefault(); done(false); };
     dialog.showModal();
-    keep.focus();
+    keep.focus(); // the safe answer: a second Enter keeps the game
   });
 }

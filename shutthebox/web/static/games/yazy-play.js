@@ -3,11 +3,10 @@
  * gets its cost (yazy-choices.js); each decision in the history opens in Coach. */
 
 import { sixDecimals } from "../format.js";
-import { askDiscard, el, mulberry32 } from "./ui.js";
+import { askDiscard, coachRow, el, mulberry32, newSeed, plural, rollDie } from "./ui.js";
 import { ALL, CATEGORIES, DICE, REROLLS, SCORE, SIDES, keepCode, openCategories, score } from "./yazy-rules.js";
 import { choices } from "./yazy-choices.js";
 
-const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
 const sorted = (dice) => [...dice].sort((a, b) => a - b);
 
 export class YazyPlay {
@@ -48,7 +47,7 @@ export class YazyPlay {
   /** A new game with dice from `seed` (null: a random seed). */
   start(seed) {
     if (!this.table()) return;
-    if (seed === null || seed === undefined) seed = Math.floor(Math.random() * 4294967296);
+    seed ??= newSeed();
     this.state = { seed, draw: mulberry32(seed), open: ALL, dice: null, kept: Array(DICE).fill(false), rerolls: REROLLS,
       total: 0, scores: {}, decisions: [], cost: 0, over: false, start: this.table().arrays.turn[ALL] };
     this.log.replaceChildren();
@@ -61,7 +60,7 @@ export class YazyPlay {
 
   /** New game, after asking when a game is in progress. */
   async askNew() {
-    if (this.inProgress && !(await askDiscard(this.root, "New game"))) { this.newButton.focus(); return; }
+    if (this.inProgress && !(await askDiscard("New game"))) { this.newButton.focus(); return; }
     this.start(null);
     this.rollButton.focus();
   }
@@ -99,7 +98,7 @@ export class YazyPlay {
     if (!s.rerolls) this.focusCategory();
   }
 
-  draw() { return 1 + Math.floor(this.state.draw() * SIDES); }
+  draw() { return rollDie(this.state.draw, SIDES); }
 
   /** Keep die i (0-4) or roll it again. */
   toggleDie(i) {
@@ -128,7 +127,7 @@ export class YazyPlay {
       s.over = true;
       const diff = s.total - s.start;
       this.say(`Game over: your total is ${s.total}. Optimal play expects ${sixDecimals(s.start)} points from the start ` +
-        `(you scored ${Math.abs(diff).toFixed(6)} ${diff >= 0 ? "more" : "less"}); your choices cost ${s.cost.toFixed(6)} expected points.`);
+        `(you scored ${sixDecimals(Math.abs(diff))} ${diff >= 0 ? "more" : "less"}); your choices cost ${sixDecimals(s.cost)} expected points.`);
       this.render();
       this.newButton.focus();
       return;
@@ -150,15 +149,12 @@ export class YazyPlay {
     s.decisions.push({ ...at, move: mine.move, best: best.move, value: mine.value, cost: mine.cost, optimal });
     this.feedback.textContent = optimal
       ? `${words}: optimal, cost 0.000000${code === best.code ? "" : ` (the table's move, ${best.move}, is as good)`}.`
-      : `${words}: cost ${mine.cost.toFixed(6)} expected points; the table's move is ${best.move} ` +
-        `(${sixDecimals(ranked.value)} expected to come, against ${mine.value.toFixed(6)}).`;
+      : `${words}: cost ${sixDecimals(mine.cost)} expected points; the table's move is ${best.move} ` +
+        `(${sixDecimals(ranked.value)} expected to come, against ${sixDecimals(mine.value)}).`;
     this.ranked.replaceChildren();
-    const row = el("li", {}, el("button", { type: "button", class: "link", "data-decision": s.decisions.length - 1,
-      onclick: () => this.openInCoach(at.open, at.dice.join(""), at.rerolls),
-      title: "Open this position in Coach" },
-    `Turn ${at.turn}, dice ${at.dice.join(" ")}, ${plural(at.rerolls, "reroll")} left: ${words}` +
-      (optimal ? " (optimal)" : ` (cost ${mine.cost.toFixed(6)}; best ${best.move})`)));
-    this.log.append(row);
+    this.log.append(coachRow(`Turn ${at.turn}, dice ${at.dice.join(" ")}, ${plural(at.rerolls, "reroll")} left: ${words}` +
+      (optimal ? " (optimal)" : ` (cost ${sixDecimals(mine.cost)}; best ${best.move})`),
+    () => this.openInCoach(at.open, at.dice.join(""), at.rerolls), { "data-decision": s.decisions.length - 1 }));
   }
 
   /** The table's move for the position and every choice ranked by value with its cost. */
@@ -172,7 +168,7 @@ export class YazyPlay {
     const ranked = choices(t, s.open, sorted(s.dice), s.rerolls);
     this.say(`Hint: ${ranked.choices[0].move} (${sixDecimals(ranked.value)} expected points to come).`);
     this.ranked.replaceChildren(...ranked.choices.map((choice, i) => el("li", { class: i ? null : "best", "data-move": choice.move },
-      `${choice.move}: ${choice.value.toFixed(6)}`, i ? ` (cost ${choice.cost.toFixed(6)})` : " (best)")));
+      `${choice.move}: ${sixDecimals(choice.value)}`, i ? ` (cost ${sixDecimals(choice.cost)})` : " (best)")));
   }
 
   /** Focus the selected open category (the first open one if none is). */
@@ -224,7 +220,7 @@ export class YazyPlay {
       b.querySelector(".kept").textContent = s.dice && s.kept[i] ? "kept" : String(i + 1);
     });
     const rolling = s.dice ? s.kept.filter((k) => !k).length : DICE;
-    this.rollButton.firstChild.textContent = !s.dice ? "Roll " : rolling === 1 ? "Reroll 1 die " : `Reroll ${rolling} dice `;
+    this.rollButton.firstChild.textContent = s.dice ? `Reroll ${plural(rolling, "die", "dice")} ` : "Roll ";
     this.rollButton.setAttribute("aria-disabled", s.over || (s.dice && !s.rerolls) ? "true" : "false");
     this.catButtons.forEach((b, c) => {
       const isOpen = ((s.open >> c) & 1) === 1, name = CATEGORIES[c];

@@ -3,8 +3,8 @@
  * best move, as `ShutTheBox yazy --expect CATS DICE REROLLS` and `--move ...` print them.
  * Play (yazy-play.js): a seeded game with hints and the cost of every choice (yazy-choices.js). */
 
-import { InvalidQuestion, sixDecimals } from "../format.js";
-import { answerBox, el, field, linkProblem, loadTable, radios, seedParam, toggles } from "./ui.js";
+import { InvalidQuestion, answerOf, shorten, sixDecimals, unlessInvalid } from "../format.js";
+import { answerBox, choiceParam, el, field, loadTable, modeSwitch, plural, radios, seedParam, toggles } from "./ui.js";
 import { ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, describeMove, openCategories, rankOf } from "./yazy-rules.js";
 import { choiceValue, choices } from "./yazy-choices.js";
 import { YazyPlay } from "./yazy-play.js";
@@ -26,13 +26,11 @@ export function tableSpec() {
   };
 }
 
-const shownText = (t) => (t.length <= 40 ? t : t.slice(0, 37) + "...");
-
 /** The rank of five dice written as digits in any order; InvalidQuestion in the command line's words. */
 export function rollIndex(dice) {
   const index = rankOf(dice);
   if (index !== undefined) return index;
-  const text = `'${shownText(dice)}'`;
+  const text = `'${shorten(dice)}'`;
   if (!/^[0-9]+$/.test(dice)) throw new InvalidQuestion(`dice ${text}: write the five dice as digits 1 to 6, such as 13366`);
   if (dice.length !== 5) throw new InvalidQuestion(`dice ${text}: there are five dice, not ${dice.length}`);
   throw new InvalidQuestion(`dice ${text}: a die shows 1 to 6, not ${[...dice].find((d) => !"123456".includes(d))}`);
@@ -44,7 +42,7 @@ function categoriesMask(cats) {
   let mask = 0;
   for (const name of cats) {
     const bit = CATEGORIES.indexOf(name);
-    if (bit < 0) throw new InvalidQuestion(`unknown category '${shownText(String(name))}' (the categories are ${CATEGORIES.join(", ")}; or all, none)`);
+    if (bit < 0) throw new InvalidQuestion(`unknown category '${shorten(String(name))}' (the categories are ${CATEGORIES.join(", ")}; or all, none)`);
     if (mask & (1 << bit)) throw new InvalidQuestion(`category ${name} is listed twice`);
     mask |= 1 << bit;
   }
@@ -58,7 +56,7 @@ function categoriesMask(cats) {
  *      the command line's words (null at the start of a turn), error: null } or { value: null, move: null, error }.
  */
 export function answer(table, q) {
-  try {
+  return answerOf(() => {
     const mask = categoriesMask(q.cats);
     if (q.dice === null || q.dice === undefined) return { value: sixDecimals(table.arrays.turn[mask]), move: null, error: null };
     const roll = rollIndex(String(q.dice));
@@ -70,32 +68,22 @@ export function answer(table, q) {
     const code = table.arrays.move[index];
     if (code === NO_MOVE) throw new InvalidQuestion(`the table ${table.name} has no move for a turn with categories open; rebuild it`);
     return { value: sixDecimals(table.arrays.expect[index]), move: describeMove(code, ROLLS[roll]), error: null };
-  } catch (e) {
-    if (!(e instanceof InvalidQuestion)) throw e;
-    return { value: null, move: null, error: e.message };
-  }
+  });
 }
 
 /** The question q of `answer` as a mask, sorted dice and rerolls, for the choices (null when invalid). */
 function position(q) {
-  try {
+  return unlessInvalid(() => {
     const mask = categoriesMask(q.cats), rank = rollIndex(String(q.dice));
     if (!mask || !Number.isInteger(q.rerolls) || q.rerolls < 0 || q.rerolls > REROLLS) return null;
     return { mask, dice: ROLLS[rank], rerolls: q.rerolls };
-  } catch (e) {
-    if (e instanceof InvalidQuestion) return null;
-    throw e;
-  }
+  }, () => null);
 }
 
 export function mount(section, ctx) {
   const params = ctx.params;
   let table = null;
-  let mode = params.get("mode") ?? "coach";
-  if (!MODES.includes(mode)) {
-    linkProblem(`mode=${mode.slice(0, 40)}: yazy's modes are coach and play; showing Coach.`);
-    mode = "coach";
-  }
+  let mode = choiceParam(params, "mode", MODES, "coach", "showing Coach");
   const seed = seedParam(params);
 
   // -- coach
@@ -117,28 +105,26 @@ export function mount(section, ctx) {
 
   // -- play
   const play = new YazyPlay(() => table, ctx, openInCoach);
-  const modeButton = (m, text) => el("button", { type: "button", class: "choice", id: `yazy-mode-${m}`, onclick: () => setMode(m) }, text);
-  const modeButtons = { coach: modeButton("coach", "Coach"), play: modeButton("play", "Play") };
-  section.append(el("div", { class: "row" }, el("div", { class: "group", role: "group", "aria-label": "Yazy mode" }, modeButtons.coach, modeButtons.play)),
-    tableError, coach, play.root);
+  const modes = modeSwitch("yazy", "Yazy", (m) => setMode(m), ctx);
+  section.append(modes.root, tableError, coach, play.root);
 
   function update() {
     if (!table) return;
     const open = cats.pressed();
     const text = diceField.input.value.trim();
     let dice = null;
-    if (text !== "") {
-      try {
-        dice = diceField.read((t) => { rollIndex(t.trim()); return t.trim(); });
-      } catch (e) {
+    if (text === "") diceField.show("");
+    else {
+      dice = unlessInvalid(() => diceField.read((t) => { rollIndex(t.trim()); return t.trim(); }), () => null);
+      if (dice === null) {
         box.show({ value: null, move: null, error: "No answer until the dice are corrected." }, {});
         return;
       }
-    } else diceField.show("");
+    }
     const q = { cats: open, dice, rerolls: Number(rerolls.value()) };
     ctx.setParams({ cats: open.length === 11 ? "all" : open.length ? open.join(",") : "none", dice: text, rerolls: rerolls.value() });
     const a = answer(table, q);
-    box.show(a, { value: dice === null ? "Expected score to come, at the start of a turn" : `Expected score to come (${q.rerolls} reroll${q.rerolls === 1 ? "" : "s"} left)`,
+    box.show(a, { value: dice === null ? "Expected score to come, at the start of a turn" : `Expected score to come (${plural(q.rerolls, "reroll")} left)`,
       move: "Best move" });
   }
   diceField.input.addEventListener("input", update);
@@ -155,17 +141,12 @@ export function mount(section, ctx) {
 
   function setMode(m) {
     mode = m;
-    for (const [name, b] of Object.entries(modeButtons)) b.setAttribute("aria-pressed", name === m ? "true" : "false");
-    coach.hidden = m !== "coach";
-    play.root.hidden = m !== "play";
-    ctx.setParams({ mode: m });
+    modes.set(m, { coach, play: play.root });
     if (m === "play" && table && !play.state) play.start(seed);
   }
 
   function key(event) {
-    if (mode !== "play" || !table || !play.state || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.target instanceof HTMLInputElement || document.querySelector("dialog[open]")) return;
-    play.key(event);
+    if (mode === "play" && table && play.state) play.key(event);
   }
 
   async function activate() {

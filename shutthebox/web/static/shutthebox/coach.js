@@ -2,12 +2,20 @@
  * every legal move with the mover's exact expected wins after it, the table's move first. The
  * answers are the Python API's `expect(position, scores)` / `move(position, roll, scores)`. */
 
-import { InvalidQuestion } from "../format.js";
+import { InvalidQuestion, shorten, sixDecimals } from "../format.js";
 import { formatMove, formatPosition, rollChances, tileSum, tilesOf } from "./table.js";
-import { rankMoves, PLAYER_WORDS } from "./turns.js";
-import { $, el, pct, exact, wholeNumber, badParam, choiceParam, params, roving, syncStop, buildTiles, showTiles } from "./view.js";
+import { answerRoll, PLAYER_WORDS } from "./turns.js";
+import { badParam, choiceParam, el, plural } from "../games/ui.js";
+import { $, pct, params, roving, syncStop, buildTiles, showTiles } from "./view.js";
 
 const moveText = (mask) => formatMove(tilesOf(mask));
+
+/** A whole number written plainly ("17"), from low to high; null for anything else ("2.5", "1e1", "-3", "46abc", ""). */
+function plainNumber(text, low, high) {
+  if (!/^[0-9]+$/.test(text)) return null;
+  const n = Number(text);
+  return n >= low && n <= high ? n : null;
+}
 
 /** The judge of the player to move after `scores`: the table's move and the mover's expected wins. */
 export function playersJudge(table, scores) {
@@ -29,22 +37,10 @@ export function playersJudge(table, scores) {
 export function coachAnswer(table, scores, position, roll) {
   const mask = table.position(position);
   const judge = playersJudge(table, scores);
-  const answer = {
+  return answerRoll({
     player: judge.turn.player, scores: scores.slice(), score: table.players === 2 && scores.length ? scores[0] : null,
     position: formatPosition(mask), expect: judge.before(mask), roll: null, moves: [], best: null, turnEnds: false, endValue: null,
-  };
-  if (roll === null || roll === undefined) return answer;
-  table.checkRoll(mask, roll);
-  answer.roll = roll;
-  const ranked = rankMoves(table, judge, mask, roll);
-  if (!ranked.moves.length) {
-    answer.turnEnds = true;
-    answer.endValue = judge.value(mask, 0);
-    return answer;
-  }
-  answer.moves = ranked.moves;
-  answer.best = ranked.moves[0].tiles;
-  return answer;
+  }, table, judge, mask, roll);
 }
 
 /** "Player one", "player three". */
@@ -54,11 +50,11 @@ export const playerName = (k, capital = true) => `${capital ? "Player" : "player
 export function parseScores(text, count, max) {
   const parts = text.trim() === "" ? [] : text.split(/[\s,]+/).filter(Boolean);
   if (parts.length !== count) {
-    throw new InvalidQuestion(`give ${count} score${count === 1 ? "" : "s"} posted before this player, not ${parts.length}`);
+    throw new InvalidQuestion(`give ${plural(count, "score")} posted before this player, not ${parts.length}`);
   }
   return parts.map((part) => {
-    const value = wholeNumber(part, 1, max);
-    if (value === null) throw new InvalidQuestion(`“${part.slice(0, 20)}” is not a score: a whole number from 1 to ${max}`);
+    const value = plainNumber(part, 1, max);
+    if (value === null) throw new InvalidQuestion(`“${shorten(part, 20)}” is not a score: a whole number from 1 to ${max}`);
     return value;
   });
 }
@@ -94,46 +90,46 @@ export class Coach {
     const pos = params.get("pos");
     if (pos !== null) {
       try { this.mask = pos === "" || pos === "0" ? 0 : t.position(pos); } catch (e) {
-        badParam("pos", e.message, "all tiles open instead");
+        badParam(params, "pos", e.message, "all tiles open instead");
       }
     }
     const choices = Array.from({ length: t.players }, (_, i) => String(i + 1));
-    this.player = Number(choiceParam("player", choices, "1", "player one moves instead"));
+    this.player = Number(choiceParam(params, "player", choices, "1", "player one moves instead"));
     const max = t.rules.maxScore;
     this.score = Math.min(this.score, max);
     const defaults = Array(this.player - 1).fill(Math.min(20, max)).join(", ");
     const score = params.get("score");
     if (score !== null && t.players > 2) {
-      badParam("score", `with ${t.players} players the scores posted before the player are given as scores=S1,S2,...`, "it was not used");
+      badParam(params, "score", `with ${t.players} players the scores posted before the player are given as scores=S1,S2,...`, "it was not used");
     } else if (score !== null) {
-      const value = wholeNumber(score, 1, max);
-      if (value === null) badParam("score", `the score to beat is a whole number from 1 to ${max}`, `the score to beat is ${this.score} instead`);
+      const value = plainNumber(score, 1, max);
+      if (value === null) badParam(params, "score", `the score to beat is a whole number from 1 to ${max}`, `the score to beat is ${this.score} instead`);
       else this.score = value;
     }
     const scores = params.get("scores");
     if (scores !== null && t.players === 2) {
-      badParam("scores", "with two players the score to beat is given as score=N", "it was not used");
+      badParam(params, "scores", "with two players the score to beat is given as score=N", "it was not used");
     } else if (scores !== null) {
       try {
         parseScores(scores, this.player - 1, max);
         this.scoresText = scores;
       } catch (e) {
-        badParam("scores", `${e.message} (player=${this.player})`,
+        badParam(params, "scores", `${e.message} (player=${this.player})`,
           defaults ? `the scores ${defaults} instead` : "no scores instead");
       }
     }
     this.scoresText = this.scoresText || defaults;
     const roll = params.get("roll");
     if (roll !== null && roll !== "") {
-      const number = wholeNumber(roll, 0, 1000);
-      if (number === null) badParam("roll", "a roll is a whole number", "the best move for every roll instead");
-      else if (!this.mask) badParam("roll", "the box is shut: there is nothing to roll for", "no roll instead");
+      const number = plainNumber(roll, 0, 1000);
+      if (number === null) badParam(params, "roll", "a roll is a whole number", "the best move for every roll instead");
+      else if (!this.mask) badParam(params, "roll", "the box is shut: there is nothing to roll for", "no roll instead");
       else {
         try {
           t.checkRoll(this.mask, number);
           this.roll = number;
         } catch (e) {
-          badParam("roll", e.message.replace(/^roll \d+ is impossible/, `roll ${number} is impossible at ${formatPosition(this.mask)}`),
+          badParam(params, "roll", e.message.replace(/^roll \d+ is impossible/, `roll ${number} is impossible at ${formatPosition(this.mask)}`),
             "the best move for every roll instead");
         }
       }
@@ -223,7 +219,7 @@ export class Coach {
   /** The score typed: answered only if it is a whole number in range, else a message and no answer. */
   readScore() {
     const text = $("coach-score").value.trim(), max = this.table.rules.maxScore;
-    const value = wholeNumber(text, 1, max);
+    const value = plainNumber(text, 1, max);
     if (value === null) {
       this.problem = `${text === "" ? "Type the score to beat" : `“${text}” is not a score to beat`}: a whole number from 1 to ${max} (player one's final score).`;
     } else {
@@ -235,7 +231,7 @@ export class Coach {
 
   /** − and + (and the arrow keys in the box): one step from the number shown, kept in range. */
   stepScore(step) {
-    const shown = wholeNumber($("coach-score").value.trim(), 0, 1e6);
+    const shown = plainNumber($("coach-score").value.trim(), 0, 1e6);
     this.score = Math.max(1, Math.min(this.table.rules.maxScore, (shown === null ? this.score : shown) + step));
     this.problem = null;
     this.render();
@@ -325,7 +321,7 @@ export class Coach {
     if (this.app.mode === "coach") this.showUrl();
     const scores = this.scores();
     const answer = coachAnswer(t, scores, mask, this.roll);
-    let text = `${playerName(this.player)} at ${answer.position}, before rolling: wins ${pct(answer.expect)} (expected wins ${exact(answer.expect)}).`;
+    let text = `${playerName(this.player)} at ${answer.position}, before rolling: wins ${pct(answer.expect)} (expected wins ${sixDecimals(answer.expect)}).`;
     if (two && this.player === 2) {
       text += ` Score to beat: ${this.score} (player two wins by ending below ${this.score}, ties at ${this.score}; the open tiles sum to ${tileSum(mask)}).`;
     } else if (!two && this.player > 1) {
@@ -363,7 +359,7 @@ export class Coach {
         el("td", { text: formatMove(m.tiles) }),
         el("td", { text: m.after || "shut!", class: "hide-narrow" }),
         el("td", { class: "num" }, pct(m.value), el("span", { class: "bar", style: `width:${(m.value * 3).toFixed(2)}rem` })),
-        el("td", { class: "num", "data-value": String(m.value), text: exact(m.value) }),
+        el("td", { class: "num", "data-value": String(m.value), text: sixDecimals(m.value) }),
         el("td", { class: `num${loss > 0 ? " loss" : ""}`, text: m.best ? "best" : loss > 0 ? `−${(loss * 100).toFixed(2)}` : "equal" })));
     }
   }

@@ -1,18 +1,16 @@
 /* The footer's list of the other games, from /games.json (written by `ShutTheBox serve` from the
  * registry). Served by a plain static server there is no such file: no error, just no list. */
 
-import { el } from "./view.js";
+import { fetchGames } from "../gamelist.js";
+import { el } from "../games/ui.js";
 
 export async function gamesNav(nav) {
   let games;
   try {
-    const response = await fetch("games.json", { cache: "no-cache" });
-    if (!response.ok) return;
-    games = (await response.json()).games;
+    games = await fetchGames();
   } catch (error) {
     return; // not served by `ShutTheBox serve`
   }
-  if (!Array.isArray(games)) return;
   const here = (page) => page === "index.html" || page.startsWith("index.html?");
   const others = games.filter((game) => game && typeof game.page === "string" && game.page && !here(game.page));
   if (!others.length) return;

@@ -5,10 +5,9 @@
 import { formatMove, formatPosition, rollChances, tilesOf } from "./table.js";
 import { Turns, PLAYER_WORDS } from "./turns.js";
 import { playersJudge, playerName } from "./coach.js";
-import {
-  $, el, pct, exact, points, say, wait, ask, focusIn, choiceParam, linkSeed, newSeed, roving, showTiles, buildTiles,
-  showDice, animateDice,
-} from "./view.js";
+import { sixDecimals } from "../format.js";
+import { askDiscard, choiceParam, el, newSeed, plural, seedParam } from "../games/ui.js";
+import { $, params, pct, points, say, wait, focusIn, roving, showTiles, buildTiles, showDice, animateDice } from "./view.js";
 
 const moveText = (mask) => formatMove(tilesOf(mask));
 
@@ -60,10 +59,9 @@ export class Play {
       const button = event.target.closest("[data-entry]");
       if (button) this.openInCoach(this.game.history[Number(button.dataset.entry)]);
     });
-    const seed = linkSeed();
     const seats = Array.from({ length: this.table.players }, (_, i) => String(i + 1));
-    const seat = Number(choiceParam("seat", seats, "1", "you are player one instead"));
-    this.newGame(seed !== null ? seed : newSeed(), seat);
+    const seat = Number(choiceParam(params, "seat", seats, "1", "you are player one instead"));
+    this.newGame(seedParam(params) ?? newSeed(), seat);
   }
 
   /** The table changed (other rules or players): a new game with the same dice. */
@@ -76,15 +74,11 @@ export class Play {
   inProgress() { return !!this.game && !this.game.over && this.game.rolled > 0; }
 
   /** A new game, once you confirm if that throws away a game in progress. */
-  restart(seed, seat, question, yesText) {
-    if (!this.inProgress()) { this.newGame(seed, seat); return; }
-    ask(`${question} The game in progress will be lost.`, yesText, () => this.newGame(seed, seat));
+  async restart(seed, seat, question, yesText) {
+    if (!this.inProgress() || await askDiscard(yesText, `${question} The game in progress will be lost.`)) this.newGame(seed, seat);
   }
 
-  askNewGame() {
-    if (!this.inProgress()) { this.newGame(newSeed(), this.seat); return; }
-    ask("Start a new game with new dice? The game in progress will be lost.", "New game", () => this.newGame(newSeed(), this.seat));
-  }
+  askNewGame() { this.restart(newSeed(), this.seat, "Start a new game with new dice?", "New game"); }
 
   /** After the game moved on: the focus goes to what comes next, if you are at the game. */
   focusNext() {
@@ -294,13 +288,18 @@ export class Play {
     return true;
   }
 
+  /** Refuse a tile or Close tiles unless your move is awaited, saying why (not while your own dice roll); true if refused. */
+  refuse() {
+    const g = this.game;
+    if (g.over) { this.say("The game is over: press New game (N) or Replay seed.", true); return true; }
+    if (!g.human || this.awaiting === "computer") { this.say("Wait: it is the computer's turn.", true); return true; }
+    if (this.awaiting === "roll") { this.say("Roll the dice first (R).", true); return true; }
+    return this.awaiting !== "move";
+  }
+
   pick(tile) {
     const g = this.game;
-    if (g.over) { this.say("The game is over: press New game (N) or Replay seed.", true); return; }
-    if (this.awaiting === "rolling") return;
-    if (!g.human || this.awaiting === "computer") { this.say("Wait: it is the computer's turn.", true); return; }
-    if (this.awaiting === "roll") { this.say("Roll the dice first (R).", true); return; }
-    if (this.awaiting !== "move") return;
+    if (this.refuse()) return;
     const problem = g.pick(tile);
     if (problem) { this.say(problem, true); return; }
     this.say(g.chosenText());
@@ -309,10 +308,7 @@ export class Play {
 
   confirm() {
     const g = this.game;
-    if (g.over) { this.say("The game is over: press New game (N) or Replay seed.", true); return; }
-    if (!g.human || this.awaiting === "computer") { this.say("Wait: it is the computer's turn.", true); return; }
-    if (this.awaiting === "roll") { this.say("Roll the dice first (R).", true); return; }
-    if (this.awaiting !== "move") return;
+    if (this.refuse()) return;
     const problem = g.confirmProblem();
     if (problem) { this.say(problem, true); return; }
     const closed = tilesOf(g.chosen);
@@ -464,11 +460,11 @@ export class Play {
     if (box.hidden) return;
     if (this.awaiting === "move" && g.roll !== null) {
       const { moves } = g.hint();
-      box.append(el("caption", { class: "hint", text: `Hint: ${moves.length} legal move${moves.length > 1 ? "s" : ""} for roll ${g.roll}, best first` }),
+      box.append(el("caption", { class: "hint", text: `Hint: ${plural(moves.length, "legal move")} for roll ${g.roll}, best first` }),
         el("tr", {}, el("th", { text: "Close" }), el("th", { class: "num", text: "Wins" }), el("th", { class: "num", text: "Expected wins" })));
       for (const m of moves) {
         box.append(el("tr", { class: m.best ? "best" : "", "data-move": m.tiles.join("") }, el("td", { text: formatMove(m.tiles) }),
-          el("td", { class: "num", text: pct(m.value) }), el("td", { class: "num", "data-value": String(m.value), text: exact(m.value) })));
+          el("td", { class: "num", text: pct(m.value) }), el("td", { class: "num", "data-value": String(m.value), text: sixDecimals(m.value) })));
       }
       return;
     }

@@ -6,7 +6,7 @@
  *   { tiles, sides, dice, oneDieAtMost (null: never), maxMoveTiles (null: any), oneDieOptional, oneDieHighShut }
  */
 
-import { InvalidQuestion } from "../format.js";
+import { InvalidQuestion, shorten } from "../format.js";
 
 /** The limits the command line's game options accept (rules.py LIMITS). */
 export const LIMITS = { tiles: [1, 12], dice: [1, 4], sides: [2, 20], maxMoveTiles: [1, 12], players: [2, 8] };
@@ -111,7 +111,6 @@ export function oneDieText(r) {
   return (r.oneDieOptional ? "optional:" : "") + when.join(",");
 }
 
-const shown = (text) => (text.length <= 40 ? text : text.slice(0, 37) + "...");
 
 /** parse_one_die: "optional:6,high" -> the rules fields; InvalidQuestion in the command line's words. */
 export function parseOneDie(text) {
@@ -122,7 +121,7 @@ export function parseOneDie(text) {
   for (const part of when.split(",")) {
     if (part === "high" && !fields.oneDieHighShut) fields.oneDieHighShut = true;
     else if (/^[0-9]{1,5}$/.test(part) && fields.oneDieAtMost === null) fields.oneDieAtMost = Number(part);
-    else throw new InvalidQuestion(`--one-die '${shown(text)}' is not a one-die rule; use ${ONE_DIE_HELP}`);
+    else throw new InvalidQuestion(`--one-die '${shorten(text)}' is not a one-die rule; use ${ONE_DIE_HELP}`);
   }
   return fields;
 }
@@ -132,7 +131,7 @@ export function optionNumber(name, text) {
   const [low, high] = LIMITS[name];
   const t = String(text);
   if (!/^[0-9]{1,6}$/.test(t) || Number(t) < low || Number(t) > high) {
-    throw new InvalidQuestion(`${OPTION[name]} must be a whole number from ${low} to ${high}, not '${shown(t)}'`);
+    throw new InvalidQuestion(`${OPTION[name]} must be a whole number from ${low} to ${high}, not '${shorten(t)}'`);
   }
   return Number(t);
 }

@@ -3,13 +3,13 @@
  * named presets from rules.js, and the link's parameters for them. A table not shipped is solved
  * by the server on first use, its progress shown. */
 
-import { InvalidQuestion } from "../format.js";
-import { field } from "../games/ui.js";
+import { InvalidQuestion, unlessInvalid } from "../format.js";
+import { askDiscard, badParam, el, field } from "../games/ui.js";
 import {
   PRESETS, STANDARD, LIMITS, makeRules, optionNumber, parseOneDie, oneDieText, presetOf, sameRules, describeRules, tableName,
 } from "./rules.js";
 import { loadPlayersTable } from "./tables.js";
-import { $, el, params, badParam, ask } from "./view.js";
+import { $, params } from "./view.js";
 
 // The link's parameter of each option, and its rules field.
 const LINK = [["tiles", "tiles"], ["dice", "dice"], ["sides", "sides"], ["one_die", "oneDie"], ["max_move_tiles", "maxMoveTiles"]];
@@ -26,7 +26,7 @@ export function rulesFromLink() {
   if (preset !== null) {
     const found = PRESETS.find((p) => p.id === preset);
     if (found) base = found.rules;
-    else badParam("rules", `choose ${PRESETS.map((p) => p.id).join(", ")}`, "the standard rules instead");
+    else badParam(params, "rules", `choose ${PRESETS.map((p) => p.id).join(", ")}`, "the standard rules instead");
   }
   const fields = { ...base };
   for (const [name, key] of LINK) {
@@ -36,18 +36,18 @@ export function rulesFromLink() {
       if (key === "oneDie") Object.assign(fields, parseOneDie(text));
       else fields[key] = optionNumber(key, text);
     } catch (e) {
-      badParam(name, e.message, "the rule's default instead");
+      badParam(params, name, e.message, "the rule's default instead");
     }
   }
   if (params.get("dice") !== null && params.get("one_die") === null && fields.dice === 1) fields.oneDieAtMost = null;
   let players = 2;
   if (params.get("players") !== null) {
-    try { players = optionNumber("players", params.get("players")); } catch (e) { badParam("players", e.message, "2 players instead"); }
+    try { players = optionNumber("players", params.get("players")); } catch (e) { badParam(params, "players", e.message, "2 players instead"); }
   }
   try {
     return { rules: makeRules(fields), players, param: given[0] };
   } catch (e) {
-    badParam(given.find((n) => n !== "players") || given[0], e.message, "the table's own rules instead");
+    badParam(params, given.find((n) => n !== "players") || given[0], e.message, "the table's own rules instead");
     return null;
   }
 }
@@ -118,9 +118,7 @@ export class RulesControl {
   read() {
     const f = this.fields;
     let ok = true;
-    const take = (key, parse) => {
-      try { return f[key].read(parse); } catch (e) { if (!(e instanceof InvalidQuestion)) throw e; ok = false; return null; }
-    };
+    const take = (key, parse) => unlessInvalid(() => f[key].read(parse), () => { ok = false; return null; });
     const number = (key) => (text) => optionNumber(key, text.trim());
     const fields = {
       tiles: take("tiles", number("tiles")), dice: take("dice", number("dice")), sides: take("sides", number("sides")),
@@ -146,9 +144,8 @@ export class RulesControl {
     const t = this.app.table;
     if (sameRules(wanted.rules, t.rules) && wanted.players === t.players) { message.textContent = "These are the rules in use."; return; }
     const go = () => this.switchTo(wanted.rules, wanted.players);
-    if (this.app.play.inProgress()) {
-      ask("Discard this game? New rules start a new game.", "Change the rules", go);
-    } else go();
+    if (!this.app.play.inProgress()) go();
+    else askDiscard("Change the rules", "New rules start a new game.").then((yes) => yes && go());
   }
 
   /** For the page's hook: rules from options as typed ({tiles, dice, sides, oneDie, maxMoveTiles, players}); resolves to the table's name. */

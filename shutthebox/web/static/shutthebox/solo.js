@@ -4,11 +4,10 @@
 
 import { TableError } from "../format.js";
 import { formatMove, formatPosition, rollChances, tilesOf, tileSum, SoloTable } from "./table.js";
-import { Turns, rankMoves } from "./turns.js";
+import { Turns, answerRoll } from "./turns.js";
 import { SOLO_VARIANTS, OBJECTIVES, describeRules } from "./rules.js";
-import {
-  $, el, pct, say, ask, focusIn, choiceParam, linkSeed, newSeed, roving, showTiles, buildTiles, showDice, animateDice,
-} from "./view.js";
+import { askDiscard, choiceParam, el, newSeed, seedParam } from "../games/ui.js";
+import { $, params, pct, say, focusIn, roving, showTiles, buildTiles, showDice, animateDice } from "./view.js";
 
 const GOALS = { shut: "shut the box", score: "lowest score" };
 const moveText = (mask) => formatMove(tilesOf(mask));
@@ -49,20 +48,8 @@ export function soloAnswer(table, objective, position, roll) {
   objective = SoloTable.objective(objective);
   const mask = table.position(position);
   const judge = soloJudge(table, objective);
-  const answer = { variant: table.variant, objective, position: formatPosition(mask), expect: judge.before(mask),
-    roll: null, moves: [], best: null, turnEnds: false, endValue: null };
-  if (roll === null || roll === undefined) return answer;
-  table.checkRoll(mask, roll);
-  answer.roll = roll;
-  const ranked = rankMoves(table, judge, mask, roll);
-  if (!ranked.moves.length) {
-    answer.turnEnds = true;
-    answer.endValue = judge.value(mask, 0);
-    return answer;
-  }
-  answer.moves = ranked.moves;
-  answer.best = tilesOf(ranked.best);
-  return answer;
+  return answerRoll({ variant: table.variant, objective, position: formatPosition(mask), expect: judge.before(mask),
+    roll: null, moves: [], best: null, turnEnds: false, endValue: null }, table, judge, mask, roll);
 }
 
 export class Solo {
@@ -82,11 +69,10 @@ export class Solo {
   }
 
   init() {
-    this.variant = choiceParam("variant", Object.keys(SOLO_VARIANTS), "standard", "the standard rules instead");
-    this.objective = choiceParam("objective", OBJECTIVES, "shut", "the goal is to shut the box instead");
-    this.hints = choiceParam("hints", ["0", "1"], "0", "no hints instead") === "1";
-    const seed = linkSeed();
-    this.seed = seed !== null ? seed : newSeed();
+    this.variant = choiceParam(params, "variant", Object.keys(SOLO_VARIANTS), "standard", "the standard rules instead");
+    this.objective = choiceParam(params, "objective", OBJECTIVES, "shut", "the goal is to shut the box instead");
+    this.hints = choiceParam(params, "hints", ["0", "1"], "0", "no hints instead") === "1";
+    this.seed = seedParam(params) ?? newSeed();
     roving($("solo-tiles"));
     $("solo-tiles").addEventListener("click", (event) => {
       const tile = event.target.closest("[data-tile]");
@@ -121,9 +107,8 @@ export class Solo {
   inProgress() { return !!this.game && !this.game.over && this.game.rolled > 0 && this.awaiting !== "error"; }
 
   /** Run `start` (a new game), once you confirm if that throws away a turn in progress. */
-  restart(question, yesText, start) {
-    if (!this.inProgress()) { start(); return; }
-    ask(`${question} The game in progress will be lost.`, yesText, start);
+  async restart(question, yesText, start) {
+    if (!this.inProgress() || await askDiscard(yesText, `${question} The game in progress will be lost.`)) start();
   }
 
   askNewGame() { this.restart("Start a new game with new dice?", "New game", () => this.newGame(newSeed())); }

@@ -9,14 +9,14 @@
  *                    cost(bestValue, value): what a move gives away (>= 0), dice(mask): dice to throw }
  */
 
-import { mulberry32 } from "../games/ui.js";
+import { mulberry32, rollDie } from "../games/ui.js";
 import { tilesOf, tileSum, formatPosition } from "./table.js";
 import { tilesText } from "./view.js";
 
 export const PLAYER_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight"];
 
 /** Throw `count` dice from a seeded stream: one draw per die. */
-export const drawDice = (rng, count, sides) => Array.from({ length: count }, () => 1 + Math.floor(rng() * sides));
+export const drawDice = (rng, count, sides) => Array.from({ length: count }, () => rollDie(rng, sides));
 
 export class Turns {
   /** board: the table (rules, allOpen, legalMoves); seats: "you" or "computer" for players 1..N. */
@@ -148,6 +148,19 @@ export class Turns {
   }
 
   get position() { return formatPosition(this.mask); }
+}
+
+/**
+ * A Coach answer (`answer`: the position's, before rolling) for `roll`, if one is given: the legal moves
+ * ranked as rankMoves ranks them and the table's move, or that the turn ends and its value.
+ */
+export function answerRoll(answer, board, judge, mask, roll) {
+  if (roll === null || roll === undefined) return answer;
+  board.checkRoll(mask, roll);
+  answer.roll = roll;
+  const ranked = rankMoves(board, judge, mask, roll);
+  if (!ranked.moves.length) return Object.assign(answer, { turnEnds: true, endValue: judge.value(mask, 0) });
+  return Object.assign(answer, { moves: ranked.moves, best: tilesOf(ranked.best) });
 }
 
 /**

@@ -1,68 +1,15 @@
-/* The Shut the Box page's small view helpers: numbers in words, link parameters, the roving tab
- * stop of a group, the "Discard this game?" dialog, tiles and dice. DOM building is games/ui.js's `el`. */
+/* The Shut the Box page's own view helpers: percentages, the roving tab stop of a group, focus,
+ * tiles and pip dice. What both pages share (el, link parameters, "Discard this game?") is games/ui.js's. */
 
-import { el } from "../games/ui.js";
+import { asking, el } from "../games/ui.js";
 
-export { el };
 export const $ = (id) => document.getElementById(id);
 
 export const params = new URLSearchParams(location.search);
 export const ANIMATE = params.get("anim") !== "0";
 
 export const pct = (value) => `${(value * 100).toFixed(2)}%`;
-export const exact = (value) => value.toFixed(6);
 export const points = (loss) => `${(loss * 100).toFixed(2)} percentage points`;
-
-/** A whole number written plainly ("17"), from low to high; null for anything else ("2.5", "1e1", "-3", "46abc", ""). */
-export function wholeNumber(text, low, high) {
-  if (typeof text !== "string" || !/^[0-9]+$/.test(text)) return null;
-  const n = Number(text);
-  return n >= low && n <= high ? n : null;
-}
-
-// -- link parameters the page could not use: named in a message, never replaced in silence
-
-const linkProblems = [];
-
-/** Note that the link's `name` could not be used: why, and what the page did instead. */
-export function badParam(name, why, instead) {
-  linkProblems.push(`${name}=${params.get(name)}: ${why}; ${instead}.`);
-}
-
-export function showLinkProblems() {
-  const box = $("link-problems");
-  box.textContent = "";
-  if (!linkProblems.length) { box.hidden = true; return; }
-  box.append(el("p", { text: `This link has ${linkProblems.length > 1 ? "parameters" : "a parameter"} the page could not use:` }),
-    el("ul", {}, ...linkProblems.map((text) => el("li", { text }))),
-    el("button", { type: "button", class: "small", text: "Dismiss", onclick: () => { box.hidden = true; } }));
-  box.hidden = false;
-}
-
-/** A link parameter that must be one of `choices`: its value, or `fallback` with a message. */
-export function choiceParam(name, choices, fallback, instead) {
-  const value = params.get(name);
-  if (value === null) return fallback;
-  if (choices.includes(value)) return value;
-  badParam(name, `choose ${choices.slice(0, -1).join(", ")}${choices.length > 1 ? " or " : ""}${choices[choices.length - 1]}`, instead);
-  return fallback;
-}
-
-let seedRead = false, seed = null;
-/** The seed of the link (Play and Solo share it), or null; a bad one is named once. */
-export function linkSeed() {
-  if (!seedRead) {
-    seedRead = true;
-    const text = params.get("seed");
-    if (text !== null) {
-      seed = wholeNumber(text, 0, 0xffffffff);
-      if (seed === null) badParam("seed", "a seed is a whole number from 0 to 4294967295", "new dice were drawn instead");
-    }
-  }
-  return seed;
-}
-
-export const newSeed = () => crypto.getRandomValues(new Uint32Array(1))[0] % 1000000000;
 
 export const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ANIMATE ? ms : 0));
 
@@ -101,38 +48,9 @@ export function roving(group) {
   });
 }
 
-// -- asking before a game in progress is thrown away (a <dialog> inside the page, not window.confirm)
-
-let asking = null;
-
-export const askOpen = () => $("ask").open;
-
-/** Ask `question`; `yes` runs only if the user confirms with the button labelled `yesText`. */
-export function ask(question, yesText, yes) {
-  const box = $("ask");
-  if (box.open) return;
-  $("ask-text").textContent = question;
-  $("ask-yes").textContent = yesText;
-  asking = yes;
-  box.showModal();
-  $("ask-no").focus(); // the safe answer: a second Enter keeps the game
-}
-
-export function initAsk() {
-  const box = $("ask");
-  $("ask-yes").addEventListener("click", () => {
-    const yes = asking;
-    asking = null;
-    box.close();
-    if (yes) yes();
-  });
-  $("ask-no").addEventListener("click", () => { asking = null; box.close(); });
-  box.addEventListener("close", () => { asking = null; });
-}
-
 /** Move the focus to `target` when the user is at the game (focus in `section` or lost), not elsewhere on the page. */
 export function focusIn(section, target) {
-  if (!target || section.hidden || askOpen()) return;
+  if (!target || section.hidden || asking()) return;
   const now = document.activeElement;
   if (now && now !== document.body && now !== target && !section.contains(now)) return;
   if (now !== target) target.focus();
