@@ -33,11 +33,12 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def server():
-    """``ShutTheBox serve`` on a free port: its base URL. A module may override it (other options)."""
+def server(tmp_path_factory):
+    """``ShutTheBox serve`` on a free port: its base URL. Tables it solves on first use go to a fresh
+    cache, never the user's. A module may override it (other options)."""
     from serving import running_server
 
-    with running_server() as (url, proc):
+    with running_server(env={"SHUTTHEBOX_CACHE": str(tmp_path_factory.mktemp("cache"))}) as (url, proc):
         yield url
 
 

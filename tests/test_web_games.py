@@ -385,10 +385,55 @@ def test_a_wrong_table_is_refused(open_page, body, words):
 
 
 def test_a_missing_table_names_the_command_that_solves_it(open_page):
+    """Served by a plain static server (no /solve/), a table not shipped is a message naming the command."""
     page = open_page("?game=toggle&cards=11&sides=9", ready=False,
-                     routes=[("**/toggle-c11-s9.msgpack", lambda route: route.fulfill(status=404, body=b""))])
+                     routes=[("**/toggle-c11-s9.msgpack", lambda route: route.fulfill(status=404, body=b"")),
+                             ("**/solve/**", lambda route: route.fulfill(status=404, body=b""))])
     text = page.inner_text("#toggle-error")
-    assert "HTTP 404" in text and "ShutTheBox toggle --cards 11 --sides 9 --expect all" in text
+    assert "ShutTheBox serve" in text and "ShutTheBox toggle --cards 11 --sides 9 --expect all" in text
+
+
+# Every text the status line shows, kept from the page's first moment (a solve may be quick).
+WATCH_STATUS = """
+window.__status = [];
+new MutationObserver(() => {
+  const box = document.getElementById('status');
+  if (box && !box.hidden) window.__status.push(box.textContent);
+}).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+"""
+
+
+def test_tables_not_shipped_are_solved_by_the_server_then_answer_as_the_api(open_page, monkeypatch, tmp_path):
+    """toggle 5 x 3 and Goat to 20 are not shipped: the page has the server solve them, says so, then
+    answers as the Python API does from its own solve (into another cache)."""
+    from shutthebox.games.goat.rules import Rules as GoatRules
+    from shutthebox.games.toggle.rules import Rules as ToggleRules
+
+    monkeypatch.setenv("SHUTTHEBOX_CACHE", str(tmp_path))
+    page = open_page("?game=toggle&cards=5&sides=3", init_script=WATCH_STATUS, wait_ms=120000)
+    assert "Solving toggle-c5-s3.msgpack (the first time only)…" in page.evaluate("window.__status")
+    table = load_toggle(ToggleRules(cards=5, sides=3))
+    rng = random.Random(53)
+    questions = [[rng.randrange(0, 32), rng.randint(1, 3), rng.randint(1, 3)] for _ in range(120)]
+    answers = page.evaluate("qs => window.games.toggle.answers(qs.map(q => ({up: q[0], x: q[1], y: q[2]})))", questions)
+    for question, got in zip(questions, answers):
+        want = toggle_expected(table, *question)
+        assert {k: got[k] for k in want} == want, question
+
+    page = open_page("?game=goat&goal=20", init_script=WATCH_STATUS, wait_ms=120000)
+    assert any(text.startswith("Solving goat-g20.msgpack") for text in page.evaluate("window.__status"))
+    table = load_goat(GoatRules(goal=20))
+    questions = []
+    while len(questions) < 120:
+        turn, rolls = random_turn(rng)
+        player = rng.randint(0, 2)
+        q = {"player": player, "my": rng.randrange(20), "turn": turn, "rolls": rolls}
+        if player:
+            q["opp"] = rng.randrange(20)
+        questions.append(q)
+    answers = page.evaluate("qs => window.games.goat.answers(qs)", questions)
+    for question, got in zip(questions, answers):
+        assert got == goat_expected(table, question), question
 
 
 def test_index_links_to_the_games_page_and_back(open_page, server, browser):

@@ -25,11 +25,26 @@ function setParams(values) {
   history.replaceState(null, "", "?" + params.toString());
 }
 
+/** A game's table. spec: url, options for format.js, and `command` (the command line that solves it
+ * when the server cannot) or `hint` (for a table that is only shipped). One not solved yet (HTTP 404)
+ * is solved by the server, its progress shown. */
 function load(spec) {
-  const promise = once(tables, spec.url, () => {
-    status.textContent = `Reading and checking ${spec.options.name}…`;
-    status.hidden = false;
-    return fetchTable(spec.url, spec.options, spec.hint || "");
+  const name = spec.options.name;
+  const hint = spec.command ? ` It is solved on first use by \`ShutTheBox serve\` or by \`${spec.command}\`.` : spec.hint || "";
+  const say = (text) => { status.textContent = text; status.hidden = false; };
+  const promise = once(tables, spec.url, async () => {
+    say(`Reading and checking ${name}…`);
+    try {
+      return await fetchTable(spec.url, spec.options, hint);
+    } catch (error) {
+      if (!(error instanceof TableError) || error.status !== 404 || !spec.command) throw error;
+    }
+    const { solveTable } = await import("./solve.js");
+    await solveTable(name, ({ done, total }) => {
+      say(total ? `Solving ${name}: ${Math.floor((100 * done) / total)}%` : `Solving ${name} (the first time only)…`);
+    }, { command: spec.command });
+    say(`Reading and checking ${name}…`);
+    return fetchTable(spec.url, spec.options, hint);
   });
   return promise.finally(() => { status.hidden = true; });
 }

@@ -28,8 +28,7 @@ export function tableSpec(goal) {
         one_move: ["|u1", [G, G, SLOTS]], two: ["<f8", [G, G, SLOTS]], two_move: ["|u1", [G, G, SLOTS]],
         last: ["<f8", [NEEDS, SLOTS]], last_move: ["|u1", [NEEDS, SLOTS]] },
       fields: (h) => (typeof h.error_bound === "string" && typeof h.tie === "string" ? null : "has no error_bound or tie") },
-    hint: ` Goals other than 100 are solved on first use: run \`ShutTheBox goat --goal ${goal} --solo --expect 0\` ` +
-      "once, then reload this page.",
+    command: `ShutTheBox goat --goal ${goal} --solo --expect 0`,
   };
 }
 

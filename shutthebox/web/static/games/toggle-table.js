@@ -29,8 +29,7 @@ export function tableSpec({ cards, sides }) {
     options: { name, game: "toggle", rules: { cards, sides },
       arrays: { rolls: ["<f8", [states]], flip: ["|u1", [states, sides, sides]] },
       fields: (h) => (typeof h.error_bound === "string" && typeof h.tie === "string" ? null : "has no error_bound or tie") },
-    hint: ` Tables other than 12 cards x 6 sides and 4 x 2 are solved on first use: run ` +
-      `\`ShutTheBox toggle --cards ${cards} --sides ${sides} --expect all\` once, then reload this page.`,
+    command: `ShutTheBox toggle --cards ${cards} --sides ${sides} --expect all`,
   };
 }
 
