@@ -127,3 +127,20 @@ def page_opener(browser, server, page_file=""):
         for context in contexts:
             context.close()
     assert not errors, errors
+
+
+class Mulberry32:
+    """The pages' dice (games/ui.js ``mulberry32``), written again from its definition: one draw per die."""
+
+    def __init__(self, seed):
+        self.a = seed & 0xFFFFFFFF
+
+    def draw(self) -> float:
+        self.a = (self.a + 0x6D2B79F5) & 0xFFFFFFFF
+        t = self.a
+        t = ((t ^ (t >> 15)) * (t | 1)) & 0xFFFFFFFF
+        t ^= (t + ((t ^ (t >> 7)) * (t | 61) & 0xFFFFFFFF)) & 0xFFFFFFFF
+        return ((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296
+
+    def die(self, sides=6) -> int:
+        return 1 + int(self.draw() * sides)

@@ -308,38 +308,37 @@ SOLVE_JS = """async ([name, refused]) => {
 }"""
 
 
-def test_solve_js_solves_follows_and_explains(tmp_path):
-    from serving import launched_browser
-
+def test_solve_js_solves_follows_and_explains(tmp_path, browser):
     cache = tmp_path / "cache"
     cache.mkdir(mode=0o700)
     name = "t6-2d6-one6-p4.msgpack"
-    with launched_browser() as browser:
-        with running_server(env={"SHUTTHEBOX_CACHE": str(cache)}) as (url, proc):
-            page = browser.new_page()
-            page.goto(url + "games.html")
-            got = page.evaluate(SOLVE_JS, [name, "t13-2d6-one6-p2.msgpack"])
-            assert got["ready"]["state"] == "ready" and got["status"] == 200, got
-            assert got["seen"][-1]["state"] == "ready" and got["seen"][-1]["done"] == got["seen"][-1]["total"] > 0
-            assert all(0 <= p["done"] <= p["total"] for p in got["seen"]), got["seen"]
-            assert got["error"] == ["TableError", "t13-2d6-one6-p2.msgpack: --tiles must be a whole number from 1 "
-                                    "to 12, not '13'"], got["error"]
-            assert (cache / name).exists()
-        # Under a plain static server there is no /solve/: the message says what to run.
-        plain = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "-d", STATIC],
-                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        try:
-            port = int(plain.stdout.readline().split(" port ")[1].split()[0])
-            page = browser.new_page()
-            page.goto("http://127.0.0.1:%d/games.html" % port)
-            error = page.evaluate("""async () => {
-              const {solveTable} = await import('/solve.js');
-              try { await solveTable('goat-g50.msgpack', () => {}, {command: 'ShutTheBox goat --goal 50 --rules'}); }
-              catch (e) { return [e.name, e.message]; }
-            }""")
-            assert error[0] == "TableError" and "run `ShutTheBox serve`" in error[1], error
-            assert "`ShutTheBox goat --goal 50 --rules`" in error[1], error
-        finally:
-            plain.terminate()
-            plain.wait(timeout=10)
-            plain.stdout.close()
+    with running_server(env={"SHUTTHEBOX_CACHE": str(cache)}) as (url, proc):
+        page = browser.new_page()
+        page.goto(url + "games.html")
+        got = page.evaluate(SOLVE_JS, [name, "t13-2d6-one6-p2.msgpack"])
+        assert got["ready"]["state"] == "ready" and got["status"] == 200, got
+        assert got["seen"][-1]["state"] == "ready" and got["seen"][-1]["done"] == got["seen"][-1]["total"] > 0
+        assert all(0 <= p["done"] <= p["total"] for p in got["seen"]), got["seen"]
+        assert got["error"] == ["TableError", "t13-2d6-one6-p2.msgpack: --tiles must be a whole number from 1 "
+                                "to 12, not '13'"], got["error"]
+        assert (cache / name).exists()
+        page.close()
+    # Under a plain static server there is no /solve/: the message says what to run.
+    plain = subprocess.Popen([sys.executable, "-u", "-m", "http.server", "0", "--bind", "127.0.0.1", "-d", STATIC],
+                             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        port = int(plain.stdout.readline().split(" port ")[1].split()[0])
+        page = browser.new_page()
+        page.goto("http://127.0.0.1:%d/games.html" % port)
+        error = page.evaluate("""async () => {
+          const {solveTable} = await import('/solve.js');
+          try { await solveTable('goat-g50.msgpack', () => {}, {command: 'ShutTheBox goat --goal 50 --rules'}); }
+          catch (e) { return [e.name, e.message]; }
+        }""")
+        assert error[0] == "TableError" and "run `ShutTheBox serve`" in error[1], error
+        assert "`ShutTheBox goat --goal 50 --rules`" in error[1], error
+        page.close()
+    finally:
+        plain.terminate()
+        plain.wait(timeout=10)
+        plain.stdout.close()

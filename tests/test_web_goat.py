@@ -18,7 +18,7 @@ from shutthebox.errors import InvalidQuery
 from shutthebox.games.goat.rules import MAX_SUM
 from shutthebox.games.goat.table import action_text, load
 
-from serving import COMMAND, page_opener, screenshot
+from serving import COMMAND, Mulberry32, page_opener, screenshot
 
 GOAL = 100
 
@@ -200,26 +200,9 @@ def test_action_values_agree_with_the_table(open_page, table):
 # -- playing --------------------------------------------------------------------------
 
 
-def mulberry32(seed):
-    """The page's dice (games/ui.js), one draw per die."""
-    a = seed & 0xFFFFFFFF
-
-    def imul(x, y):
-        return (x * y) & 0xFFFFFFFF
-
-    def draw():
-        nonlocal a
-        a = (a + 0x6D2B79F5) & 0xFFFFFFFF
-        t = imul(a ^ (a >> 15), a | 1)
-        t ^= (t + imul(t ^ (t >> 7), t | 61)) & 0xFFFFFFFF
-        return ((t ^ (t >> 14)) & 0xFFFFFFFF) / 4294967296
-
-    return draw
-
-
 def replay(history, seed):
     """Play the recorded actions by the rules with the seed's dice: (final scores, winner), every row checked."""
-    draw = mulberry32(seed)
+    draw = Mulberry32(seed).draw
     scores, mover, turn, rolls = [0, 0], 1, 0, 0
     for row in history:
         assert (row["player"], row["my"], row["opp"], row["turn"], row["rolls"]) == (

@@ -17,8 +17,7 @@ import pytest
 
 from shutthebox.games.toggle.table import load as load_toggle
 
-from serving import page_opener, screenshot
-from test_web_yazy import Mulberry32
+from serving import Mulberry32, page_opener, screenshot
 
 CARDS = 12
 ALL = (1 << CARDS) - 1

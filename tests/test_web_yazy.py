@@ -20,7 +20,7 @@ import pytest
 from shutthebox.games.yazy.rules import ALL, CATEGORIES, format_categories
 from shutthebox.games.yazy.table import load as load_yazy
 
-from serving import page_opener, screenshot
+from serving import Mulberry32, page_opener, screenshot
 
 START = "165.757319"
 
@@ -76,20 +76,6 @@ def move_value(table, mask, move, dice, rerolls):
     if words[0] == "score":
         return score_value(table, mask, CATEGORIES.index(words[1]), dice)
     return keep_value(table, mask, [] if words[1] == "none" else [int(d) for d in words[1:]], rerolls)
-
-
-class Mulberry32:
-    """The page's dice generator (games/ui.js), one draw per die rolled."""
-
-    def __init__(self, seed):
-        self.a = seed & 0xFFFFFFFF
-
-    def die(self):
-        self.a = (self.a + 0x6D2B79F5) & 0xFFFFFFFF
-        t = self.a
-        t = ((t ^ (t >> 15)) * (t | 1)) & 0xFFFFFFFF
-        t ^= (t + ((t ^ (t >> 7)) * (t | 61) & 0xFFFFFFFF)) & 0xFFFFFFFF
-        return 1 + ((t ^ (t >> 14)) & 0xFFFFFFFF) * 6 // 4294967296
 
 
 # -- choice values ------------------------------------------------------------------------

@@ -169,13 +169,17 @@ def make_handler(routes, timeout=10.0, solves=None, host="127.0.0.1"):
 
         def _send_json(self, code, answer, *headers):
             data = json.dumps(answer, sort_keys=True).encode()
-            self.send_response(code)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("Cache-Control", "no-store")
-            self.send_header("X-Content-Type-Options", "nosniff")
             if code == 503:
-                self.send_header("Retry-After", "1")
+                headers += (("Retry-After", "1"),)
+            self._send_small(code, "application/json", data, "no-store", headers)
+
+        def _send_small(self, code, kind, data, cache, headers=()):
+            """A short answer made here (JSON, a 404 line): no validators, no gzip."""
+            self.send_response(code)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+            self.send_header("Cache-Control", cache)
+            self.send_header("X-Content-Type-Options", "nosniff")
             for header in headers:
                 self.send_header(*header)
             try:
@@ -273,17 +277,7 @@ def make_handler(routes, timeout=10.0, solves=None, host="127.0.0.1"):
 
         def _not_found(self, what):
             data = ("404: %s is not here\n" % what).encode()
-            self.send_response(404)
-            self.send_header("Content-Type", "text/plain; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("X-Content-Type-Options", "nosniff")
-            try:
-                self.end_headers()
-                if self.command != "HEAD":
-                    self.wfile.write(data)
-            except DISCONNECTS:
-                self.close_connection = True
+            self._send_small(404, "text/plain; charset=utf-8", data, "no-cache")
 
         def send_response(self, code, message=None):
             self._status = code
