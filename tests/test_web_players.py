@@ -236,6 +236,15 @@ def test_a_seeded_four_player_game_clicked_to_the_end(open_page, cache, monkeypa
     assert [e["dice"] for e in again["history"]] == [e["dice"] for e in state["history"]]
 
 
+def test_before_your_turn_no_chance_is_made_up(open_page, cache, monkeypatch):
+    """With four players the table holds the mover's chance only: the last seat, while the computer
+    plays the first three (animated), is told it is known on its turn, never shown a number."""
+    page = open_page("?mode=play&tiles=6&players=4&seat=4&seed=2025")
+    page.wait_for_function("document.getElementById('scoreboard').textContent.includes('Your chance')")
+    assert "Your chance: known on your turn" in page.inner_text("#scoreboard")
+    assert not re.search(r"Your chance: [0-9]", page.inner_text("#scoreboard"))
+
+
 def test_a_keyboard_only_three_player_game(open_page, cache, monkeypatch):
     page = open_page("?mode=play&tiles=6&players=3&seat=3&seed=7&anim=0")
     table = api(cache, monkeypatch)

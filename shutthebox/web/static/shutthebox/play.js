@@ -438,8 +438,12 @@ export class Play {
     if (g.player > 1 && g.scores.length) {
       board.append(el("span", { text: `${t.players === 2 ? "Score to beat" : "Best score"}: ${Math.min(...g.scores)}` }));
     }
-    const last = this.points.length ? this.points[this.points.length - 1].chance : 0.5;
-    board.append(el("span", { text: `Your chance: ${pct(last)}` }));
+    // With more players the table holds only the mover's chance: between your turns it is not known,
+    // and the last one seen would be stale.
+    const last = this.points.length ? this.points[this.points.length - 1].chance : null;
+    const known = last !== null && (t.players === 2 || g.over || g.player === this.seat);
+    board.append(el("span", { text: known ? `Your chance: ${pct(last)}` : "Your chance: known on your turn",
+      title: known ? null : "The table holds the chance of the player to move only" }));
     showTiles($("play-tiles"), g.mask, g.chosen);
     if (g.roll !== null || !g.dice.length || this.awaiting !== "rolling") showDice($("dice"), g.dice, g.roll);
     // aria-disabled, not disabled: a focused button keeps the focus through the computer's turn (and says why it waits).
