@@ -42,6 +42,27 @@ def shown(text: str) -> str:
     return one_line(text)
 
 
+def one_question(tokens, forms, asked: str, use: str) -> tuple[str, list]:
+    """A named game's question: exactly one of the words ``forms`` (``--expect``, ``--move``), the other
+    tokens its arguments; any other option is refused. ``asked`` and ``use`` say, in the messages,
+    how the game's questions are asked."""
+    questions = [token for token in tokens if token in forms]
+    unknown = [token for token in tokens if looks_like_option(token) and token not in forms]
+    if unknown:
+        raise InvalidQuery("unknown option '%s' (%s)" % (shown(unknown[0]), asked))
+    if not questions:
+        raise InvalidQuery("no question asked: use %s (see --help)" % use)
+    if len(questions) > 1:
+        raise InvalidQuery("ask one question only: %s, once" % " or ".join(forms))
+    return questions[0], [token for token in tokens if not looks_like_option(token)]
+
+
+def wrong_count(question: str, names: str, args) -> InvalidQuery:
+    """The error for a question given the wrong number of arguments (``names`` says the right ones)."""
+    given = "%d: %s" % (len(args), shown(" ".join(args))) if args else "no arguments"
+    return InvalidQuery("%s takes %s, but got %s" % (question, names, given))
+
+
 def one_line(message) -> str:
     """The message with control characters escaped, so it stays one line."""
     text = str(message)

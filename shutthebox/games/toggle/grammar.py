@@ -4,7 +4,7 @@
     ShutTheBox toggle [--cards N] [--sides S] --move STATE X Y     ->  7
 """
 
-from ...engine.command import SHARED_HELP, TableSession, looks_like_option, no_question, shown, whole
+from ...engine.command import SHARED_HELP, TableSession, no_question, one_question, shown, whole, wrong_count
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import DEFAULT_CARDS, DEFAULT_SIDES, LIMITS, Rules
@@ -65,21 +65,11 @@ def rules_from_options(options: dict) -> Rules:
 
 def parse(tokens) -> tuple[str, list]:
     """``["--move", "all", "3", "4"]`` -> ("--move", ["all", "3", "4"])."""
-    questions = [token for token in tokens if token in _FORMS]
-    unknown = [token for token in tokens if looks_like_option(token) and token not in _FORMS]
-    args = [token for token in tokens if not looks_like_option(token)]
-    if unknown:
-        raise InvalidQuery("unknown option '%s' (a toggle question is --expect STATE or --move STATE X Y)"
-                           % shown(unknown[0]))
-    if not questions:
-        raise InvalidQuery("no question asked: use --expect STATE or --move STATE X Y (see --help)")
-    if len(questions) > 1:
-        raise InvalidQuery("ask one question only: --expect or --move, once")
-    names = _FORMS[questions[0]]
-    if len(args) != len(names):
-        raise InvalidQuery("%s takes %s, but got %s" % (questions[0], " ".join(names), "%d: %s" % (
-            len(args), shown(" ".join(args))) if args else "no arguments"))
-    return questions[0], args
+    question, args = one_question(tokens, _FORMS, "a toggle question is --expect STATE or --move STATE X Y",
+                                  "--expect STATE or --move STATE X Y")
+    if len(args) != len(_FORMS[question]):
+        raise wrong_count(question, " ".join(_FORMS[question]), args)
+    return question, args
 
 
 class Session(TableSession):

@@ -5,9 +5,8 @@
     ShutTheBox yazy --move CATS DICE REROLLS       ->  keep 6 6 | score full-house | keep none
 """
 
-from ...engine.command import SHARED_HELP, TableSession, looks_like_option, no_question, shown
+from ...engine.command import SHARED_HELP, TableSession, no_question, one_question, wrong_count
 from ...engine.store import describe as describe_file
-from ...errors import InvalidQuery
 from .rules import describe
 from .table import load
 
@@ -57,21 +56,12 @@ _FORMS = {"--expect": ((0, 1, 3), "[CATS] or CATS DICE REROLLS"), "--move": ((3,
 
 def parse(tokens) -> tuple[str, list]:
     """``["--move", "all", "13366", "2"]`` -> ("--move", ["all", "13366", "2"])."""
-    questions = [token for token in tokens if token in _FORMS]
-    unknown = [token for token in tokens if looks_like_option(token) and token not in _FORMS]
-    args = [token for token in tokens if not looks_like_option(token)]
-    if unknown:
-        raise InvalidQuery("unknown option '%s' (a yazy question is --expect [CATS] [DICE REROLLS] or --move CATS "
-                           "DICE REROLLS)" % shown(unknown[0]))
-    if not questions:
-        raise InvalidQuery("no question asked: use --expect [CATS] or --move CATS DICE REROLLS (see --help)")
-    if len(questions) > 1:
-        raise InvalidQuery("ask one question only: --expect or --move, once")
-    counts, names = _FORMS[questions[0]]
+    question, args = one_question(tokens, _FORMS, "a yazy question is --expect [CATS] [DICE REROLLS] or --move "
+                                  "CATS DICE REROLLS", "--expect [CATS] or --move CATS DICE REROLLS")
+    counts, names = _FORMS[question]
     if len(args) not in counts:
-        raise InvalidQuery("%s takes %s, but got %s" % (questions[0], names, "%d: %s" % (
-            len(args), shown(" ".join(args))) if args else "no arguments"))
-    return questions[0], args
+        raise wrong_count(question, names, args)
+    return question, args
 
 
 class Session(TableSession):
