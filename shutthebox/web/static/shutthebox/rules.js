@@ -138,15 +138,29 @@ export function optionNumber(name, text) {
 
 /**
  * rules_from_options: the rules and players of the game options as typed, { tiles, dice, sides,
- * oneDie, maxMoveTiles, players } (each a string; absent or "" = the default). -> { rules, players }.
+ * oneDie, maxMoveTiles, players } (each a string; absent = the default), checked in the command
+ * line's order and words. -> { rules, players }. `base`: the rules the options change (a preset).
+ * `onBad(key, error)`: a refused option; by default it throws, else the option keeps its default.
  */
-export function rulesFromOptions(options) {
-  const fields = {};
-  const given = (k) => options[k] !== undefined && options[k] !== null && options[k] !== "";
-  for (const k of ["tiles", "dice", "sides", "maxMoveTiles"]) if (given(k)) fields[k] = optionNumber(k, options[k]);
-  if (given("oneDie")) Object.assign(fields, parseOneDie(String(options.oneDie)));
-  else if (fields.dice === 1) fields.oneDieAtMost = null; // one die already: the one-die rule has nothing to do
-  const players = given("players") ? optionNumber("players", options.players) : 2;
+export function rulesFromOptions(options, { base = STANDARD, onBad = (key, error) => { throw error; } } = {}) {
+  const given = (k) => options[k] !== undefined && options[k] !== null;
+  const read = (k, parse) => {
+    try {
+      return parse(String(options[k]));
+    } catch (e) {
+      if (!(e instanceof InvalidQuestion)) throw e;
+      onBad(k, e);
+      return null;
+    }
+  };
+  const fields = { ...base };
+  for (const k of ["tiles", "dice", "sides", "maxMoveTiles"]) {
+    const value = given(k) ? read(k, (text) => optionNumber(k, text)) : null;
+    if (value !== null) fields[k] = value;
+  }
+  if (given("oneDie")) Object.assign(fields, read("oneDie", parseOneDie));
+  else if (given("dice") && fields.dice === 1) fields.oneDieAtMost = null; // one die already: the rule has nothing to do
+  const players = (given("players") && read("players", (text) => optionNumber("players", text))) || 2;
   return { rules: makeRules(fields), players };
 }
 

@@ -6,7 +6,7 @@
 import { InvalidQuestion, unlessInvalid } from "../format.js";
 import { askDiscard, badParam, el, field } from "../games/ui.js";
 import {
-  PRESETS, STANDARD, LIMITS, makeRules, optionNumber, parseOneDie, oneDieText, presetOf, sameRules, describeRules, tableName,
+  PRESETS, STANDARD, LIMITS, makeRules, optionNumber, parseOneDie, rulesFromOptions, oneDieText, presetOf, sameRules, describeRules, tableName,
 } from "./rules.js";
 import { loadPlayersTable } from "./tables.js";
 import { $, params } from "./view.js";
@@ -28,25 +28,15 @@ export function rulesFromLink() {
     if (found) base = found.rules;
     else badParam(params, "rules", `choose ${PRESETS.map((p) => p.id).join(", ")}`, "the standard rules instead");
   }
-  const fields = { ...base };
-  for (const [name, key] of LINK) {
-    const text = params.get(name);
-    if (text === null) continue;
-    try {
-      if (key === "oneDie") Object.assign(fields, parseOneDie(text));
-      else fields[key] = optionNumber(key, text);
-    } catch (e) {
-      badParam(params, name, e.message, "the rule's default instead");
-    }
-  }
-  if (params.get("dice") !== null && params.get("one_die") === null && fields.dice === 1) fields.oneDieAtMost = null;
-  let players = 2;
-  if (params.get("players") !== null) {
-    try { players = optionNumber("players", params.get("players")); } catch (e) { badParam(params, "players", e.message, "2 players instead"); }
-  }
+  const options = {};
+  for (const [name, key] of [...LINK, ["players", "players"]]) if (params.get(name) !== null) options[key] = params.get(name);
+  const nameOf = (key) => (LINK.find(([, k]) => k === key) || [key])[0];
+  const onBad = (key, e) => badParam(params, nameOf(key), e.message,
+    key === "players" ? "2 players instead" : "the rule's default instead");
   try {
-    return { rules: makeRules(fields), players, param: given[0] };
+    return { ...rulesFromOptions(options, { base, onBad }), param: given[0] };
   } catch (e) {
+    if (!(e instanceof InvalidQuestion)) throw e;
     badParam(params, given.find((n) => n !== "players") || given[0], e.message, "the table's own rules instead");
     return null;
   }
