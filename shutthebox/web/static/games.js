@@ -6,6 +6,7 @@
 
 import { TableError, fetchTable, once } from "./format.js";
 import { fetchGames } from "./gamelist.js";
+import { fetchOrSolve } from "./solve.js";
 import { asking, badParam, el, showError } from "./games/ui.js";
 
 const params = new URLSearchParams(location.search);
@@ -32,20 +33,14 @@ function load(spec) {
   const name = spec.options.name;
   const hint = spec.command ? ` It is solved on first use by \`ShutTheBox serve\` or by \`${spec.command}\`.` : spec.hint || "";
   const say = (text) => { status.textContent = text; status.hidden = false; };
-  const promise = once(tables, spec.url, async () => {
-    say(`Reading and checking ${name}…`);
-    try {
-      return await fetchTable(spec.url, spec.options, hint);
-    } catch (error) {
-      if (!(error instanceof TableError) || error.status !== 404 || !spec.command) throw error;
-    }
-    const { solveTable } = await import("./solve.js");
-    await solveTable(name, ({ done, total }) => {
-      say(total ? `Solving ${name}: ${Math.floor((100 * done) / total)}%` : `Solving ${name} (the first time only)…`);
-    }, { command: spec.command });
+  const fetchIt = () => {
     say(`Reading and checking ${name}…`);
     return fetchTable(spec.url, spec.options, hint);
-  });
+  };
+  const progress = ({ done, total }) =>
+    say(total ? `Solving ${name}: ${Math.floor((100 * done) / total)}%` : `Solving ${name} (the first time only)…`);
+  const promise = once(tables, spec.url,
+    () => (spec.command ? fetchOrSolve(name, fetchIt, progress, { command: spec.command }) : fetchIt()));
   return promise.finally(() => { status.hidden = true; });
 }
 

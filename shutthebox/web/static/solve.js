@@ -51,3 +51,17 @@ export async function solveTable(name, onProgress, { signal, interval = 250, com
     status = await ask(url, name, status.state === "absent" ? "POST" : "GET", signal, command);
   }
 }
+
+/**
+ * `fetchIt()` (a promise of the table `name`), or, when it is not there yet (HTTP 404), the server
+ * solves it first (`onProgress` as for solveTable) and it is fetched again.
+ */
+export async function fetchOrSolve(name, fetchIt, onProgress, { signal, command } = {}) {
+  try {
+    return await fetchIt();
+  } catch (error) {
+    if (!(error instanceof TableError) || error.status !== 404) throw error;
+  }
+  await solveTable(name, onProgress, { signal, command });
+  return fetchIt();
+}

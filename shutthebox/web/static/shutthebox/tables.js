@@ -6,6 +6,7 @@
  * are looked for beside the table the page read first, then in the same folders. */
 
 import { TableError, fetchBytes } from "../format.js";
+import { fetchOrSolve } from "../solve.js";
 import { parseTable } from "./table.js";
 import { tableName, ruleKey, oneDieText, STANDARD, soloTableName } from "./rules.js";
 
@@ -67,20 +68,9 @@ export async function loadPlayersTable(rules, players, near, onProgress, signal)
   const urls = candidates(name, near);
   const read = (found) => Object.assign(parseTable(found.bytes, { name: found.url, game: "players", rules, players }), { url: found.url });
   const fix = `Start the page with \`ShutTheBox serve\`, which solves it on first use, or solve it with \`${solveCommand(rules, players)}\`.`;
-  try {
-    return read(await fetchFirst(urls, fix));
-  } catch (error) {
-    if (!(error instanceof TableError) || error.status !== 404) throw error;
-  }
-  let solveTable;
-  try {
-    ({ solveTable } = await import("../solve.js"));
-  } catch (error) {
-    throw new TableError(`The table ${name} is not solved yet, and this page cannot ask the server to solve it ` +
-      `(solve.js did not load): ${fix}`);
-  }
-  await solveTable(name, (status) => onProgress({ ...status, name }), { signal, command: solveCommand(rules, players) });
-  return read(await fetchFirst(urls, fix));
+  const fetchIt = async () => read(await fetchFirst(urls, fix));
+  return fetchOrSolve(name, fetchIt, (status) => onProgress({ ...status, name }),
+    { signal, command: solveCommand(rules, players) });
 }
 
 /** The single-player table of a variant, beside `near` or in TABLE_FOLDERS. */
