@@ -22,10 +22,10 @@ def load(path=None, *, rules=None, players=2, build=True, progress=None):
 
 
 def load_solo(variant="standard", path=None):
-    """Load and verify a single-player table (see :func:`shutthebox.games.solo.table.load_solo`).
+    """Load and verify a single-player table (see :func:`shutthebox.games.shutthebox.solo.table.load_solo`).
 
     ``variant`` is ``"standard"``, ``"two-dice"`` or ``"two-tiles"``.
     """
-    from .games.solo.table import load_solo as _load_solo
+    from .games.shutthebox.solo.table import load_solo as _load_solo
 
     return _load_solo(variant, path)

@@ -24,4 +24,4 @@ def main(argv=None) -> int:
     name = registry.DEFAULT
     if argv and argv[0] in registry.NAMED:
         name, argv = argv[0], argv[1:]
-    return run(registry.module(name, "grammar"), argv)
+    return run(registry.grammar(name), argv)

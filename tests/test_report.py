@@ -7,7 +7,7 @@ import xml.etree.ElementTree as ElementTree
 
 from conftest import run
 
-from shutthebox.games.solo.report import build_report
+from shutthebox.games.shutthebox.solo.report import build_report
 
 
 def test_report_renders_markdown_and_svg(tmp_path):

@@ -65,16 +65,11 @@ def test_games_json_is_the_registry_s_list_with_each_package_s_words():
     from shutthebox import registry
 
     expected = []
-    for name, package in registry.GAMES.items():
-        if name in registry.ASKED_VIA:
-            continue
-        meta = importlib.import_module(package)
-        page = getattr(meta, "PAGE", None)
-        if page is None and os.path.isfile(os.path.join(STATIC, "games", name + ".js")):
-            page = "games.html?game=" + name
-        expected.append({"id": name, "title": meta.TITLE, "about": meta.ABOUT, "page": page})
-    assert [game["id"] for game in expected] == [n for n in registry.GAMES if n not in registry.ASKED_VIA]
-    assert expected[0]["page"] == "index.html" and "solo" not in [game["id"] for game in expected]
+    for game in registry.declarations():
+        page = "games.html?game=" + game.id if game.page and game.page.endswith(".js") else game.page
+        expected.append({"id": game.id, "title": game.title, "about": game.about, "page": page})
+    assert [game["id"] for game in expected] == list(registry.GAMES)
+    assert expected[0]["page"] == "index.html"
     with running_server() as (url, proc):
         status, headers, games = call(url + "games.json")
         assert status == 200 and headers["Content-Type"] == "application/json"
@@ -103,6 +98,7 @@ def test_game_packages_import_no_build_code():
 
 
 def test_table_names_round_trip_through_each_game_s_rules():
+    from shutthebox import registry
     from shutthebox.games.goat import table as goat
     from shutthebox.games.goat.rules import Rules as GoatRules
     from shutthebox.games.shutthebox.rules import Rules
@@ -117,11 +113,12 @@ def test_table_names_round_trip_through_each_game_s_rules():
         for players in (2, 3, 8):
             assert rules_of_name(table_name(rules, players)) == (rules, players), (rules, players)
     assert rules_of_name("goat-g20.msgpack") is None and rules_of_name("standard.msgpack") == (Rules(), 2)
+    goat_game, toggle_game = registry.declaration("goat"), registry.declaration("toggle")
     for goal in (2, 20, 150):
-        assert goat.solver_for(goat.table_name(GoatRules(goal))) is not None
+        assert goat_game.opener(goat.table_name(GoatRules(goal))) is not None
     for cards, sides in ((1, 2), (5, 3), (16, 8), (12, 6)):
-        assert toggle.solver_for(toggle.table_name(ToggleRules(cards, sides))) is not None
-    assert goat.solver_for("toggle-c5-s3.msgpack") is None and toggle.solver_for("goat-g20.msgpack") is None
+        assert toggle_game.opener(toggle.table_name(ToggleRules(cards, sides))) is not None
+    assert goat_game.opener("toggle-c5-s3.msgpack") is None and toggle_game.opener("goat-g20.msgpack") is None
 
 
 def test_progress_observers_see_every_update_and_the_terminal_is_unchanged():
@@ -219,7 +216,7 @@ def test_refused_names_say_why_in_the_command_line_s_words(tmp_path):
                 assert answer["error"] == "%s: %s" % (name, said), answer
         for name, words in (("standard-x.msgpack", "not the name of a table of any game"),
                             ("t9-2d6-one6-p2.msgpack", "the table of these rules is standard.msgpack"),
-                            ("goat-g020.msgpack", "the table of goal 20 is goat-g20.msgpack"),
+                            ("goat-g020.msgpack", "the table of these rules is goat-g20.msgpack"),
                             ("solo-other.msgpack", "unknown variant 'other'")):
             status, _, answer = call(url + "solve/" + name, "POST", SOLVE)
             assert status in (400, 404) and answer["state"] == "failed" and words in answer["error"], answer

@@ -12,8 +12,8 @@ from conftest import ROOT
 
 import shutthebox
 from shutthebox.games.shutthebox.rules import Rules
-from shutthebox.games.solo.solver import Throws, evaluate, solve_solo
-from shutthebox.games.solo.table import VARIANTS, load_solo
+from shutthebox.games.shutthebox.solo.solver import Throws, evaluate, solve_solo
+from shutthebox.games.shutthebox.solo.table import VARIANTS, load_solo
 
 
 TINY = [
@@ -127,7 +127,7 @@ def test_shipped_tables_hold_the_solver_values(variant):
 
 
 def test_optimal_strategy_evaluates_to_the_table_value():
-    from shutthebox.games.solo.strategies import make
+    from shutthebox.games.shutthebox.solo.strategies import make
 
     for variant, rules in VARIANTS.items():
         solution = solve_solo(rules)

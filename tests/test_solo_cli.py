@@ -106,7 +106,7 @@ def test_solo_query_path_stays_light():
 
 
 def test_ctrl_c_stops_a_simulation_without_a_traceback():
-    process = subprocess.Popen([COMMAND, "simulate", "--games", "100000000", "--strategy", "greedy"],
+    process = subprocess.Popen([sys.executable, COMMAND, "simulate", "--games", "100000000", "--strategy", "greedy"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(1.0)
     process.send_signal(signal.SIGINT)

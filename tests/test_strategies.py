@@ -8,9 +8,9 @@ from functools import lru_cache
 import pytest
 
 from shutthebox.games.shutthebox.rules import Rules
-from shutthebox.games.solo.solver import Throws, evaluate
-from shutthebox.games.solo.table import VARIANTS
-from shutthebox.games.solo.strategies import STRATEGIES, Strategy, make
+from shutthebox.games.shutthebox.solo.solver import Throws, evaluate
+from shutthebox.games.shutthebox.solo.table import VARIANTS
+from shutthebox.games.shutthebox.solo.strategies import STRATEGIES, Strategy, make
 
 from bruteforce import Naive, mask, tiles_of
 

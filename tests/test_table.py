@@ -50,9 +50,9 @@ def test_the_build_is_deterministic():
 
 
 def test_check_command_accepts_the_shipped_tables_and_rejects_others(tmp_path):
-    check = [sys.executable, os.path.join(ROOT, "build_tables.py"), "--check", "--game", "solo"]
+    check = [sys.executable, os.path.join(ROOT, "build_tables.py"), "--check", "--game", "toggle"]
     assert subprocess.run(check, capture_output=True, timeout=120).returncode == 0
-    (tmp_path / "solo-standard.msgpack").write_bytes(b"stale")
+    (tmp_path / "toggle-c4-s2.msgpack").write_bytes(b"stale")
     stale = subprocess.run(check + ["--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert stale.returncode == 1 and "DIFFERS" in stale.stdout
 

@@ -9,13 +9,10 @@ import os
 import sys
 
 from ..errors import InvalidQuery, ShutTheBoxError
+from .text import looks_like_option, one_line, option_value, shown, whole, wrong_count  # noqa: F401 - the games' helpers
 
 PROG = "ShutTheBox"
 FLAGS = {"--batch", "--rules", "--version", "--help", "-h"}
-# A number longer than this is refused before int() sees it (Python refuses over 4300 digits).
-MAX_DIGITS = 11
-# An echoed bad value is cut to this many characters.
-SHOWN = 60
 
 
 # The options and exit statuses every named game's --help ends with (%s: the game's name).
@@ -28,18 +25,6 @@ SHARED_HELP = """\
 
 exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
 missing or damaged"""
-
-
-def looks_like_option(token: str) -> bool:
-    return token[:1] == "-" and not token[1:].isdigit()
-
-
-def shown(text: str) -> str:
-    """A user's text, cut short and with control characters escaped, for a message."""
-    text = str(text)
-    if len(text) > SHOWN:
-        text = text[: SHOWN - 3] + "..."
-    return one_line(text)
 
 
 def one_question(tokens, forms, asked: str, use: str) -> tuple[str, list]:
@@ -57,36 +42,6 @@ def one_question(tokens, forms, asked: str, use: str) -> tuple[str, list]:
     return questions[0], [token for token in tokens if not looks_like_option(token)]
 
 
-def wrong_count(question: str, names: str, args) -> InvalidQuery:
-    """The error for a question given the wrong number of arguments (``names`` says the right ones)."""
-    given = "%d: %s" % (len(args), shown(" ".join(args))) if args else "no arguments"
-    return InvalidQuery("%s takes %s, but got %s" % (question, names, given))
-
-
-def one_line(message) -> str:
-    """The message with control characters escaped, so it stays one line."""
-    text = str(message)
-    if text.isprintable():
-        return text
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
-
-
-_SMALL = {str(number): number for number in range(100)}
-
-
-def whole(name: str, text: str) -> int:
-    """A whole number a user typed; InvalidQuery naming ``name`` otherwise."""
-    try:
-        return _SMALL[text]
-    except KeyError:
-        pass
-    if text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())):
-        if len(text) <= MAX_DIGITS:
-            return int(text)
-        raise InvalidQuery("the %s %s is far out of range" % (name, shown(text)))
-    raise InvalidQuery("the %s must be a whole number, not '%s'" % (name, shown(text)))
-
-
 def split_options(argv, game_options=()):
     """Pull ``--table``, the flags and the game options out of argv; the rest is the question.
 
@@ -97,7 +52,7 @@ def split_options(argv, game_options=()):
     tokens = []
     words = iter(argv)
     for word in words:
-        name, equals, value = word.partition("=")
+        name, _, value = word.partition("=")
         if word == "--table":
             options["table"] = next(words, None)
             if not options["table"]:
@@ -107,10 +62,7 @@ def split_options(argv, game_options=()):
                 raise InvalidQuery("--table needs the path of a table file")
             options["table"] = value
         elif name in game_options:
-            if not equals:
-                value = next(words, None)
-                if value is None or looks_like_option(value):
-                    raise InvalidQuery("%s needs a value (see --help)" % name)
+            name, value = option_value(word, words, " (see --help)")
             if name in options["game"]:
                 raise InvalidQuery("%s is given twice" % name)
             options["game"][name] = value

@@ -193,6 +193,8 @@ def read_table(path: str, *, expect: dict | None = None, describe=None, fix: str
         raise TableError("table file %s does not exist; %s" % (path, fix)) from None
     except OSError as error:
         raise TableError("cannot read table file %s (%s)" % (path, error.strerror or error)) from None
+    except (ValueError, TypeError):  # a NUL byte in the name, or not a name at all
+        raise TableError("table file %r: not a file name; give the path of a table file" % (path,)) from None
     try:
         table = _open(path, fd, fix)
     except BaseException:

@@ -1,6 +1,6 @@
 """Tables solved on first use for the page: ``POST /solve/NAME.msgpack`` starts one, ``GET`` follows it.
 
-NAME is a table file's name; each registry game's query-time ``table.solver_for``
+NAME is a table file's name; each registry game's declaration (``Game.opener``)
 says whether the name is one of its tables and gives the call that opens it as
 the command line does (solving and caching it when missing, with the same
 limits and messages). One worker thread solves one table at a time; at most
@@ -29,12 +29,10 @@ def find_solver(name: str):
     name no game has. Raises ``InvalidQuery`` for rules the command line refuses."""
     from .. import registry
 
-    for game in registry.GAMES:
-        if registry.has(game, "table"):
-            solver_for = getattr(registry.module(game, "table"), "solver_for", None)
-            solve = solver_for(name) if solver_for is not None else None
-            if solve is not None:
-                return solve
+    for game in registry.declarations():
+        solve = game.opener(name)
+        if solve is not None:
+            return solve
     return None
 
 
@@ -136,7 +134,7 @@ class Solves:
             error = None
             try:
                 with observed(report):
-                    solve().file.close()
+                    solve().close()
             except Exception as failure:  # noqa: BLE001 - a failed solve is the page's message, never the server's end
                 error = _named(name, failure)
                 sys.stderr.write("%s: %s\n" % (PROG, error.encode("ascii", "backslashreplace").decode()))

@@ -36,22 +36,17 @@ def static_files(folder=WEB):
 
 
 def games_list(folder=WEB) -> dict:
-    """``/games.json``: the registry's games in its order, from each game package's ``TITLE``, ``ABOUT``
-    and ``PAGE`` (default ``games.html?game=NAME`` when ``static/games/NAME.js`` exists, else None: the
-    command line only). Games asked through another's questions (solo) are not listed."""
+    """``/games.json``: the registry's games in its order, from each game's declaration: ``id``, ``title``,
+    ``about`` and ``page`` (``games.html?game=NAME`` for a module of the games page, a page of its own
+    by its URL, None for the command line only)."""
     from .. import registry
 
     games = []
-    for name, package in registry.GAMES.items():
-        if name in registry.ASKED_VIA:
-            continue
-        __import__(package)  # the package only: its __init__ imports nothing
-        meta = sys.modules[package]
-        page = getattr(meta, "PAGE", None)
-        if page is None and os.path.isfile(os.path.join(folder, "games", name + ".js")):
-            page = "games.html?game=" + name
-        games.append({"id": name, "title": getattr(meta, "TITLE", name), "about": getattr(meta, "ABOUT", ""),
-                      "page": page})
+    for game in registry.declarations():
+        page = game.page
+        if page is not None and page.endswith(".js"):
+            page = "games.html?game=" + game.id
+        games.append({"id": game.id, "title": game.title, "about": game.about, "page": page})
     return {"games": games}
 
 
@@ -98,7 +93,7 @@ def find_solo_tables(warn=True):
     page refuses it and says why.
     """
     from ..errors import ShutTheBoxError
-    from ..games.solo.table import VARIANTS, load_solo, table_name
+    from ..games.shutthebox.solo.table import VARIANTS, load_solo, table_name  # the flagship's own tables
 
     routes = {}
     for variant in VARIANTS:
@@ -185,14 +180,9 @@ class Routes:
             tablefile.close()
 
     def games(self) -> set:
-        """The ``game`` header fields of the registry's games, from each game's query-time table module."""
+        """The ``game`` header fields of the registry's games' tables, from their declarations."""
         if self._games is None:
             from .. import registry
 
-            games = set()
-            for name in registry.GAMES:
-                if registry.has(name, "table"):
-                    table = registry.module(name, "table")
-                    games.update(getattr(table, "GAMES", None) or (getattr(table, "GAME", None),))
-            self._games = games - {None}
+            self._games = set().union(*(game.headers() for game in registry.declarations()))
         return self._games

@@ -1,11 +1,23 @@
 """Goat: up to six dice a roll, three rolls a turn, a match loses the turn's points; first to the goal.
 
 Query time: ``rules``, ``table``, ``grammar``. Build and analysis time: ``dice``,
-``chains``, ``solver``, ``build``, ``analysis`` (docs/GOAT.md).
+``chains``, ``solver``, ``optimal``, ``build``, ``analysis`` (docs/GOAT.md).
 """
 
-# What the web page lists (shutthebox/web/tables.py games_list): plain text, nothing imported.
-TITLE = "Goat"
-ABOUT = ("Before each roll put 1 to 6 dice in the cup: if two dice match the turn scores nothing, "
-         "else their sum adds to the turn total; roll again or stop and bank it, at most 3 rolls a "
-         "turn. First to the goal.")
+from ...engine.game import Game, Tables
+
+DECLARATION = Game(
+    "goat",
+    title="Goat",
+    about=("Before each roll put 1 to 6 dice in the cup: if two dice match the turn scores nothing, "
+           "else their sum adds to the turn total; roll again or stop and bank it, at most 3 rolls a "
+           "turn. First to the goal."),
+    grammar="shutthebox.games.goat.grammar",
+    page="games/goat.js",
+    tables=[Tables("goat-g{goal}", headers=("goat",),
+                   fields_of="shutthebox.games.goat.rules:fields_of",
+                   rules_of="shutthebox.games.goat.rules:rules_of",
+                   open="shutthebox.games.goat.table:load",
+                   solve="shutthebox.games.goat.build:solve_table",
+                   shipped="shutthebox.games.goat.build:SHIPPED")],
+)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ...engine.analysis import parse_options, run_command, write_report
 from ...engine.progress import Progress
-from .grammar import rules_from_options
+from .rules import rules_from_options
 from .rules import DICE, MAX_GAIN, MAX_SUM, ROLLS, Rules
 from .table import load
 

@@ -7,7 +7,6 @@ from .chains import expected_turns, useful_threshold
 from .optimal import solve_last, solve_solo, solve_two, turns_left
 from .rules import DICE, GAME, THRESHOLDS, Rules
 from .solver import RESIDUAL, SOLVER_VERSION, TIE, goat_turn
-from .table import table_name
 
 GENERATOR = "shutthebox goat solver %d" % SOLVER_VERSION
 
@@ -77,5 +76,5 @@ def solve_table(rules: Rules) -> bytes:
     return encode(GAME, rules.as_dict(), arrays, generator=GENERATOR, fields=fields)
 
 
-# file name in data/ -> function returning the file's bytes
-SHIPPED = {table_name(Rules()): lambda: solve_table(Rules())}
+# The tables data/ holds: the homework's goal.
+SHIPPED = (Rules(),)

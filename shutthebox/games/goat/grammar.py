@@ -4,10 +4,10 @@
     ShutTheBox goat --one --move 0 0 11 1                       ->  roll 1
 """
 
-from ...engine.command import SHARED_HELP, TableSession, looks_like_option, no_question, shown, whole
+from ...engine.command import SHARED_HELP, TableSession, looks_like_option, no_question, option_value, shown, whole, wrong_count
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
-from .rules import DEFAULT_GOAL, GOAL_LIMITS, Rules
+from .rules import DEFAULT_GOAL, GOAL_LIMITS, OPTIONS, rules_from_options
 from .table import action_text, load
 
 HELP = """\
@@ -54,7 +54,7 @@ options:
                  solved on first use (a few seconds) and cached
 """ % (GOAL_LIMITS[0], GOAL_LIMITS[1], DEFAULT_GOAL) + SHARED_HELP % "goat"
 
-GAME_OPTIONS = ("--goal",)
+GAME_OPTIONS = OPTIONS
 COMMANDS = {"strategies": "shutthebox.games.goat.analysis:strategies_main",
             "report": "shutthebox.games.goat.analysis:report_main"}
 _PLAYERS = {"--solo": 0, "--one": 1, "--two": 2}
@@ -62,27 +62,14 @@ _QUESTIONS = ("--expect", "--move")
 _VALUED = ("--dice", "--stop-at")
 
 
-def rules_from_options(options: dict) -> Rules:
-    text = options.get("--goal")
-    if text is None:
-        return Rules()
-    low, high = GOAL_LIMITS
-    if not (text.isascii() and text.isdigit()) or len(text) > 4 or not low <= int(text) <= high:
-        raise InvalidQuery("--goal must be a whole number from %d to %d, not '%s'" % (low, high, shown(text)))
-    return Rules(int(text))
-
 
 def parse(tokens):
     """-> (player 0/1/2, "--expect"/"--move", [numbers], {"--dice": K, "--stop-at": T})."""
     players, questions, args, valued = [], [], [], {}
     words = iter(tokens)
     for word in words:
-        name, equals, value = word.partition("=")
-        if name in _VALUED:
-            if not equals:
-                value = next(words, None)
-                if value is None:
-                    raise InvalidQuery("%s needs a value" % name)
+        if word.partition("=")[0] in _VALUED:
+            name, value = option_value(word, words)
             if name in valued:
                 raise InvalidQuery("%s is given twice" % name)
             valued[name] = whole(name[2:].replace("-", " ") if name == "--stop-at" else "number of dice", value)
@@ -106,8 +93,7 @@ def parse(tokens):
     if valued:
         names = ("SCORE",)
     if len(args) != len(names):
-        raise InvalidQuery("%s %s takes %s, but got %d number%s" % (players[0], question, " ".join(names), len(args),
-                                                                   "" if len(args) == 1 else "s"))
+        raise wrong_count("%s %s" % (players[0], question), " ".join(names), args, noun="number")
     return player, question, args, valued
 
 

@@ -7,6 +7,7 @@ stored at ``slot(rolls, turn)`` of ``SLOTS`` slots: 0 (no roll yet), 1..21 (one
 roll), 22..62 (two rolls, totals 2..42). An action is 0 (stop) or K (roll K dice).
 """
 
+from ...engine.text import shown_value, whole_in
 from ...errors import InvalidQuery
 
 GAME = "goat"
@@ -30,6 +31,9 @@ def slot(rolls: int, turn: int) -> int:
 
 def check_turn(turn: int, rolls: int) -> None:
     """InvalidQuery unless ``rolls`` rolls of a turn can make the total ``turn``."""
+    for name, value in (("TURN", turn), ("ROLLS", rolls)):
+        if type(value) is not int:
+            raise InvalidQuery("%s must be a whole number, not %s" % (name, shown_value(value)))
     if not 0 <= rolls < ROLLS:
         raise InvalidQuery("ROLLS is the rolls taken this turn, 0 to %d, not %d" % (ROLLS - 1, rolls))
     low, high = (0, 0) if rolls == 0 else (rolls, rolls * MAX_SUM[DICE])
@@ -66,3 +70,22 @@ class Rules:
     def describe(self) -> str:
         return "first to %d; 1 to %d dice a roll, at most %d rolls a turn; a match scores 0 for the turn" % (
             self.goal, DICE, ROLLS)
+
+
+# -- the goal chosen on the command line (--goal 50) and in table names (goat-g50) ------------------
+
+OPTIONS = ("--goal",)
+
+
+def rules_from_options(options: dict) -> Rules:
+    """The rules of the game option's text (``{"--goal": "50"}``), checked as the command line checks it."""
+    text = options.get("--goal")
+    return Rules() if text is None else Rules(whole_in("--goal", text, *GOAL_LIMITS))
+
+
+def fields_of(rules: Rules) -> dict:
+    return {"goal": str(rules.goal)}
+
+
+def rules_of(fields: dict) -> Rules:
+    return rules_from_options({"--goal": fields["goal"]})

@@ -6,33 +6,18 @@
 """
 
 from ...engine.store import open_table
+from ...engine.table import Table
+from ...engine.text import shown_value
 from ...errors import InvalidQuery, TableError
+from . import DECLARATION
 from .rules import DICE, GAME, MAX_GAIN, NEEDS, SLOTS, THRESHOLDS, Rules, check_turn, slot
 
 
+_TABLES = DECLARATION.tables[0]
+
+
 def table_name(rules: Rules) -> str:
-    return "goat-g%d.msgpack" % rules.goal
-
-
-_NAME = r"goat-g(\d+)\.msgpack\Z"  # compiled only when asked: `re` costs a question milliseconds
-
-
-def solver_for(name: str):
-    """The call that opens the table file ``name`` (``goat-g50.msgpack``) as ``ShutTheBox goat --goal 50``
-    does, solving it on first use; None when ``name`` is not a Goat table's name; InvalidQuery, in the
-    command line's words, for a goal it refuses."""
-    import re
-
-    found = re.match(_NAME, name)
-    if found is None:
-        return None
-    from .grammar import rules_from_options  # the command line's checks (grammar imports this module)
-
-    rules = rules_from_options({"--goal": found.group(1)})
-    if table_name(rules) != name:
-        raise InvalidQuery("%s is not the name of a table: the table of goal %d is %s"
-                           % (name, rules.goal, table_name(rules)))
-    return lambda: load(rules)
+    return _TABLES.name(rules)
 
 
 def describe_fields(fields: dict) -> str:
@@ -48,13 +33,8 @@ def load(rules: Rules | None = None, path: str | None = None, build: bool = True
     if not isinstance(rules, Rules):
         raise InvalidQuery("rules must be a goat Rules object, not %r" % (rules,))
 
-    def solve():
-        from .build import solve_table  # build time: only when no table exists
-
-        return solve_table(rules)
-
     tablefile = open_table(table_name(rules), expect={"game": GAME, "rules": rules.as_dict()},
-                           describe=describe_fields, path=path, build=solve if build else None)
+                           describe=describe_fields, path=path, build=_TABLES.solver(rules) if build else None)
     return GoatTable(tablefile, rules)
 
 
@@ -62,7 +42,7 @@ def action_text(action: int) -> str:
     return "stop" if action == 0 else "roll %d" % action
 
 
-class GoatTable:
+class GoatTable(Table):
     """Exact and optimal answers for one goal.
 
     Scores, turn totals and rolls are whole numbers; ``probe_*`` raises InvalidQuery for a state
@@ -74,7 +54,8 @@ class GoatTable:
               "two_move": (None, None, SLOTS), "last": (NEEDS, SLOTS), "last_move": (NEEDS, SLOTS)}
 
     def __init__(self, tablefile, rules: Rules):
-        self.file, self.path, self.rules = tablefile, tablefile.path, rules
+        super().__init__(tablefile)
+        self.rules = rules
         goal = rules.goal
         for name, shape in self.SHAPES.items():
             wanted = tuple(goal if size is None else size for size in shape)
@@ -89,7 +70,7 @@ class GoatTable:
 
     def _score(self, name: str, score: int) -> None:
         if type(score) is not int or score < 0:
-            raise InvalidQuery("%s is a banked score, 0 or more, not %s" % (name, score))
+            raise InvalidQuery("%s is a banked score, 0 or more, not %s" % (name, shown_value(score)))
         if score >= self.rules.goal:
             raise InvalidQuery("%s %d has reached the goal %d: the game is over" % (name, score, self.rules.goal))
 
@@ -98,9 +79,9 @@ class GoatTable:
         each roll and stopping once the turn total reaches ``stop_at``: exact, correctly rounded."""
         self._score("SCORE", score)
         if type(dice) is not int or not 1 <= dice <= DICE:
-            raise InvalidQuery("K is the number of dice, 1 to %d, not %s" % (DICE, dice))
+            raise InvalidQuery("K is the number of dice, 1 to %d, not %s" % (DICE, shown_value(dice)))
         if type(stop_at) is not int or stop_at < 1:
-            raise InvalidQuery("T is the turn total to stop at, 1 or more, not %s" % stop_at)
+            raise InvalidQuery("T is the turn total to stop at, 1 or more, not %s" % shown_value(stop_at))
         t = min(stop_at, THRESHOLDS)
         return self.arrays["fixed"][((dice - 1) * THRESHOLDS + t - 1) * self.rules.goal + score]
 
@@ -119,9 +100,11 @@ class GoatTable:
     def _two(self, player: int, my: int, opp: int, turn: int, rolls: int):
         """(array name, index) of the mover's state: ``player`` 1 or 2 is to move."""
         goal = self.rules.goal
+        if type(player) is not int or player not in (1, 2):
+            raise InvalidQuery("the player to move is 1 or 2, not %s" % shown_value(player))
         self._score("MY", my)
         if type(opp) is not int or opp < 0:
-            raise InvalidQuery("OPP is a banked score, 0 or more, not %s" % opp)
+            raise InvalidQuery("OPP is a banked score, 0 or more, not %s" % shown_value(opp))
         check_turn(turn, rolls)
         if player == 1:
             if opp >= goal:
@@ -142,25 +125,3 @@ class GoatTable:
     def probe_move(self, player: int, my: int, opp: int, turn: int, rolls: int) -> int:
         name, index = self._two(player, my, opp, turn, rolls)
         return self.arrays[name + "_move"][index]
-
-    def get_fixed(self, score, dice, stop_at, default=None):
-        return self._get(self.probe_fixed, default, score, dice, stop_at)
-
-    def get_solo(self, score, turn=0, rolls=0, default=None):
-        return self._get(self.probe_solo, default, score, turn, rolls)
-
-    def get_solo_move(self, score, turn, rolls, default=None):
-        return self._get(self.probe_solo_move, default, score, turn, rolls)
-
-    def get_win(self, player, my, opp, turn=0, rolls=0, default=None):
-        return self._get(self.probe_win, default, player, my, opp, turn, rolls)
-
-    def get_move(self, player, my, opp, turn, rolls, default=None):
-        return self._get(self.probe_move, default, player, my, opp, turn, rolls)
-
-    @staticmethod
-    def _get(probe, default, *args):
-        try:
-            return probe(*args)
-        except InvalidQuery:
-            return default

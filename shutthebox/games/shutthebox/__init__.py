@@ -1,9 +1,33 @@
-"""Shut the Box: two players (the assignment), 2-8 players, rule variants.
+"""Shut the Box: two players (the assignment), 2-8 players, rule variants, and one player (``solo``).
 
-Query time: ``rules``, ``table``, ``grammar``. Build time: ``solver``, ``build``.
+Query time: ``rules``, ``table``, ``grammar``, ``solo.table``, ``solo.grammar``.
+Build and analysis time: ``solver``, ``build``, ``solo.solver``, ``solo.build``,
+``solo.strategies``, ``solo.simulate``, ``solo.report``.
 """
 
-# What the web page lists (shutthebox/web/tables.py games_list): plain text, nothing imported.
-TITLE = "Shut the Box"
-ABOUT = "Close the tiles whose sum the dice show; the lower score wins, shutting the box wins at once"
-PAGE = "index.html"  # the page of this game (default: games.html?game=NAME when static/games/NAME.js exists)
+from ...engine.game import Game, Tables
+
+_PACKAGE = "shutthebox.games.shutthebox"
+
+DECLARATION = Game(
+    "shutthebox",
+    title="Shut the Box",
+    about="Close the tiles whose sum the dice show; the lower score wins, shutting the box wins at once",
+    grammar=_PACKAGE + ".grammar",
+    page="index.html",
+    tables=[
+        # Two or more players, any rule set: t12-2d6-opt6-high-max2-p3.msgpack (rules key, players).
+        Tables("t{tiles}-{dice}d{sides}{one}{most}-p{players}", headers=("two-player", "multi-player"),
+               fields={"one": r"(?:-(?:one|opt)(?:\d+|high)(?:-high)?)?", "most": r"(?:-max\d+)?"},
+               aliases={"standard.msgpack": {"tiles": "9", "dice": "2", "sides": "6", "one": "-one6", "most": "",
+                                             "players": "2"}},
+               fields_of=_PACKAGE + ".rules:fields_of", rules_of=_PACKAGE + ".rules:rules_of",
+               open=_PACKAGE + ".table:open_rules", solve=_PACKAGE + ".build:solve_game",
+               shipped=_PACKAGE + ".build:SHIPPED"),
+        # One player, a named rule set: solo-two-dice.msgpack.
+        Tables("solo-{variant}", headers=("one-player",), fields={"variant": r"[a-z][a-z-]*"},
+               fields_of=_PACKAGE + ".solo.table:fields_of", rules_of=_PACKAGE + ".solo.table:variant_of_fields",
+               open=_PACKAGE + ".solo.table:load_solo", solve=_PACKAGE + ".solo.build:solve_variant",
+               first_use=False, shipped=_PACKAGE + ".solo.build:SHIPPED"),
+    ],
+)

@@ -6,7 +6,7 @@ from ...engine.writer import pack_array, printed_floats
 from ...engine.writer import encode as encode_file
 from .rules import STANDARD, Rules
 from .solver import SOLVER_VERSION, PlayersSolution, TwoPlayerSolution, solve_players, solve_two_player
-from .table import header_fields, table_name
+from .table import header_fields
 
 GENERATOR = "shutthebox solver %d" % SOLVER_VERSION
 
@@ -81,7 +81,11 @@ def solve_table(rules: Rules, players: int = 2, progress=None) -> bytes:
     return encode(solution, players)
 
 
-# file name in data/ -> function returning the file's bytes: the assignment's
-# game, and its most popular variants (10 and 12 tiles)
-SHIPPED = {table_name(rules): (lambda rules=rules: solve_table(rules, progress=False))
-           for rules in (STANDARD, Rules(tiles=10), Rules(tiles=12))}
+def solve_game(game: tuple, progress: bool | None = False) -> bytes:
+    """The bytes of the table of ``(rules, players)`` (the declaration's solver)."""
+    rules, players = game
+    return solve_table(rules, players, progress)
+
+
+# The tables data/ holds: the assignment's game, and its most popular variants (10 and 12 tiles).
+SHIPPED = tuple((rules, 2) for rules in (STANDARD, Rules(tiles=10), Rules(tiles=12)))

@@ -126,7 +126,7 @@ _QUESTIONS = ("--expect", "--move")
 # Options that choose the game (the whole run, batch lines included).
 GAME_OPTIONS = ("--tiles", "--dice", "--sides", "--one-die", "--max-move-tiles", "--players")
 # Analysis commands of the single-player game (imported only when used).
-COMMANDS = {"simulate": "shutthebox.games.solo.simulate:main", "report": "shutthebox.games.solo.report:main"}
+COMMANDS = {"simulate": "shutthebox.games.shutthebox.solo.simulate:main", "report": "shutthebox.games.shutthebox.solo.report:main"}
 _MOVE_TEXT: dict = {}
 _looks_like_option = looks_like_option
 
@@ -134,7 +134,7 @@ _looks_like_option = looks_like_option
 def parse_query(tokens) -> tuple[int, list]:
     """``["--two", "--move", "13456789", "17", "12"]`` -> (MOVE_TWO, the three texts)."""
     if _is_solo(tokens):
-        from ..solo.grammar import parse_solo
+        from .solo.grammar import parse_solo
 
         return SOLO, parse_solo(tokens)
     tokens, scores = _take_scores(tokens)
@@ -216,7 +216,7 @@ def _is_solo(tokens) -> bool:
 def run_query(table, kind: int, args) -> str:
     """The answer to a parsed query, as the assignment prints it."""
     if kind == SOLO:
-        from ..solo.grammar import run_solo
+        from .solo.grammar import run_solo
 
         return run_solo(args, None)
     if kind == EXPECT_ONE:
@@ -361,7 +361,7 @@ class Session:
             if self.options["game"]:
                 raise InvalidQuery("single-player questions choose their rules with --variant, not with %s"
                                    % ", ".join(self.options["game"]))
-            from ..solo.grammar import run_solo
+            from .solo.grammar import run_solo
 
             return run_solo(query[1], self.options["table"])
         return run_query(self.table(), *query)
@@ -377,7 +377,7 @@ class Session:
             if self.options["game"]:
                 raise InvalidQuery("single-player questions choose their rules with --variant, not with %s"
                                    % ", ".join(self.options["game"]))
-            from ..solo.grammar import solo_table_for
+            from .solo.grammar import solo_table_for
 
             return _describe(solo_table_for(tokens, self.options["table"]))
         no_question("--rules", tokens)

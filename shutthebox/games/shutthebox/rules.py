@@ -8,6 +8,7 @@ This module is pure and light: the query path imports it to validate rolls,
 the solver imports it to enumerate rolls and moves.
 """
 
+from ...engine.text import shown, whole_in
 from ...errors import InvalidQuery, InvalidRules
 
 # Tiles are stored as uint16 bitmasks in the table file.
@@ -226,9 +227,7 @@ ONE_DIE_HELP = ("never, K (when the open tiles sum to K or less), high (once eve
 
 def _number(option: str, text: str) -> int:
     low, high = LIMITS[option[2:].replace("-", "_")]
-    if not (text.isascii() and text.isdigit()) or len(text) > 6 or not low <= int(text) <= high:
-        raise InvalidQuery("%s must be a whole number from %d to %d, not '%s'" % (option, low, high, shown(text)))
-    return int(text)
+    return whole_in(option, text, low, high)
 
 
 def parse_one_die(text: str) -> dict:
@@ -271,8 +270,25 @@ def rules_from_options(game: dict) -> tuple[Rules, int]:
         raise InvalidQuery("these rules do not make a game: %s" % error) from None
 
 
-def shown(text: str) -> str:
-    return text if len(text) <= 40 else text[:37] + "..."
+def fields_of(game: tuple) -> dict:
+    """The slots of a table's file name (``t12-2d6-opt6-high-max2-p3``) for ``(rules, players)``."""
+    rules, players = game
+    rest = rules.key().split("-")[2:]  # after t12 and 2d6: opt6, high, max2
+    one = "".join("-" + part for part in rest if not part.startswith("max"))
+    most = "".join("-" + part for part in rest if part.startswith("max"))
+    return {"tiles": str(rules.tiles), "dice": str(rules.dice), "sides": str(rules.sides), "one": one,
+            "most": most, "players": str(players)}
+
+
+def rules_of(fields: dict) -> tuple:
+    """``(rules, players)`` of a table's file name slots, checked as the command line checks its options."""
+    options = {"--tiles": fields["tiles"], "--dice": fields["dice"], "--sides": fields["sides"],
+               "--players": fields["players"]}
+    one = fields["one"][1:]
+    options["--one-die"] = ("optional:" if one.startswith("opt") else "") + one[3:].replace("-", ",") or "never"
+    if fields["most"]:
+        options["--max-move-tiles"] = fields["most"][len("-max"):]
+    return rules_from_options(options)
 
 
 def _check_int(name, value, low, high):

@@ -18,58 +18,36 @@ from ...engine.notation import format_set as format_position
 from ...engine.notation import numbers_of as tiles_of
 from ...engine.notation import parse_collection, parse_set
 from ...engine.store import open_table
+from ...engine.table import Table as TableBase
+from ...engine.text import shown_value as _shown
 from ...errors import InvalidQuery, TableError
-from .rules import MAX_BUILD_TILES, MAX_PLAYERS, STANDARD, Rules, rules_from_options
+from . import DECLARATION
+from .rules import MAX_BUILD_TILES, MAX_PLAYERS, STANDARD, Rules
 
 TABLE_ENV = "SHUTTHEBOX_TABLE"
 STANDARD_TABLE = "standard.msgpack"
 GAMES = ("two-player", "multi-player")
 _CACHE_LIMIT = 1 << 16
-# <rules key>-p<players>.msgpack (Rules.key, docs/FORMAT.md section 6): t9-2d6-opt6-high-max2-p3.msgpack
-# (a pattern, not compiled here: importing `re` would cost every question milliseconds)
-_NAME = r"t(\d+)-(\d+)d(\d+)(?:-(one|opt)(\d+|high)(-high)?)?(?:-max(\d+))?-p(\d+)\.msgpack\Z"
+_TABLES = DECLARATION.tables[0]
 
 
 def table_name(rules: Rules = STANDARD, players: int = 2) -> str:
     """File name of the table for ``rules`` and ``players``: ``t12-2d6-one6-p2.msgpack``."""
-    if rules == STANDARD and players == 2:
-        return STANDARD_TABLE
-    return "%s-p%d.msgpack" % (rules.key(), players)
+    return _TABLES.name((rules, players))
 
 
 def rules_of_name(name: str) -> tuple[Rules, int] | None:
     """The rules and players of the table file ``name`` (the inverse of :func:`table_name`), checked as
     the command line checks ``--tiles``, ``--players``, ... (InvalidQuery, in its words); None when
     ``name`` is not a Shut the Box table's name."""
-    if name == STANDARD_TABLE:
-        return STANDARD, 2
-    import re
-
-    found = re.match(_NAME, name)
-    if found is None:
-        return None
-    tiles, dice, sides, one, when, high, most, players = found.groups()
-    options = {"--tiles": tiles, "--dice": dice, "--sides": sides, "--players": players,
-               "--one-die": "never" if one is None else
-               ("optional:" if one == "opt" else "") + when + (",high" if high else "")}
-    if most is not None:
-        options["--max-move-tiles"] = most
-    rules, players = rules_from_options(options)
-    if table_name(rules, players) != name:  # 06 for 6, one6 for the assignment's table, ...
-        raise InvalidQuery("%s is not the name of a table: the table of these rules is %s"
-                           % (name, table_name(rules, players)))
-    return rules, players
+    return _TABLES.parse(name)
 
 
-def solver_for(name: str):
-    """The call that opens the table file ``name`` as the command line does, solving it on first use and
-    caching it (with no progress bar: follow it with ``engine.progress.observed``); None when ``name``
-    is not a Shut the Box table's name; InvalidQuery for rules the command line refuses."""
-    asked = rules_of_name(name)
-    if asked is None:
-        return None
-    rules, players = asked
-    return lambda: load(rules=rules, players=players, progress=False)
+def open_rules(game: tuple):
+    """The table of ``(rules, players)`` as the command line opens it, solving it on first use and caching it
+    (with no progress bar: follow it with ``engine.progress.observed``)."""
+    rules, players = game
+    return load(rules=rules, players=players, progress=False)
 
 
 def header_fields(rules: Rules, players: int) -> dict:
@@ -119,13 +97,9 @@ def load(path: str | None = None, *, rules: Rules | None = None, players: int = 
     if rules.tiles > MAX_BUILD_TILES:
         raise InvalidQuery("tables are solved for at most %d tiles, not %d" % (MAX_BUILD_TILES, rules.tiles))
 
-    def solve():
-        from .build import solve_table  # build time: only when no table exists
-
-        return solve_table(rules, players, progress)
-
+    solve = _TABLES.solver((rules, players), progress=progress) if build else None
     tablefile = open_table(table_name(rules, players), expect=header_fields(rules, players),
-                           describe=describe_fields, path=path, build=solve if build else None,
+                           describe=describe_fields, path=path, build=solve,
                            hint=", or set %s" % TABLE_ENV)
     return _reader(tablefile)
 
@@ -142,16 +116,15 @@ def _reader(tablefile):
                         " or ask with --solo" if game == "one-player" else ""))
 
 
-class BaseTable:
-    """What every table reader shares: positions, rolls, moves, messages."""
+class BaseTable(TableBase):
+    """What every Shut the Box table reader shares: positions, rolls, moves, messages."""
 
     game = ""
     # A name for the rules in messages ("two-dice"), when the table has one.
     variant: str | None = None
 
     def __init__(self, tablefile):
-        self.file = tablefile
-        self.path = tablefile.path
+        super().__init__(tablefile)
         try:
             self.rules = rules = Rules.from_dict(tablefile.rules)
         except Exception as error:  # noqa: BLE001 - InvalidRules, TypeError: a malformed rules map
@@ -171,12 +144,10 @@ class BaseTable:
     def expected_shapes(self) -> dict:
         raise NotImplementedError
 
-    _ARRAYS: dict = {}
-
     def __getattr__(self, name):
         """Fetch an array the first time it is used; it is an attribute after that."""
         try:
-            array_name = self._ARRAYS[name]
+            array_name = self.ARRAYS[name]
         except KeyError:
             raise AttributeError(name) from None
         found = self.file.arrays.get(array_name)
@@ -193,26 +164,6 @@ class BaseTable:
     def probe_move(self, position, roll: int, scores=()) -> tuple[int, ...]:
         """Optimal move of the player to move (InvalidQuery when there is none)."""
         return self.move(position, roll, scores)
-
-    def get_expect(self, position, scores=(), default=None):
-        """Like :meth:`probe_expect`, but ``default`` where that raises."""
-        try:
-            return self.expect(position, scores)
-        except InvalidQuery:
-            return default
-
-    def get_move(self, position, roll: int, scores=(), default=None):
-        """Like :meth:`probe_move`, but ``default`` where that raises (no legal move, impossible roll, ...)."""
-        try:
-            return self.move(position, roll, scores)
-        except InvalidQuery:
-            return default
-
-    def preload(self) -> None:
-        """Read and verify every array now, for the fastest lookups when many follow."""
-        for attribute, name in self._ARRAYS.items():
-            if name in self.file.arrays:
-                setattr(self, attribute, self.file.whole(name))
 
     def __repr__(self):
         return "<shutthebox.%s %s: %s>" % (type(self).__name__, self.path, self.rules.describe())
@@ -338,7 +289,7 @@ class Table(BaseTable):
     players = 2
 
     # Arrays are fetched (and, in a large file, verified) on first use only.
-    _ARRAYS = {"_e1": "e1", "_m1": "m1", "_e2": "e2", "_m2": "m2", "_c1": "c1", "_c2": "c2"}
+    ARRAYS = {"_e1": "e1", "_m1": "m1", "_e2": "e2", "_m2": "m2", "_c1": "c1", "_c2": "c2"}
 
     def expected_shapes(self):
         positions, scores, rolls = 1 << self.rules.tiles, self._scores, self._rolls
@@ -452,7 +403,7 @@ class PlayersTable(BaseTable):
         super().__init__(tablefile)
         self._positions_count = 1 << self.rules.tiles
 
-    _ARRAYS = {"_e": "e", "_m": "m", "_c": "c"}
+    ARRAYS = {"_e": "e", "_m": "m", "_c": "c"}
 
     def expected_shapes(self):
         states = 1 + (self._scores - 1) * self.players * (self.players - 1) // 2
@@ -500,13 +451,6 @@ class PlayersTable(BaseTable):
             return self.rules.dice_choices(mask, self.open_sum(mask))[0]
         return self._c[state * self._positions_count + mask]
 
-
-def _shown(value) -> str:
-    """A value the API was given, for a message: never a 5000-digit number or a 10 MB string."""
-    if type(value) is int and not -10**12 < value < 10**12:
-        return "a number far out of range"  # str() of a huge int may raise
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def _dice_words(dice: int) -> str:

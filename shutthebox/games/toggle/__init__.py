@@ -4,8 +4,20 @@ Query time: ``rules``, ``table``, ``grammar``. Build and analysis time: ``solver
 ``build``, ``analysis``.
 """
 
-# What the web page lists (shutthebox/web/tables.py games_list): plain text, nothing imported.
-TITLE = "Toggle"
-ABOUT = ("Cards 1 to N start face up. Dice showing x and y let you turn card x, card y or card x+y; "
-         "the game ends when every card is face down. The table minimises the expected number of "
-         "rolls (Project Euler 640).")
+from ...engine.game import Game, Tables
+
+DECLARATION = Game(
+    "toggle",
+    title="Toggle",
+    about=("Cards 1 to N start face up. Dice showing x and y let you turn card x, card y or card x+y; "
+           "the game ends when every card is face down. The table minimises the expected number of "
+           "rolls (Project Euler 640)."),
+    grammar="shutthebox.games.toggle.grammar",
+    page="games/toggle.js",
+    tables=[Tables("toggle-c{cards}-s{sides}", headers=("toggle",),
+                   fields_of="shutthebox.games.toggle.rules:fields_of",
+                   rules_of="shutthebox.games.toggle.rules:rules_of",
+                   open="shutthebox.games.toggle.table:load",
+                   solve="shutthebox.games.toggle.build:solve_table",
+                   shipped="shutthebox.games.toggle.build:SHIPPED")],
+)

@@ -16,7 +16,7 @@ import numpy as np
 
 from ...engine.analysis import parse_options, run_command, write_report
 from ...engine.progress import Progress
-from .grammar import rules_from_options
+from .rules import rules_from_options
 from .rules import Rules
 from .solver import _reaches_goal
 from .table import load

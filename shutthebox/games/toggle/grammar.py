@@ -4,10 +4,10 @@
     ShutTheBox toggle [--cards N] [--sides S] --move STATE X Y     ->  7
 """
 
-from ...engine.command import SHARED_HELP, TableSession, no_question, one_question, shown, whole, wrong_count
+from ...engine.command import SHARED_HELP, TableSession, no_question, one_question, whole, wrong_count
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
-from .rules import DEFAULT_CARDS, DEFAULT_SIDES, LIMITS, Rules
+from .rules import DEFAULT_CARDS, DEFAULT_SIDES, LIMITS, OPTIONS, rules_from_options
 from .table import load
 
 HELP = """\
@@ -44,23 +44,11 @@ options:
 """ % (LIMITS["cards"][0], LIMITS["cards"][1], DEFAULT_CARDS, LIMITS["sides"][0],
        LIMITS["sides"][1], DEFAULT_SIDES) + SHARED_HELP % "toggle"
 
-GAME_OPTIONS = ("--cards", "--sides")
+GAME_OPTIONS = OPTIONS
 COMMANDS = {"strategies": "shutthebox.games.toggle.analysis:strategies_main",
             "report": "shutthebox.games.toggle.analysis:report_main"}
 _FORMS = {"--expect": ("STATE",), "--move": ("STATE", "X", "Y")}
 
-
-def rules_from_options(options: dict) -> Rules:
-    fields = {}
-    for option in GAME_OPTIONS:
-        if option in options:
-            low, high = LIMITS[option[2:]]
-            text = options[option]
-            if not (text.isascii() and text.isdigit()) or len(text) > 3 or not low <= int(text) <= high:
-                raise InvalidQuery("%s must be a whole number from %d to %d, not '%s'" % (option, low, high,
-                                                                                       shown(text)))
-            fields[option[2:]] = int(text)
-    return Rules(**fields)
 
 
 def parse(tokens) -> tuple[str, list]:

@@ -7,6 +7,7 @@ only if the game has that card; turning a card face down or face up again.
 When no such card exists (small games with big dice), the roll passes.
 """
 
+from ...engine.text import whole_in
 from ...errors import InvalidQuery
 
 GAME = "toggle"
@@ -52,3 +53,26 @@ class Rules:
     def choices(self, x: int, y: int) -> tuple[int, ...]:
         """The cards dice showing ``(x, y)`` let the player turn, increasing, without repeats."""
         return tuple(sorted({card for card in (x, y, x + y) if card <= self.cards}))
+
+
+# -- rules chosen on the command line (--cards 8 --sides 4) and in table names (toggle-c8-s4) ----------
+
+OPTIONS = ("--cards", "--sides")
+
+
+def rules_from_options(options: dict) -> Rules:
+    """The rules of the game options' texts (``{"--cards": "8"}``), checked as the command line checks them."""
+    fields = {}
+    for option in OPTIONS:
+        if option in options:
+            low, high = LIMITS[option[2:]]
+            fields[option[2:]] = whole_in(option, options[option], low, high)
+    return Rules(**fields)
+
+
+def fields_of(rules: Rules) -> dict:
+    return {"cards": str(rules.cards), "sides": str(rules.sides)}
+
+
+def rules_of(fields: dict) -> Rules:
+    return rules_from_options({"--" + name: text for name, text in fields.items()})

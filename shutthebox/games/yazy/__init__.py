@@ -4,7 +4,19 @@ Query time: ``rules``, ``table``, ``grammar``. Build and analysis time: ``solver
 ``build``, ``analysis``.
 """
 
-# What the web page lists (shutthebox/web/tables.py games_list): plain text, nothing imported.
-TITLE = "Yazy"
-ABOUT = ("Eleven turns of five dice, two rerolls each, then score one open category. No bonuses. The "
-         "table maximises the expected total.")
+from ...engine.game import Game, Tables
+
+DECLARATION = Game(
+    "yazy",
+    title="Yazy",
+    about=("Eleven turns of five dice, two rerolls each, then score one open category. No bonuses. The "
+           "table maximises the expected total."),
+    grammar="shutthebox.games.yazy.grammar",
+    page="games/yazy.js",
+    tables=[Tables("yazy", headers=("yazy",),
+                   fields_of="shutthebox.games.yazy.rules:fields_of",
+                   rules_of="shutthebox.games.yazy.rules:rules_of",
+                   open="shutthebox.games.yazy.table:open_rules",
+                   solve="shutthebox.games.yazy.build:solve_table", first_use=False,
+                   shipped="shutthebox.games.yazy.build:SHIPPED")],
+)

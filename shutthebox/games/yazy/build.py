@@ -8,7 +8,6 @@ import numpy as np
 from ...engine.writer import encode, pack_array
 from .rules import ALL, GAME, ROLLS, RULES
 from .solver import ERROR_BOUND, SOLVER_VERSION, TIE, solve
-from .table import TABLE_NAME
 
 GENERATOR = "shutthebox yazy solver %d" % SOLVER_VERSION
 # A value this close to a 6-decimal rounding midpoint (far above the float64 rounding of the
@@ -40,7 +39,7 @@ def printed(hi, lo):
     return stored
 
 
-def solve_table() -> bytes:
+def solve_table(rules=RULES) -> bytes:
     solution = solve()
     turn = printed(solution.turn, solution.turn_lo)
     expect = printed(solution.expect, solution.expect_lo)
@@ -55,5 +54,5 @@ def solve_table() -> bytes:
     return encode(GAME, RULES, arrays, generator=GENERATOR, fields=fields)
 
 
-# file name in data/ -> function returning the file's bytes
-SHIPPED = {TABLE_NAME: solve_table}
+# The tables data/ holds: the one rule set.
+SHIPPED = (RULES,)

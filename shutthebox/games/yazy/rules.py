@@ -9,6 +9,7 @@ of the sorted roll whose positions are the set bits (0: keep none).
 
 from itertools import combinations_with_replacement
 
+from ...engine.text import shown, shown_value
 from ...errors import InvalidQuery
 
 GAME = "yazy"
@@ -47,6 +48,8 @@ def score(category: int, roll) -> int:
 
 def roll_index(dice: str) -> int:
     """The rank in ``ROLLS`` of five dice written as digits in any order (``"61352"``)."""
+    if not isinstance(dice, str):
+        raise InvalidQuery("dice must be five digits 1 to 6 or a list of five faces, not %s" % shown_value(dice))
     index = _INDEX.get("".join(sorted(dice))) if len(dice) == DICE else None
     if index is None:
         raise InvalidQuery(_bad_dice(dice))
@@ -54,7 +57,7 @@ def roll_index(dice: str) -> int:
 
 
 def _bad_dice(dice: str) -> str:
-    text = "'%s'" % (dice if len(dice) <= 40 else dice[:37] + "...")
+    text = "'%s'" % shown(dice)
     if not (dice.isascii() and dice.isdigit()):
         return "dice %s: write the five dice as digits 1 to 6, such as 13366" % text
     if len(dice) != DICE:
@@ -72,9 +75,8 @@ def categories(text: str) -> int:
     for name in text.split(","):
         bit = _CATEGORY.get(name)
         if bit is None:
-            shown = name if len(name) <= 40 else name[:37] + "..."
             raise InvalidQuery("unknown category '%s' (the categories are %s; or all, none)"
-                               % (shown, ", ".join(CATEGORIES)))
+                               % (shown(name), ", ".join(CATEGORIES)))
         if mask >> bit & 1:
             raise InvalidQuery("category %s is listed twice" % name)
         mask |= 1 << bit
@@ -93,6 +95,15 @@ def describe_move(code: int, roll) -> str:
         return "score " + CATEGORIES[code - SCORE]
     kept = [str(die) for position, die in enumerate(roll) if code >> position & 1]
     return "keep " + (" ".join(kept) if kept else "none")
+
+
+# The one rule set: the table's name is its game's.
+def fields_of(rules) -> dict:
+    return {}
+
+
+def rules_of(fields: dict) -> dict:
+    return RULES
 
 
 def describe() -> str:

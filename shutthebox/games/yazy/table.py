@@ -7,19 +7,17 @@
 'keep 6 6'
 """
 
-from ...engine.command import whole
+import os
+
 from ...engine.store import open_table
+from ...engine.table import Table
+from ...engine.text import shown_value, whole
 from ...errors import InvalidQuery, TableError
+from . import DECLARATION
 from .rules import ALL, GAME, NO_MOVE, REROLLS, ROLLS, RULES, categories, describe_move, roll_index
 
-TABLE_NAME = "yazy.msgpack"
+TABLE_NAME = DECLARATION.tables[0].name(RULES)
 _SHAPE = (ALL + 1, REROLLS + 1, len(ROLLS))
-
-
-def solver_for(name: str):
-    """The call that opens the table file ``name`` as the command line does (yazy's one table is shipped,
-    never solved on first use); None for any other name."""
-    return load if name == TABLE_NAME else None
 
 
 def describe_fields(fields: dict) -> str:
@@ -30,12 +28,19 @@ def describe_fields(fields: dict) -> str:
 
 def load(path: str | None = None) -> "YazyTable":
     """The verified shipped table (or the one at ``path``)."""
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise InvalidQuery("path must be the name of a table file, not %s" % shown_value(path))
     tablefile = open_table(TABLE_NAME, expect={"game": GAME, "rules": RULES}, describe=describe_fields, path=path,
                            build=None, hint=" (python build_tables.py --game yazy)")
     return YazyTable(tablefile)
 
 
-class YazyTable:
+def open_rules(rules) -> "YazyTable":
+    """The table of ``rules`` (yazy has one rule set), as the command line opens it."""
+    return load()
+
+
+class YazyTable(Table):
     """Exact answers for yazy.
 
     ``cats``: the open categories (``"ones,full-house"``, ``"all"``, ``"none"``)
@@ -44,8 +49,10 @@ class YazyTable:
     returns ``default``.
     """
 
+    ARRAYS = {"_turn": "turn", "_expect": "expect", "_move": "move"}
+
     def __init__(self, tablefile):
-        self.file, self.path = tablefile, tablefile.path
+        super().__init__(tablefile)
         shapes = tablefile.shapes
         if shapes.get("turn") != (ALL + 1,) or shapes.get("expect") != _SHAPE or shapes.get("move") != _SHAPE:
             raise TableError("table file %s has arrays of the wrong shape for yazy; rebuild it with `make tables`"
@@ -53,17 +60,13 @@ class YazyTable:
         self._turn, self._expect, self._move = (tablefile.arrays[name] for name in ("turn", "expect", "move"))
         self._sets: dict = {}
 
-    def preload(self) -> None:
-        """Read and verify the whole table now, for many lookups."""
-        self._turn, self._expect, self._move = (self.file.whole(name) for name in ("turn", "expect", "move"))
-
     def categories(self, cats) -> int:
         if type(cats) is int and 0 <= cats <= ALL:
             return cats
         mask = self._sets.get(cats)
         if mask is None:
             if not isinstance(cats, str):
-                raise InvalidQuery("categories must be text such as ones,yazy or all, not %r" % (cats,))
+                raise InvalidQuery("categories must be text such as ones,yazy or all, not %s" % shown_value(cats))
             mask = categories(cats)
             if len(self._sets) < 1 << 12:
                 self._sets[cats] = mask
@@ -71,11 +74,17 @@ class YazyTable:
 
     def _state(self, cats, dice, rerolls) -> tuple[int, int]:
         mask = self.categories(cats)
-        roll = roll_index(dice) if isinstance(dice, str) else roll_index("".join(map(str, dice)))
+        if not isinstance(dice, str):
+            try:
+                dice = "".join(str(die) if type(die) is int else "?" for die in dice)
+            except TypeError:
+                raise InvalidQuery("dice must be five digits 1 to 6 or a list of five faces, not %s"
+                                   % shown_value(dice)) from None
+        roll = roll_index(dice)
         if isinstance(rerolls, str):
             rerolls = whole("number of rerolls", rerolls)
         if type(rerolls) is not int or not 0 <= rerolls <= REROLLS:
-            raise InvalidQuery("rerolls left must be 0, 1 or 2, not %s" % rerolls)
+            raise InvalidQuery("rerolls left must be 0, 1 or 2, not %s" % shown_value(rerolls))
         if not mask:
             raise InvalidQuery("no category is open: the game is over, there is no turn to play")
         return (mask * 3 + rerolls) * len(ROLLS) + roll, roll
@@ -94,15 +103,3 @@ class YazyTable:
         if code == NO_MOVE:
             raise TableError("table file %s has no move for a turn with categories open; rebuild it" % self.path)
         return describe_move(code, ROLLS[roll])
-
-    def get_expect(self, cats, dice=None, rerolls=None, default=None):
-        try:
-            return self.probe_expect(cats, dice, rerolls)
-        except InvalidQuery:
-            return default
-
-    def get_move(self, cats, dice, rerolls, default=None):
-        try:
-            return self.probe_move(cats, dice, rerolls)
-        except InvalidQuery:
-            return default

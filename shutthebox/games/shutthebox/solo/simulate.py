@@ -29,8 +29,8 @@ import sys
 import time
 from fractions import Fraction
 
-from ...errors import InvalidQuery, ShutTheBoxError
-from ...engine.progress import Progress
+from ....errors import InvalidQuery, ShutTheBoxError
+from ....engine.progress import Progress
 from .solver import Throws, evaluate
 from .table import DEFAULT_VARIANT, VARIANTS, variant_rules
 from .strategies import STRATEGIES, make

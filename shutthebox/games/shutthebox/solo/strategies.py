@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from fractions import Fraction
 
-from ..shutthebox.rules import Rules, moves_by_roll, tile_sums
+from ..rules import Rules, moves_by_roll, tile_sums
 
 
 class Strategy:
@@ -190,7 +190,7 @@ class OptimalScore(Optimal):
 
 def _optimal_moves(rules, objective):
     """The function move(position, roll) of the optimal moves: from the shipped table, else solved."""
-    from ...errors import TableError
+    from ....errors import TableError
     from .table import load_solo, variant_of
 
     variant = variant_of(rules)
@@ -233,7 +233,7 @@ def make(name: str, rules: Rules, seed=None) -> Strategy:
     try:
         factory = STRATEGIES[name]
     except KeyError:
-        from ...errors import InvalidQuery
+        from ....errors import InvalidQuery
 
         raise InvalidQuery("unknown strategy '%s' (choose %s)" % (name, ", ".join(STRATEGIES))) from None
     return factory(rules, seed=seed)

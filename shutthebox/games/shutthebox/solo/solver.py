@@ -23,8 +23,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..shutthebox.rules import Rules
-from ..shutthebox.solver import Turn
+from ..rules import Rules
+from ..solver import Turn
 
 # Bump when the numbers written for the same rules could change (stamped in the tables).
 SOLO_VERSION = 1

@@ -14,10 +14,11 @@ solver, the strategies or the simulator.
 """
 
 
-from ...engine.store import open_table
-from ...errors import InvalidQuery
-from ..shutthebox.rules import Rules
-from ..shutthebox.table import BaseTable, describe_fields
+from ....engine.store import open_table
+from ....errors import InvalidQuery
+from .. import DECLARATION
+from ..rules import Rules
+from ..table import BaseTable, describe_fields
 
 GAME = "one-player"
 OBJECTIVES = ("shut", "score")
@@ -47,18 +48,17 @@ def variant_of(rules: Rules) -> str | None:
 
 
 def table_name(variant: str) -> str:
-    return "solo-%s.msgpack" % variant
+    return DECLARATION.tables[1].name(variant)
 
 
-def solver_for(name: str):
-    """The call that opens the table file ``name`` (``solo-two-dice.msgpack``) as ``--solo --variant
-    two-dice`` does (solo tables are shipped, never solved on first use); None when ``name`` is not a
-    single-player table's name; InvalidQuery for a variant the command line does not know."""
-    if not (name.startswith("solo-") and name.endswith(".msgpack")):
-        return None
-    variant = name[len("solo-") : -len(".msgpack")]
-    variant_rules(variant)
-    return lambda: load_solo(variant)
+def fields_of(variant: str) -> dict:
+    return {"variant": variant}
+
+
+def variant_of_fields(fields: dict) -> str:
+    """The variant of a table's file name slots, refused (InvalidQuery) when unknown."""
+    variant_rules(fields["variant"])
+    return fields["variant"]
 
 
 def check_objective(objective: str) -> str:
@@ -91,7 +91,7 @@ class SoloTable(BaseTable):
     """
 
     game = GAME
-    _ARRAYS = {"_shut": "shut", "_shut_move": "shut_move", "_score": "score", "_score_move": "score_move"}
+    ARRAYS = {"_shut": "shut", "_shut_move": "shut_move", "_score": "score", "_score_move": "score_move"}
 
     def __init__(self, tablefile):
         super().__init__(tablefile)
@@ -145,20 +145,6 @@ class SoloTable(BaseTable):
 
     def probe_move(self, position, roll: int, objective: str = "shut") -> tuple[int, ...]:
         return self.move(position, roll, objective)
-
-    def get_expect(self, position, objective: str = "shut", default=None):
-        """Like :meth:`expect`, but ``default`` where that raises InvalidQuery."""
-        try:
-            return self.expect(position, objective)
-        except InvalidQuery:
-            return default
-
-    def get_move(self, position, roll: int, objective: str = "shut", default=None):
-        """Like :meth:`move`, but ``default`` where that raises InvalidQuery (no legal move, ...)."""
-        try:
-            return self.move(position, roll, objective)
-        except InvalidQuery:
-            return default
 
     def move_mask(self, position: int, roll: int, objective: str = "shut") -> int:
         """The optimal move as a bitmask (0: none), without validation: for programs."""

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ...engine.writer import encode, pack_array, printed_floats
+from ....engine.writer import encode, pack_array, printed_floats
 from .solver import SOLO_VERSION, SoloSolution, solve_solo
-from .table import GAME, VARIANTS, table_name
+from .table import GAME, VARIANTS
 
 GENERATOR = "shutthebox solo solver %d" % SOLO_VERSION
 
@@ -28,5 +28,10 @@ def encode_solo(solution: SoloSolution) -> bytes:
                   fields={"max_score": rules.max_score, "max_roll": rules.max_roll})
 
 
-# file name in data/ -> function returning the file's bytes: one per dice rule set
-SHIPPED = {table_name(name): (lambda rules=rules: encode_solo(solve_solo(rules))) for name, rules in VARIANTS.items()}
+def solve_variant(variant: str) -> bytes:
+    """The bytes of the single-player table of a named rule set."""
+    return encode_solo(solve_solo(VARIANTS[variant]))
+
+
+# The tables data/ holds: one per named rule set.
+SHIPPED = tuple(VARIANTS)

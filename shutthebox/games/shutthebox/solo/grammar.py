@@ -4,8 +4,8 @@
     ShutTheBox --solo --move POSITION ROLL [--variant NAME] [--objective shut|score]
 """
 
-from ...engine.command import looks_like_option, shown, whole
-from ...errors import InvalidQuery
+from ....engine.command import looks_like_option, shown, whole
+from ....errors import InvalidQuery
 from .table import DEFAULT_VARIANT, OBJECTIVES, VARIANTS, check_objective, load_solo, variant_rules
 
 SOLO = "--solo"

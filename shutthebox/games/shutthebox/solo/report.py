@@ -14,11 +14,11 @@ import os
 import sys
 from fractions import Fraction
 
-from ...engine.writer import write_atomic
-from ...errors import InvalidQuery, ShutTheBoxError
-from ...engine.notation import format_list as format_move
-from ...engine.notation import format_set as format_position
-from ...engine.notation import numbers_of as tiles_of
+from ....engine.writer import write_atomic
+from ....errors import InvalidQuery, ShutTheBoxError
+from ....engine.notation import format_list as format_move
+from ....engine.notation import format_set as format_position
+from ....engine.notation import numbers_of as tiles_of
 from .simulate import REFERENCE_SECONDS_PER_MILLION, simulate
 from .solver import Throws, evaluate, solve_solo
 from .table import VARIANTS

@@ -1,0 +1,148 @@
+"""A game's declaration: the one contract the command, the registry, ``build_tables.py``, the server
+and the tests read (docs/ARCHITECTURE.md, "The contract of a game").
+
+A game's package (``shutthebox/games/NAME/__init__.py``) holds ``GAME = Game(...)``. Everything it
+names is a dotted ``"module:attribute"`` text, imported only when used, so reading a declaration
+costs a question nothing.
+"""
+
+import sys
+
+from ..errors import InvalidQuery
+from .format import SUFFIX
+
+
+def resolve(reference: str):
+    """``"shutthebox.games.toggle.rules:rules_from_fields"`` -> that object, imported now."""
+    module, _, attribute = reference.partition(":")
+    if module not in sys.modules:
+        __import__(module)  # not importlib: importing that package costs a question a millisecond
+    return getattr(sys.modules[module], attribute)
+
+
+class Tables:
+    """One family of a game's table files: how they are named, what their header says, how one is
+    opened (solving it on first use) and which are shipped.
+
+    ``pattern`` is the file name without ``.msgpack``, with ``{field}`` slots
+    (``"toggle-c{cards}-s{sides}"``); a slot matches a whole number unless
+    ``fields`` gives its regular expression. ``aliases`` names files whose name
+    is not the pattern's (``{"standard.msgpack": {...fields}}``). The rules
+    module's ``fields_of(rules) -> dict`` and ``rules_of(fields) -> rules`` turn
+    rules into the slots' texts and back (the latter with the command line's
+    checks and messages). ``open(rules)`` opens the table as the command line
+    does; ``solve(rules, **options)`` returns a table's bytes (build time), on
+    first use too unless ``first_use`` is false (the table must be shipped);
+    ``shipped`` is the build module's list of the rules whose tables ``data/`` holds.
+    """
+
+    __slots__ = ("pattern", "headers", "fields", "aliases", "fields_of", "rules_of", "open", "solve", "first_use",
+                 "shipped", "_regex")
+
+    def __init__(self, pattern: str, *, headers: tuple, fields_of: str, rules_of: str, open: str,
+                 solve: str | None = None, first_use: bool = True, shipped: str | None = None,
+                 fields: dict | None = None, aliases: dict | None = None):
+        self.pattern, self.headers = pattern, tuple(headers)
+        self.fields, self.aliases = dict(fields or {}), dict(aliases or {})
+        self.fields_of, self.rules_of, self.open = fields_of, rules_of, open
+        self.solve, self.first_use, self.shipped = solve, first_use, shipped
+        self._regex = None
+
+    def slots(self) -> list:
+        """The pattern's slot names, in order."""
+        return [part.split("}", 1)[0] for part in self.pattern.split("{")[1:]]
+
+    def name(self, rules) -> str:
+        """The file name of the table of ``rules``."""
+        fields = resolve(self.fields_of)(rules)
+        for alias, alias_fields in self.aliases.items():
+            if alias_fields == fields:
+                return alias
+        return self.pattern.format(**fields) + SUFFIX
+
+    def parse(self, name: str):
+        """The rules of the table file ``name`` (the inverse of :meth:`name`), checked as the command line
+        checks them (InvalidQuery, in its words); None when ``name`` is not of this family."""
+        if name in self.aliases:
+            fields = dict(self.aliases[name])
+        else:
+            found = self.regex().match(name)
+            if found is None:
+                return None
+            fields = found.groupdict()
+        rules = resolve(self.rules_of)(fields)
+        if self.name(rules) != name:  # 06 for 6, a rule set with a name of its own, ...
+            raise InvalidQuery("%s is not the name of a table: the table of these rules is %s"
+                               % (name, self.name(rules)))
+        return rules
+
+    def regex(self):
+        if self._regex is None:
+            import re  # only here: `re` costs a question milliseconds
+
+            parts = re.split(r"\{(\w+)\}", self.pattern)
+            text = "".join(re.escape(part) if index % 2 == 0 else
+                           "(?P<%s>%s)" % (part, self.fields.get(part, r"\d+"))
+                           for index, part in enumerate(parts))
+            self._regex = re.compile(text + re.escape(SUFFIX) + r"\Z")
+        return self._regex
+
+    def opener(self, name: str):
+        """The call that opens the table file ``name`` as the command line does, solving it on first use;
+        None when ``name`` is not of this family."""
+        rules = self.parse(name)
+        if rules is None:
+            return None
+        return lambda: resolve(self.open)(rules)
+
+    def solver(self, rules, **options):
+        """The call that solves the table of ``rules`` on first use and returns its bytes (the build module
+        is imported only when it is called); None when the family is never solved on first use."""
+        if self.solve is None or not self.first_use:
+            return None
+        return self.builder(rules, **options)
+
+    def builder(self, rules, **options):
+        """The call that solves the table of ``rules`` and returns its bytes (build_tables.py)."""
+        return lambda: resolve(self.solve)(rules, **options)
+
+    def shipped_rules(self) -> tuple:
+        return tuple(resolve(self.shipped)) if self.shipped else ()
+
+
+class Game:
+    """One game: its name on the command line, its words for the pages, its query grammar, its tables.
+
+    ``grammar`` is the query-time module the command runs (``HELP``, ``GAME_OPTIONS``,
+    ``COMMANDS``, ``open_game``); ``page`` the games page's module for it
+    (``static/games/NAME.js``) or the URL of a page of its own, None for none.
+    """
+
+    __slots__ = ("id", "title", "about", "grammar", "tables", "page")
+
+    def __init__(self, id: str, *, title: str, about: str, grammar: str, tables: tuple, page: str | None = None):
+        self.id, self.title, self.about, self.grammar = id, title, about, grammar
+        self.tables, self.page = tuple(tables), page
+
+    def __repr__(self):
+        return "<Game %s>" % self.id
+
+    def headers(self) -> set:
+        """The ``game`` header values of this game's tables."""
+        return {header for family in self.tables for header in family.headers}
+
+    def family(self, name: str):
+        """The table family whose names ``name`` matches (parsed, with rules), or (None, None)."""
+        for family in self.tables:
+            rules = family.parse(name)
+            if rules is not None:
+                return family, rules
+        return None, None
+
+    def opener(self, name: str):
+        """The call that opens the table file ``name`` (see :meth:`Tables.opener`), or None."""
+        for family in self.tables:
+            found = family.opener(name)
+            if found is not None:
+                return found
+        return None
