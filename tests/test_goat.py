@@ -244,12 +244,11 @@ def play_game(table, goal, k, t, rng):
 
 # -- the command ---------------------------------------------------------------------------------------------
 
-def test_golden_answers():
+def test_golden_fixed_strategies_are_independently_true():
+    """The golden file's answers (the same on every surface: tests/test_contract.py) against exact Fractions."""
     with open(os.path.join(ROOT, "tests", "data", "goat-golden.txt"), encoding="utf-8") as handle:
         pairs = [line.rstrip("\n").split("\t") for line in handle if "\t" in line and not line.startswith("#")]
-    batch = run("goat", "--batch", stdin="".join(question + "\n" for question, _ in pairs))
-    assert batch.stdout.splitlines() == [answer for _, answer in pairs]
-    assert batch.returncode == 1  # the golden file has error lines
+    assert any("--dice" in question for question, _ in pairs)
     for question, answer in pairs:  # the fixed strategies, against the independent Fractions
         words = question.split()
         if "--dice" in words and not answer.startswith("error"):

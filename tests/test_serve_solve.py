@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import importlib
 import io
 import json
 import os

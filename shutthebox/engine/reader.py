@@ -80,6 +80,12 @@ class TableFile:
             os.close(self._fd)
             self._fd = None
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
     def __del__(self):
         try:
             self.close()

@@ -6,7 +6,6 @@
 
 from ...engine.command import SHARED_HELP, TableSession, no_question, one_question, whole, wrong_count
 from ...engine.store import describe as describe_file
-from ...errors import InvalidQuery
 from .rules import DEFAULT_CARDS, DEFAULT_SIDES, LIMITS, OPTIONS, rules_from_options
 from .table import load
 
