@@ -144,7 +144,7 @@ def shutthebox_batch(count: int) -> bytes:
     lines = []
     while len(lines) < count:
         mask = rng.randrange(1, 512)
-        position, score = format_set(mask), rng.randrange(1, 46)
+        position, score = format_set(mask, 9), rng.randrange(1, 46)
         low, high = table.roll_range(mask)
         roll = rng.randint(low, high)
         kind = len(lines) % 4

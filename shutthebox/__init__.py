@@ -21,10 +21,11 @@ def load(path=None, *, rules=None, players=2, build=True, progress=None):
     return _load(path, rules=rules, players=players, build=build, progress=progress)
 
 
-def load_solo(variant="standard", path=None):
+def load_solo(variant=None, path=None):
     """Load and verify a single-player table (see :func:`shutthebox.games.shutthebox.solo.table.load_solo`).
 
-    ``variant`` is ``"standard"``, ``"two-dice"`` or ``"two-tiles"``.
+    ``variant`` is ``"standard"`` (the default), ``"two-dice"`` or ``"two-tiles"``; with ``path`` and no
+    ``variant``, the file's own rules.
     """
     from .games.shutthebox.solo.table import load_solo as _load_solo
 

@@ -2,7 +2,9 @@
 
 import io
 import os
+import shlex
 import subprocess
+import sys
 
 import pytest
 
@@ -60,6 +62,8 @@ def test_bad_input_is_one_line_on_stderr_and_exit_2(args, message):
 
 def test_empty_position_argument():
     result = run("--one", "--expect", "")
+    assert result.returncode == 2 and "lists no tile" in result.stderr
+    result = run("--one", "--expect", "none")
     assert result.returncode == 2 and "position is empty" in result.stderr
 
 
@@ -103,7 +107,8 @@ def test_table_option_and_environment_choose_the_file(tmp_path):
 
 
 def test_command_works_from_another_directory(tmp_path):
-    result = subprocess.run([COMMAND, "--one", "--expect", "146789"], cwd=tmp_path, capture_output=True, text=True)
+    result = subprocess.run([sys.executable, COMMAND, "--one", "--expect", "146789"], cwd=tmp_path, capture_output=True,
+                            text=True)
     assert result.stdout == "0.256254\n"
 
 
@@ -149,7 +154,8 @@ def test_batch_survives_invalid_utf8(table):
 
 def test_batch_answers_each_line_before_reading_the_next():
     """A tool may talk to --batch one query at a time over a pipe."""
-    process = subprocess.Popen([COMMAND, "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    process = subprocess.Popen([sys.executable, COMMAND, "--batch"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               text=True)
     try:
         for query, expected in [("--one --expect 146789", "0.256254"), ("--one --move 146789 9", "[9]")]:
             process.stdin.write(query + "\n")
@@ -170,7 +176,7 @@ def test_batch_in_process_matches_single_queries(table):
 
 def test_closed_pipe_is_not_an_error(table):
     queries = "--one --expect 1\n" * 200000
-    shell = "%s --batch | head -n 1" % COMMAND
+    shell = "%s %s --batch | head -n 1" % (shlex.quote(sys.executable), shlex.quote(COMMAND))
     result = subprocess.run(["bash", "-o", "pipefail", "-c", shell], input=queries, capture_output=True, text=True)
     assert result.stdout == "%.6f\n" % table.expect_one("1")
     assert (result.returncode, result.stderr) == (0, "")

@@ -133,6 +133,8 @@ def _run(grammar, argv, prog):
         _write(session.describe(tokens) + "\n")
         return 0
     if batch:
+        if sys.stdout is None:
+            raise OSError(9, "standard output is closed")
         return run_batch(session, _stdin(), sys.stdout)
     _write(session.answer(tokens) + "\n")
     return 0

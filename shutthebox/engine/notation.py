@@ -10,6 +10,7 @@ digits (``1,2``). A set is a bitmask: bit ``i`` set means number ``i + 1``.
 """
 
 from ..errors import InvalidQuery
+from .text import shown as shown_text
 
 # Longest text a set can take (a comma-separated list of every number up to 64).
 MAX_TEXT = 200
@@ -27,12 +28,18 @@ def numbers_of(mask: int) -> tuple[int, ...]:
     return tuple(numbers)
 
 
-def format_set(mask: int) -> str:
-    """``146789``, or with commas when a number is above 9: ``1,2,10,12``."""
+def format_set(mask: int, highest: int) -> str:
+    """A set as players write it in a game of numbers 1 to ``highest``: digits run together while the
+    game has no number above 9 (``146789``); else commas always (``1,2,10,12``), a lone number above 9
+    with a trailing comma (``12,``: ``12`` alone would read as 1 and 2). The empty set is ``none``."""
     numbers = numbers_of(mask)
-    if numbers and numbers[-1] > 9:
-        return ",".join(map(str, numbers))
-    return "".join(map(str, numbers))
+    if not numbers:
+        return "none"
+    if highest <= 9:
+        return "".join(map(str, numbers))
+    if len(numbers) == 1 and numbers[0] > 9:
+        return "%d," % numbers[0]
+    return ",".join(map(str, numbers))
 
 
 def format_list(numbers) -> str:
@@ -45,10 +52,12 @@ def parse_set(text: str, highest: int, noun: str = "tile", what: str = "position
 
     Raises InvalidQuery, in the player's words, for anything else.
     """
-    shown = "'%s'" % (text if len(text) <= 40 else text[:37] + "...")
+    shown = "'%s'" % shown_text(text)
     if len(text) > MAX_TEXT:
         raise InvalidQuery("%s %s is too long to be a set of %ss 1 to %d" % (what, shown, noun, highest))
     stripped = text.strip()
+    if stripped == "none":
+        return 0
     if "," in stripped or " " in stripped:
         parts = [part for part in stripped.replace(",", " ").split()]
     elif highest <= 9:
@@ -60,6 +69,8 @@ def parse_set(text: str, highest: int, noun: str = "tile", what: str = "position
         )
     else:
         parts = [stripped] if stripped else []
+    if not parts:
+        raise InvalidQuery("%s %s lists no %s; write none for the empty set" % (what, shown, noun))
     mask = 0
     for part in parts:
         if not (part.isascii() and part.isdigit()) or len(part) > 3:

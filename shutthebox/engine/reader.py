@@ -230,6 +230,13 @@ def _open(path, fd, fix):
         raise TableError("table file %s is not a regular file; %s" % (path, fix))
     size = info.st_size
     cursor = _Cursor(fd, size)
+    try:
+        return _open_verified(path, fd, cursor, size, fix)
+    except OSError as error:  # a read error (EIO, /proc/self/mem): a table problem, not the output's
+        raise TableError("cannot read table file %s (%s); %s" % (path, error.strerror or error, fix)) from None
+
+
+def _open_verified(path, fd, cursor, size, fix):
     head = cursor.window(0, 64)
     if len(head) < 64 or head[1 : 1 + len(MAGIC_PREFIX)] != MAGIC_PREFIX:
         raise damaged(path, "is not a ShutTheBox table (wrong magic)", fix)

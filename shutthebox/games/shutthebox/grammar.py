@@ -189,7 +189,12 @@ def _parse_any(tokens, scores, players, questions, args):
         raise InvalidQuery("--scores says which player is to move: leave out %s" % players[0])
     if len(questions) != 1:
         raise InvalidQuery("ask one question: --expect or --move")
-    posted = [_whole("posted score", part) for part in scores.replace(",", " ").split()]
+    parts = scores.replace(",", " ").split()
+    if scores.strip() == "none":
+        parts = []  # the first player's turn
+    elif not parts:
+        raise InvalidQuery("--scores '%s' lists no score; write none when no score is posted yet" % shown(scores))
+    posted = [_whole("posted score", part) for part in parts]
     names = ("POSITION",) if questions[0] == "--expect" else ("POSITION", "ROLL")
     if len(args) != len(names):
         raise InvalidQuery("--scores ... %s takes %s, but got %d argument(s)" % (questions[0], " ".join(names),
@@ -262,7 +267,7 @@ def _batch_answers(session, table):
     rules = table.rules
     rolls, scores = table._rolls, table._scores
     e1, m1, e2, m2 = table._e1, table._m1, table._e2, table._m2
-    positions = {format_position(mask): mask for mask in range(1, 1 << rules.tiles)}
+    positions = {format_position(mask, rules.tiles): mask for mask in range(1, 1 << rules.tiles)}
     valid = bytearray(len(positions) * rolls + rolls)
     for mask in positions.values():
         for roll in table.possible_rolls(mask):

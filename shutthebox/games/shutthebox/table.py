@@ -221,11 +221,11 @@ class BaseTable(TableBase):
         choices = rules.dice_choices(mask, total)
         rolls = sorted(self.possible_rolls(mask))
         if rules.one_die_at_most is not None and total <= rules.one_die_at_most:
-            why = "the open tiles %s sum to %d, so " % (format_position(mask), total)
+            why = "the open tiles %s sum to %d, so " % (format_position(mask, self.rules.tiles), total)
         elif 1 in choices:
             why = "every tile above 6 is shut, so "
         elif rules.one_die_at_most is not None:
-            why = "the open tiles %s sum to %d, so " % (format_position(mask), total)
+            why = "the open tiles %s sum to %d, so " % (format_position(mask, self.rules.tiles), total)
         elif rules.one_die_high_shut:
             why = "a tile above 6 is open, so "
         else:
@@ -248,7 +248,7 @@ class BaseTable(TableBase):
             limit = self.rules.max_move_tiles
             raise InvalidQuery(
                 "no %sopen tiles of %s add up to %d: the turn ends there, scoring %d"
-                % ("%d or fewer " % limit if limit else "", format_position(mask), roll, self.open_sum(mask))
+                % ("%d or fewer " % limit if limit else "", format_position(mask, self.rules.tiles), roll, self.open_sum(mask))
             )
         tiles = self._tiles[move] = tiles_of(move)
         return tiles

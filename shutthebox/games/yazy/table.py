@@ -63,10 +63,11 @@ class YazyTable(Table):
     def categories(self, cats) -> int:
         if type(cats) is int and 0 <= cats <= ALL:
             return cats
+        if not isinstance(cats, str):
+            raise InvalidQuery("categories must be text such as ones,yazy or all, or a bitmask from 0 to %d, not %s"
+                               % (ALL, shown_value(cats)))
         mask = self._sets.get(cats)
         if mask is None:
-            if not isinstance(cats, str):
-                raise InvalidQuery("categories must be text such as ones,yazy or all, not %s" % shown_value(cats))
             mask = categories(cats)
             if len(self._sets) < 1 << 12:
                 self._sets[cats] = mask

@@ -6,7 +6,7 @@
 
 from ....engine.command import looks_like_option, shown, whole
 from ....errors import InvalidQuery
-from .table import DEFAULT_VARIANT, OBJECTIVES, VARIANTS, check_objective, load_solo, variant_rules
+from .table import OBJECTIVES, VARIANTS, check_objective, load_solo, variant_rules
 
 SOLO = "--solo"
 VALUE_OPTIONS = ("--variant", "--objective")
@@ -75,7 +75,7 @@ def solo_table(variant, path=None):
     try:
         return _TABLES[key]
     except KeyError:
-        table = _TABLES[key] = load_solo(variant or DEFAULT_VARIANT, path)
+        table = _TABLES[key] = load_solo(variant, path)
         return table
 
 

@@ -182,10 +182,10 @@ def render_markdown(analyses, games, seed, chart="strategies.svg") -> str:
     out += ["Best opening roll: **%d** (%s); worst: **%d** (%s)." % (best[0], pct(best[3]), worst[0], pct(worst[3])), ""]
 
     out += ["## 3. Best positions to reach (%s rules)" % main.variant, ""]
-    rows = [[format_position(p), main.throws.sums[p], pct(main.shut(p))] for p in main.best_positions()]
+    rows = [[format_position(p, main.rules.tiles), main.throws.sums[p], pct(main.shut(p))] for p in main.best_positions()]
     out += _table(["position", "open sum", "shut from here"], rows) + [""]
     out += ["The best position for each sum of open tiles (aim for these when a roll allows a choice):", ""]
-    rows = [[total, format_position(p), pct(main.shut(p))] for total, p in sorted(main.best_by_sum().items())]
+    rows = [[total, format_position(p, main.rules.tiles), pct(main.shut(p))] for total, p in sorted(main.best_by_sum().items())]
     out += _table(["open sum", "best position", "shut from there"], rows) + [""]
 
     out += ["## 4. Where the optimal move differs from Greedy (%s rules)" % main.variant, ""]
@@ -203,7 +203,7 @@ def render_markdown(analyses, games, seed, chart="strategies.svg") -> str:
         "",
     ]
     found.sort(key=lambda row: (-(row[4] * row[5]), -row[4], row[0], row[1]))
-    rows = [[format_position(p), roll, format_move(tiles_of(g)), format_move(tiles_of(b)),
+    rows = [[format_position(p, main.rules.tiles), roll, format_move(tiles_of(g)), format_move(tiles_of(b)),
              "%.3f points" % (100 * float(loss)), pct(meet, 3), "%.5f points" % (100 * float(loss * meet))]
             for p, roll, g, b, loss, meet in found[:15]]
     out += _table(["position", "roll", "Greedy closes", "optimal closes", "loss in shut chance",
@@ -211,7 +211,7 @@ def render_markdown(analyses, games, seed, chart="strategies.svg") -> str:
     found.sort(key=lambda row: (-row[4], row[0], row[1]))
     p, roll, g, b, loss, meet = found[0]
     out += ["The largest single loss: at %s with a roll of %d, Greedy closes %s but %s is better by %.3f points."
-            % (format_position(p), roll, format_move(tiles_of(g)), format_move(tiles_of(b)), 100 * float(loss)), ""]
+            % (format_position(p, main.rules.tiles), roll, format_move(tiles_of(g)), format_move(tiles_of(b)), 100 * float(loss)), ""]
 
     out += ["## 5. How the rules change the odds", ""]
     rows = []

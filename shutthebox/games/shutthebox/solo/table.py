@@ -67,17 +67,19 @@ def check_objective(objective: str) -> str:
     return objective
 
 
-def load_solo(variant: str = DEFAULT_VARIANT, path: str | None = None) -> "SoloTable":
-    """Load and verify a single-player table: ``path``, else the shipped one of ``variant``.
+def load_solo(variant: str | None = None, path: str | None = None) -> "SoloTable":
+    """Load and verify a single-player table: ``path``, else the shipped one of ``variant`` (default
+    ``standard``).
 
-    With an explicit ``path`` the file's own rules are used; ``variant``, when
-    not the default, must name those same rules (TableError otherwise).
+    With an explicit ``path`` and no ``variant`` the file's own rules are used; a ``variant`` given
+    with a ``path`` must name the file's rules (TableError otherwise).
     """
-    rules = variant_rules(variant)
+    rules = variant_rules(DEFAULT_VARIANT if variant is None else variant)
     expect = {"game": GAME}
-    if path is None or variant != DEFAULT_VARIANT:
+    if path is None or variant is not None:
         expect["rules"] = rules.as_dict()
-    return SoloTable(open_table(table_name(variant), expect=expect, describe=describe_fields, path=path))
+    return SoloTable(open_table(table_name(variant or DEFAULT_VARIANT), expect=expect, describe=describe_fields,
+                                path=path))
 
 
 class SoloTable(BaseTable):

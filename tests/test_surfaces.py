@@ -1,0 +1,113 @@
+"""Every surface answers alike: a batch line, a single question and the API give the same answer or the
+same refusal, in one notation; malformed questions are refused, never read as something else."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from conftest import COMMAND, ROOT
+from shutthebox.engine.notation import format_set, parse_set
+from shutthebox.errors import InvalidQuery, TableError
+
+
+def command(*args, stdin=None, **kwargs):
+    return subprocess.run([sys.executable, COMMAND, *args], input=stdin, capture_output=True, text=True,
+                          timeout=120, cwd=ROOT, **kwargs)
+
+
+@pytest.mark.parametrize("tiles", [9, 10, 11, 12, 16])
+def test_a_set_is_printed_so_that_it_reads_back_the_same(tiles):
+    for mask in range(1 << tiles):
+        text = format_set(mask, tiles)
+        assert parse_set(text, tiles) == mask, (tiles, mask, text)
+        if tiles > 9 and mask.bit_count() > 1:
+            assert "," in text
+
+
+@pytest.mark.parametrize("tiles, lines", [
+    (12, ["--two --expect 3,4,7,9,11,12 42", "--one --expect 12,", "--one --expect 1,2", "--one --expect 12",
+          "--one --move 12, 12", "--two --move 1,2,10 20 3"]),
+    (10, ["--one --expect 79", "--one --expect 7,9", "--one --expect 10,", "--two --expect 10 5"]),
+])
+def test_a_batch_on_more_than_nine_tiles_answers_as_single_questions_do(tiles, lines):
+    batch = command("--tiles", str(tiles), "--batch", stdin="".join(line + "\n" for line in lines))
+    assert "Traceback" not in batch.stderr and len(batch.stdout.splitlines()) == len(lines), batch.stderr
+    for line, answered in zip(lines, batch.stdout.splitlines()):
+        single = command("--tiles", str(tiles), *line.split())
+        expected = single.stdout.strip() if single.returncode == 0 else "error: " + single.stderr.split(": ", 1)[1].strip()
+        assert answered == expected, line
+
+
+@pytest.mark.parametrize("args, words", [
+    (["toggle", "--expect", ""], "write none"),
+    (["toggle", "--expect", ","], "write none"),
+    (["toggle", "--expect", " "], "write none"),
+    (["--players", "3", "--scores", "", "--expect", "1"], "write none"),
+    (["--players", "3", "--scores", ",", "--expect", "1"], "write none"),
+])
+def test_empty_text_is_refused_and_the_empty_set_is_none(args, words):
+    done = command(*args)
+    assert done.returncode == 2 and words in done.stderr and done.stderr.count("\n") == 1, done.stderr
+
+
+def test_none_is_the_empty_set():
+    assert command("toggle", "--expect", "none").stdout == "0.000000\n"
+    first = command("--players", "3", "--expect", "123456789", "--scores", "none")
+    assert first.returncode == 0 and first.stdout == command("--players", "3", "--one", "--expect", "123456789").stdout
+
+
+def test_an_explicit_variant_must_be_the_table_s():
+    asked = command("--solo", "--variant", "standard", "--expect", "123456789", "--table",
+                    os.path.join(ROOT, "data", "solo-two-dice.msgpack"))
+    assert asked.returncode == 3 and "as asked" in asked.stderr
+    own = command("--solo", "--expect", "123456789", "--table", os.path.join(ROOT, "data", "solo-two-dice.msgpack"))
+    assert own.stdout == command("--solo", "--variant", "two-dice", "--expect", "123456789").stdout == "0.071432\n"
+
+
+@pytest.mark.parametrize("game", [[], ["toggle"], ["goat"], ["yazy"]])
+def test_a_batch_with_standard_output_closed_is_one_line(game):
+    done = subprocess.run([sys.executable, COMMAND, *game, "--batch"], input="--expect all\n", stdout=None,
+                          stderr=subprocess.PIPE, text=True, timeout=120, close_fds=True,
+                          preexec_fn=lambda: os.close(1))
+    assert done.returncode == 1 and done.stderr.count("\n") == 1 and "cannot write" in done.stderr, done.stderr
+
+
+def test_a_table_that_cannot_be_read_is_a_table_problem():
+    done = command("--table", "/proc/self/mem", "--one", "--expect", "1")
+    assert done.returncode == 3 and "cannot read table file" in done.stderr
+
+
+def test_a_nul_byte_in_a_table_path_is_a_table_error():
+    import shutthebox
+    from shutthebox.games.goat.table import load as load_goat
+    from shutthebox.games.toggle.table import load as load_toggle
+    from shutthebox.games.yazy.table import load as load_yazy
+
+    for load in (shutthebox.load, lambda path: shutthebox.load_solo(path=path), lambda path: load_goat(path=path),
+                 lambda path: load_toggle(path=path), load_yazy):
+        with pytest.raises(TableError):
+            load("data/standard\0.msgpack")
+
+
+@pytest.mark.parametrize("args", [(3, 50, 60), ("one", 50, 60), (True, 50, 60), (1, 50.0, 60), (1, "50", 60),
+                                  (1, 50, 60, 2.5, 1), (1, 50, 60, 2, 2.5), (2, 50, None), (1, 50, 60, True, 1)])
+def test_goat_s_api_refuses_malformed_arguments(args):
+    from shutthebox.games.goat.table import load
+
+    table = load()
+    with pytest.raises(InvalidQuery):
+        table.probe_win(*args)
+    assert table.get_win(*args, default="none") == "none"
+
+
+@pytest.mark.parametrize("args", [(5000, "13366", 2), (True, "13366", 2), ("all", 13366, 2), ("all", "13366", 2.0), ("all", None, 1),
+                                  ("all", [1, 3, 3, 6, "6"], 1), ("all", "13366", "x"), (["ones"], "13366", 2)])
+def test_yazy_s_api_refuses_malformed_arguments(args):
+    from shutthebox.games.yazy.table import load
+
+    table = load()
+    with pytest.raises(InvalidQuery):
+        table.probe_move(*args)
+    assert table.get_move(*args, default="none") == "none"
