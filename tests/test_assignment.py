@@ -6,7 +6,7 @@ import pytest
 
 from conftest import ROOT, run
 
-# (arguments, expected stdout) exactly as ../shared/spec/shut-the-box-assignment.md shows them
+# (arguments, expected stdout) exactly as the assignment shows them (docs/SHUTTHEBOX.md)
 EXAMPLES = [
     ("--one --expect 123456789", "0.502810"),
     ("--one --expect 146789", "0.256254"),

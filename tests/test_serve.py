@@ -43,7 +43,7 @@ def test_serves_the_page_and_the_very_table_bytes():
         status, headers, body = get(url)
         assert status == 200 and headers["Content-Type"].startswith("text/html")
         assert b"Shut the Box" in body and b"vendor/msgpack.min.js" in body
-        for name in ("app.js", "shutthebox/table.js", "format.js", "solve.js", "style.css", "vendor/msgpack.min.js",
+        for name in ("app.js", "shutthebox/table.js", "lib/format.js", "solve.js", "style.css", "vendor/msgpack.min.js",
                      "vendor/msgpack.LICENSE.txt"):
             status, headers, body = get(url + name)
             assert status == 200 and body, name
@@ -197,7 +197,7 @@ def test_query_path_does_not_import_the_server():
     assert done.stdout.splitlines() == ["0.502810", "[]"]
 
 
-# The server under load and abuse (issue 13): escaped logs, only the registry's tables, validators and
+# The server under load and abuse: escaped logs, only the registry's tables, validators and
 # gzip, bounded threads, timeouts, quiet disconnects. Behaviour only, never timings.
 
 SHORT = {"SHUTTHEBOX_SERVE_TIMEOUT": "1"}  # idle and half-sent connections are closed after 1 s
