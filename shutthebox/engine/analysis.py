@@ -8,6 +8,22 @@ from ..errors import InvalidQuery, ShutTheBoxError
 from .writer import write_atomic
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse whose errors are one line (InvalidQuery, exit status 2), never usage over three lines."""
+
+    def error(self, message):
+        raise InvalidQuery(message)
+
+
+def check_games_and_seed(args, games: tuple) -> None:
+    """``--games`` within ``games`` (low, high) and ``--seed`` 0 or more, or InvalidQuery."""
+    low, high = games
+    if not low <= args.games <= high:
+        raise InvalidQuery("--games must be %d to %d" % (low, high))
+    if args.seed < 0:
+        raise InvalidQuery("--seed must be 0 or more")
+
+
 def run_command(prog: str, work) -> int:
     """``work()``, returning its exit status; a bad option, a table problem or a report
     that cannot be written is one line on stderr, never a traceback."""
@@ -26,7 +42,7 @@ def parse_options(argv, prog: str, description: str, *, games: tuple, per: str, 
     ``games``), ``--seed``, the game's rule options ``rules`` and, for a report, ``--out`` (default
     ``out``). Bounds are checked here (InvalidQuery); ``args.rules`` holds the rule options given."""
     low, high = games
-    parser = argparse.ArgumentParser(prog=prog, description=description)
+    parser = Parser(prog=prog, description=description)
     parser.add_argument("--games", type=int, default=10_000,
                         help="%s (default 10000%s)" % (per, "; 0: none" if low == 0 else ""))
     parser.add_argument("--seed", type=int, default=1)
@@ -35,10 +51,7 @@ def parse_options(argv, prog: str, description: str, *, games: tuple, per: str, 
     if out:
         parser.add_argument("--out", default=out, help="folder to write (default %s)" % out)
     args = parser.parse_args(argv)
-    if not low <= args.games <= high:
-        raise InvalidQuery("--games must be %d to %d" % (low, high))
-    if args.seed < 0:
-        raise InvalidQuery("--seed must be 0 or more")
+    check_games_and_seed(args, games)
     given = {option: getattr(args, option[2:].replace("-", "_")) for option in rules}
     args.rules = {option: value for option, value in given.items() if value}
     return args

@@ -9,13 +9,13 @@ ones from ``simulate.simulate`` with the given seed.
 
 from __future__ import annotations
 
-import argparse
 import os
 import sys
 from fractions import Fraction
 
+from ....engine.analysis import Parser, check_games_and_seed
 from ....engine.writer import write_atomic
-from ....errors import InvalidQuery, ShutTheBoxError
+from ....errors import ShutTheBoxError
 from ....engine.notation import format_list as format_move
 from ....engine.notation import format_set as format_position
 from ....engine.notation import numbers_of as tiles_of
@@ -303,22 +303,20 @@ def build_report(out_dir: str, games: int = 200_000, seed: int = 1, progress=Tru
     return paths
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise InvalidQuery(message)
+# Beyond this a report takes hours: refused, like every game's --games.
+MAX_GAMES = 10_000_000
 
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = _Parser(prog=PROG, description="Write the single-player report (Markdown and an SVG chart).")
+    parser = Parser(prog=PROG, description="Write the single-player report (Markdown and an SVG chart).")
     parser.add_argument("--out", default="report", help="folder to write into (default: report/)")
     parser.add_argument("--games", type=int, default=200_000,
                         help="simulated games per strategy and rule set (default 200000; 0: exact values only)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     try:
         args = parser.parse_args(argv)
-        if args.games < 0:
-            raise InvalidQuery("--games must be 0 or more, not %d" % args.games)
+        check_games_and_seed(args, (0, MAX_GAMES))
         for path in build_report(args.out, args.games, args.seed):
             print(path)
         return 0

@@ -30,6 +30,7 @@ import time
 from fractions import Fraction
 
 from ....errors import InvalidQuery, ShutTheBoxError
+from ....engine.analysis import Parser, check_games_and_seed
 from ....engine.progress import Progress
 from .solver import Throws, evaluate
 from .table import DEFAULT_VARIANT, VARIANTS, variant_rules
@@ -168,13 +169,12 @@ def simulate(strategy, games: int, seed=1, throws=None, label=None, progress=Tru
 # -- the subcommand ----------------------------------------------------------------
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):
-        raise InvalidQuery(message)
+# Beyond this a run takes hours: refused, like every game's --games.
+MAX_GAMES = 100_000_000
 
 
 def _parser():
-    parser = _Parser(
+    parser = Parser(
         prog=PROG,
         description="Simulate single-player strategies and check them against their exact values.",
     )
@@ -243,6 +243,7 @@ def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         args = _parser().parse_args(argv)
+        check_games_and_seed(args, (1, MAX_GAMES))
         variants = list(VARIANTS) if args.variant == "all" else [args.variant]
         for variant in variants:
             variant_rules(variant)
