@@ -17,7 +17,7 @@ import pytest
 
 import shutthebox
 from shutthebox.errors import InvalidQuery
-from shutthebox.engine.notation import format_set as format_position, numbers_of as tiles_of
+from shutthebox.engine.notation import format_set, numbers_of as tiles_of
 
 from serving import OUTPUT, ROOT, TABLE, WAIT_MS, page_opener, screenshot
 
@@ -34,6 +34,11 @@ def open_page(browser, server):
     with page_opener(browser, server, "") as opener:
         yield opener
 
+
+
+def format_position(mask):
+    """A position of the 9-tile boards these tests play."""
+    return format_set(mask, 9)
 
 
 def answer_ask(page, yes):

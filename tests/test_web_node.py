@@ -55,7 +55,7 @@ def random_questions(rules, count, seed):
     questions = []
     for _ in range(count):
         mask = rng.randrange(1, 1 << rules.tiles)
-        position = format_position(mask)
+        position = format_position(mask, rules.tiles)
         open_sum = sum(i + 1 for i in range(rules.tiles) if mask >> i & 1)
         low, high = rules.roll_range(rules.dice_for(open_sum))
         roll = rng.randint(low, high) if rng.random() < 0.9 else rng.randint(0, rules.max_roll + 2)
@@ -163,7 +163,7 @@ def random_solo_questions(rules, count, seed):
     questions = []
     for _ in range(count):
         mask = rng.randrange(1, 1 << rules.tiles)
-        position = format_position(mask)
+        position = format_position(mask, rules.tiles)
         low, high = rules.roll_range(rules.dice_for(sum(tiles_of(mask))))
         roll = rng.randint(low, high) if rng.random() < 0.9 else rng.randint(0, rules.max_roll + 2)
         objective = rng.choice(["shut", "score"]) if rng.random() < 0.97 else "fastest"
@@ -409,7 +409,7 @@ def random_players_questions(table, count, seed):
     questions = []
     for _ in range(count):
         mask = rng.randrange(1, 1 << rules.tiles)
-        position = format_position(mask)
+        position = format_position(mask, rules.tiles)
         rolls = sorted(rules.possible_rolls(mask, sum(tiles_of(mask))))
         roll = rng.choice(rolls) if rng.random() < 0.9 else rng.randint(0, rules.max_roll + 2)
         scores = [rng.randint(1, rules.max_score) for _ in range(rng.randrange(players))]

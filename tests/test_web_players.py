@@ -71,7 +71,7 @@ def legal_moves(rules, mask, roll):
 
 def expected(table, scores, mask, roll):
     """The coach's answer from the API: expect, best move, each legal move's value after it."""
-    position = format_position(mask)
+    position = format_position(mask, table.rules.tiles)
     answer = {"expect": table.expect(position, scores)}
     if roll is None:
         return answer
@@ -79,7 +79,7 @@ def expected(table, scores, mask, roll):
         answer["best"] = list(table.move(position, roll, scores))
     except InvalidQuery:
         answer["best"] = None
-    answer["values"] = {tuple(tiles_of(m)): 1.0 if not mask & ~m else table.expect(format_position(mask & ~m), scores)
+    answer["values"] = {tuple(tiles_of(m)): 1.0 if not mask & ~m else table.expect(format_position(mask & ~m, table.rules.tiles), scores)
                         for m in legal_moves(table.rules, mask, roll)}
     return answer
 
@@ -117,7 +117,7 @@ def test_a_table_not_shipped_is_solved_with_progress_then_coach_answers_as_the_a
         mask = rng.randrange(1, 1 << RULES.tiles)
         scores = [rng.randint(1, RULES.max_score) for _ in range(rng.randrange(3))]
         rolls = sorted(RULES.possible_rolls(mask, sum(tiles_of(mask))))
-        questions.append([scores, format_position(mask), rng.choice(rolls) if rng.random() < 0.85 else None])
+        questions.append([scores, format_position(mask, table.rules.tiles), rng.choice(rolls) if rng.random() < 0.85 else None])
     answers = page.evaluate("""qs => qs.map(q => {
         try { return window.shutTheBox.coachScores(q[0], q[1], q[2]); } catch (e) { return {error: e.message}; } })""",
                             questions)
