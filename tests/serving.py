@@ -130,7 +130,7 @@ def page_opener(browser, server, page_file=""):
 
 
 class Mulberry32:
-    """The pages' dice (games/ui.js ``mulberry32``), written again from its definition: one draw per die."""
+    """The pages' dice (lib/random.js ``mulberry32``), written again from its definition: one draw per die."""
 
     def __init__(self, seed):
         self.a = seed & 0xFFFFFFFF

@@ -320,6 +320,7 @@ def test_validators_answer_304_and_gzip_is_the_very_bytes(tmp_path):
     assert proc.stderr_text == ""
 
 
+@pytest.mark.slow
 @needs_proc
 def test_half_sent_requests_hold_no_threads_and_time_out():
     with running_server(env=SHORT) as (url, proc):
@@ -356,6 +357,7 @@ def test_a_client_leaving_mid_download_prints_nothing():
     assert proc.stderr_text == ""
 
 
+@pytest.mark.slow
 @needs_proc
 def test_slow_clients_disconnects_and_2000_parallel_requests():
     import gzip

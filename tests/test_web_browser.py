@@ -1020,3 +1020,38 @@ def test_9_solo_summary_parts_add_up(open_page, solo_tables):
         terms = re.findall(r"(\+|\u2212) ([\d.]+)(?: points)? from", parts)
         assert len(terms) == 2, split
         assert whole == start + sum((1 if sign == "+" else -1) * hundredths(x) for sign, x in terms), split
+
+
+def test_positions_of_twelve_tiles_in_the_link(open_page):
+    """With more than 9 tiles a position is written with commas, as the command line reads it: `12` is
+    ambiguous and named (not read as tiles 1 and 2), `12,` is tile 12, and the link the page writes back
+    opens the same position; the shut box is `none`."""
+    from urllib.parse import parse_qs, urlsplit
+
+    table = shutthebox.load(os.path.join(ROOT, "data", "t12-2d6-one6-p2.msgpack"))
+    open_tiles = "[...document.querySelectorAll('#coach-tiles [aria-pressed=true]')].map(t => Number(t.dataset.tile))"
+    pos_of = lambda page: parse_qs(urlsplit(page.url).query)["pos"][0]  # noqa: E731
+    for pos, tiles, named in [("12", list(range(1, 13)), "ambiguous"), ("146", list(range(1, 13)), "ambiguous"),
+                              ("12,", [12], None), ("1,4,10,12", [1, 4, 10, 12], None), (" 3 , 11 ", [3, 11], None),
+                              ("1,2,2", list(range(1, 13)), "listed twice"), ("none", [], None)]:
+        page = open_page("?mode=coach&tiles=12&pos=" + pos)
+        assert page.evaluate("window.shutTheBox.table().rules.tiles") == 12
+        assert page.evaluate(open_tiles) == tiles, pos
+        if named:
+            problems = page.inner_text("#link-problems")
+            assert "pos=%s:" % pos in problems and named in problems, problems
+        else:
+            assert page.is_hidden("#link-problems"), pos
+        if tiles:
+            written = pos_of(page)
+            assert table.position(written) == sum(1 << (t - 1) for t in tiles), written
+            answer = page.evaluate("p => window.shutTheBox.coach(1, p, null, null)", written)
+            assert answer["position"] == written and answer["expect"] == table.expect_one(written)
+        else:
+            assert pos_of(page) == "none" and "The box is shut" in page.inner_text("#coach-summary")
+    assert pos_of(page) == "none"
+    page.click("#coach-tiles [data-tile='12']")  # one tile above 9: a comma after it
+    assert pos_of(page) == "12,"
+    page.click("#coach-tiles [data-tile='1']")
+    assert pos_of(page) == "1,12"
+    assert "Player one at 1,12, before rolling" in page.inner_text("#coach-summary")

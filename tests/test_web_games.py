@@ -479,7 +479,7 @@ def test_the_game_list_is_the_registry_s(open_page):
 
     page = open_page("?game=yazy")
     tabs = page.evaluate("[...document.querySelectorAll('#game-tabs button')].map(b => b.id)")
-    on_page = [name for name in registry.GAMES if name != registry.DEFAULT]
+    on_page = [game.id for game in registry.declarations() if game.page and game.page.endswith(".js")]
     assert tabs == ["tab-" + name for name in on_page]
     assert page.get_attribute("#other-pages a", "href") == "index.html"
 

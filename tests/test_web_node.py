@@ -1,7 +1,8 @@
 """The page's JavaScript reader (the ES module shutthebox/web/static/shutthebox/table.js,
-built on format.js, run by Node.js through web/answer.mjs with the vendored msgpack
+built on lib/format.js, run by Node.js through web/answer.mjs with the vendored msgpack
 decoder) answers exactly as the Python API does, for two-player, multi-player and
-single-player tables, and refuses damaged tables.
+single-player tables, and refuses damaged tables; the pages' notation of sets
+(lib/notation.js) reads and writes them as shutthebox.engine.notation does.
 
 Needs `node`; skipped without it, except under CI (CI=... set), where it fails.
 """
@@ -23,7 +24,7 @@ from shutthebox.engine.notation import format_set as format_position, numbers_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ANSWER_JS = os.path.join(ROOT, "web", "answer.mjs")
-STATIC = os.path.join(ROOT, "shutthebox", "web", "static")  # the page: shutthebox/table.js, format.js, vendor/
+STATIC = os.path.join(ROOT, "shutthebox", "web", "static")  # the page: shutthebox/table.js, lib/, vendor/
 CORPUS = os.path.join(ROOT, "tests", "data")
 NODE = shutil.which("node")
 
@@ -514,3 +515,125 @@ def test_rules_js_names_and_refuses_rule_sets_as_the_command_line_does():
             continue
         assert got == [rules.key(), table_name(rules, players), rules.describe(), rules.as_dict()], case
     assert 20 <= refused <= len(cases) - 100, refused
+
+
+# -- the players' notation of sets (lib/notation.js against shutthebox.engine.notation) ---------------
+
+NOTATION_JS = """
+import fs from 'node:fs';
+const [static_] = process.argv.slice(1);
+const N = await import(static_ + '/lib/notation.js');
+const T = await import(static_ + '/games/toggle-table.js');
+const { texts, sizes, masks } = JSON.parse(fs.readFileSync(0, 'utf8'));
+const ask = (f) => {
+  try { return f(); } catch (e) { if (e.name !== 'InvalidQuestion') throw e; return ['error', e.message]; }
+};
+const cards = { noun: 'card', what: 'state', plural: 'face-up cards' };
+console.log(JSON.stringify({
+  tiles: sizes.map((n) => texts.map((t) => ask(() => N.parseSet(t, n)))),
+  cards: sizes.map((n) => texts.map((t) => ask(() => N.parseSet(t, n, cards)))),
+  states: [4, 12].map((n) => texts.map((t) => ask(() => T.parseState(t, n)))),
+  formats: sizes.map((n, i) => masks[i].map((m) => N.formatSet(m, n))),
+}));
+"""
+NOTATION_SIZES = list(range(1, 17))
+
+
+def notation_texts(count=320, seed=640):
+    """Sets as players might type them, right and wrong: runs of digits, commas, lone numbers above 9,
+    spaces of every kind, signs, empty text, the words, repeats, numbers out of range, too long."""
+    rng = random.Random(seed)
+    texts = ["", " ", ",", ",,", " , ", "none", "all", "None", "ALL", " all", "all,", "none ", "0", "00", "000",
+             "0001", "007", "7,", ",7", "12", "12,", ",12", " 12 ", "12 ", "1,2", "1 2", "10", "16", "16,", "17,",
+             "99", "100,", "1000", "1234", "+1", "-1", "+12,", "1,-2", "1,+2", "\u22121", "1.5", "1;2", "1,,2",
+             "1, 2", "1 ,2", "\t1\t", "1\t2", "1\n", "\u00a012", "1\u20002", "\ufeff12", "\x1c1", "1\x852",
+             "\u0661\u0662", "\uff11\uff12", "\u00b2", "\U0001f600", "1\U0001f600", "a", "abc", "1x3",
+             "12345678910", "123456789", "146", "1,1", "1 1", "11", "12,12", "1,4,10,12", "12,1,4",
+             ",".join(map(str, range(1, 13))), ",".join(map(str, range(1, 17))), "1," * 100, "1," * 101,
+             "1" * 200, "1" * 201, "9" * 45, "x" * 45, "9" * 65, "1," * 40, "1," + "x" * 13, "1,1234567890123",
+             "\U0001f600" * 41, "\U0001f600" * 70, "1\x00", "\x7f", "1,\u200b", "none,", " none ", "NONE",
+             "none none", "\tnone", "all all"]
+    for _ in range(count):
+        kind = rng.choice(["run", "commas", "spaces", "lone", "noise"])
+        if kind == "run":
+            text = "".join(rng.choice("0123456789") for _ in range(rng.randint(1, 6)))
+        elif kind in ("commas", "spaces"):
+            numbers = [str(rng.randint(0, 18)) for _ in range(rng.randint(1, 5))]
+            text = (rng.choice([",", ", ", " ,", ",,"]) if kind == "commas" else rng.choice([" ", "  ", "\t "])).join(numbers)
+            text += rng.choice(["", "", ",", " "])
+        elif kind == "lone":
+            text = str(rng.randint(1, 17)) + rng.choice([",", ",", "", " ", ", "])
+        else:
+            text = "".join(rng.choice("0123456789,, +-x\t") for _ in range(rng.randint(1, 8)))
+        texts.append(rng.choice(["", "", "", " "]) + text + rng.choice(["", "", "", " "]))
+    return list(dict.fromkeys(texts))
+
+
+def _parsed(parse, text):
+    try:
+        return parse(text)
+    except InvalidQuery as error:
+        return ["error", str(error)]
+
+
+def test_notation_js_reads_and_writes_sets_as_the_python_does():
+    """lib/notation.js, the one port of the notation both pages use: on several hundred texts and
+    every size from 1 to 16, parseSet accepts what parse_set accepts, as the same set, and refuses
+    the rest in the same words; toggle's states (the words all and none) as its table reads them;
+    and formatSet writes every set as format_set does (commas when the game has numbers above 9)."""
+    from shutthebox.engine.notation import format_set, parse_set
+    from shutthebox.games.toggle.rules import Rules as ToggleRules
+    from shutthebox.games.toggle.table import load as load_toggle
+
+    _need_node()
+    rng = random.Random(9)
+    texts = notation_texts()
+    masks = [sorted({0, (1 << n) - 1, 1 << (n - 1), 1} | {rng.randrange(1 << n) for _ in range(30)})
+             for n in NOTATION_SIZES]
+    done = subprocess.run([NODE, "--input-type=module", "-e", NOTATION_JS, "--", STATIC],
+                          input=json.dumps({"texts": texts, "sizes": NOTATION_SIZES, "masks": masks}),
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    accepted = refused = 0
+    for i, n in enumerate(NOTATION_SIZES):
+        for text, tiles, cards in zip(texts, got["tiles"][i], got["cards"][i], strict=True):
+            assert tiles == _parsed(lambda t: parse_set(t, n), text), (n, text)
+            assert cards == _parsed(lambda t: parse_set(t, n, noun="card", what="state", plural="face-up cards"),
+                                    text), (n, text)
+            refused += isinstance(tiles, list)
+            accepted += isinstance(tiles, int)
+    assert len(texts) >= 300 and accepted >= 1000 and refused >= 1000, (len(texts), accepted, refused)
+    for cards, states in zip([4, 12], got["states"], strict=True):
+        table = load_toggle(ToggleRules(cards=cards, sides=2 if cards == 4 else 6), build=False)
+        for text, state in zip(texts, states, strict=True):
+            assert state == _parsed(table.state, text), (cards, text)
+    for n, mask_list, formats in zip(NOTATION_SIZES, masks, got["formats"], strict=True):
+        for mask, text in zip(mask_list, formats, strict=True):
+            assert text == format_set(mask, n), (n, mask, text)
+            assert parse_set(text, n) == mask, (n, mask, text)
+            assert n > 9 or "," not in text, (n, text)
+    assert got["formats"][11][-1] == "1,2,3,4,5,6,7,8,9,10,11,12" and got["formats"][8][-1] == "123456789"
+    assert got["formats"][11][masks[11].index(1 << 11)] == "12," and got["formats"][11][0] == "none"
+
+
+@pytest.mark.parametrize("name", ["standard.msgpack", "t10-2d6-one6-p2.msgpack", "t12-2d6-one6-p2.msgpack"])
+def test_the_shut_the_box_reader_reads_positions_as_the_python_api_does(name):
+    """table.js reads a position's text through lib/notation.js: with 9, 10 and 12 tiles the same
+    positions as the Python API (`12` refused as ambiguous with more than 9 tiles, `12,` tile 12, an
+    empty position refused), the same values, and the same messages."""
+    table = shutthebox.load(os.path.join(ROOT, "data", name))
+    texts = notation_texts(count=160, seed=table.rules.tiles)
+    done = _run(table.path, [["e1", text] for text in texts])
+    assert done.returncode == 0, done.stderr
+    # One answer a line: split at "\n" only (splitlines() would also split a message quoting U+0085 or U+2028).
+    answers = [json.loads(line) for line in done.stdout.split("\n")[:-1]]
+    values = 0
+    for text, answer in zip(texts, answers, strict=True):
+        try:
+            want = {"value": table.expect_one(text)}
+            values += 1
+        except InvalidQuery as error:
+            want = {"error": str(error)}
+        assert answer == want, (name, text)
+    assert values >= 30 and len(texts) - values >= 100, (len(texts), values)

@@ -97,7 +97,7 @@ def test_a_bad_mode_is_named(open_page):
     assert "mode=coach" in page.url
 
 
-@pytest.mark.parametrize("up, why", [("1,13", "no card 13"), ("1,1", "listed twice"), ("abc", "not 'abc'")])
+@pytest.mark.parametrize("up, why", [("1,13", "no card 13"), ("1,1", "listed twice"), ("abc", "'abc' is not a card number")])
 def test_bad_face_up_cards_are_named(open_page, up, why):
     page = open_page("?game=toggle&up=" + up)
     problems = page.inner_text("#link-problems")
@@ -351,3 +351,31 @@ def test_a_seeded_game_by_keyboard_only(open_page, table):
     page.keyboard.press("n")
     assert page.locator("dialog[open]").count() == 0
     assert state_of(page)["rolls"] == 0 and focused(page)[0] == "toggle-roll"
+
+
+def test_face_up_cards_in_the_notation(open_page):
+    """The link's `up` is a state as `ShutTheBox toggle --expect` reads it: digits run together with 9
+    cards or fewer (`14`), commas with more (`12` is ambiguous and named, `12,` is card 12), `all`, `none`;
+    the page writes it back that way."""
+    from urllib.parse import parse_qs, urlsplit
+
+    from shutthebox.games.toggle.rules import Rules
+
+    small = load_toggle(Rules(cards=4, sides=2), build=False)
+    face_up = "[...document.querySelectorAll('#toggle-cards-up [aria-pressed=true]')].map(b => Number(b.dataset.value))"
+    up_of = lambda page: parse_qs(urlsplit(page.url).query, keep_blank_values=True)["up"][0]  # noqa: E731
+    page = open_page("?game=toggle&cards=4&sides=2&up=14&x=1&y=2")
+    assert page.is_hidden("#link-problems") and page.evaluate(face_up) == [1, 4]
+    assert page.get_attribute("#toggle-answer .answer-value", "data-answer") == "%.6f" % small.probe_expect("14")
+    assert up_of(page) == "14" and "face up: 14" in page.inner_text("#toggle-answer")
+    for up, cards, written, named in [("12", list(range(1, CARDS + 1)), "all", "ambiguous"), ("12,", [12], "12,", None),
+                                      ("1 4 10", [1, 4, 10], "1,4,10", None), ("none", [], "none", None),
+                                      ("3,", [3], "3", None), (" none ", [], "none", None)]:
+        page = open_page("?game=toggle&up=" + up)
+        assert page.evaluate(face_up) == cards, up
+        assert up_of(page) == written, up
+        if named:
+            problems = page.inner_text("#link-problems")
+            assert "up=%s:" % up in problems and named in problems and "12," in problems, problems
+        else:
+            assert page.is_hidden("#link-problems"), up

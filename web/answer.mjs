@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The page's Shut the Box reader (shutthebox/web/static/shutthebox/table.js, an ES module built
-// on format.js) in Node.js with the vendored decoder, answering questions given as JSON lines
-// on stdin. A two- or multi-player table (docs/FORMAT.md 6.1, 6.3):
+// on lib/format.js and lib/notation.js) in Node.js with the vendored decoder, answering
+// questions given as JSON lines on stdin. A two- or multi-player table (docs/FORMAT.md 6.1, 6.3):
 //
 //   ["e1", "123456789"]                  -> {"value": 0.5028...}
 //   ["m1", "146789", 9]                  -> {"move": [9]}

@@ -14,7 +14,9 @@
  * roll), solo.state(), table(), rules.load(options) (a promise: another table, solved on first use).
  */
 
-import { InvalidQuestion, TableError, once } from "./format.js";
+import { once, TableError } from "./lib/format.js";
+import { InvalidQuestion } from "./lib/notation.js";
+import { asking, badParam, choiceParam, showError } from "./lib/ui.js";
 import { describeRules, sameRules, tableName } from "./shutthebox/rules.js";
 import { Coach, coachAnswer } from "./shutthebox/coach.js";
 import { Play } from "./shutthebox/play.js";
@@ -23,7 +25,6 @@ import { RulesControl, rulesFromLink, rulesEntries } from "./shutthebox/rulesfor
 import { TABLE_FOLDERS, fetchFirst, loadSoloTable } from "./shutthebox/tables.js";
 import { parseTable } from "./shutthebox/table.js";
 import { gamesNav } from "./shutthebox/nav.js";
-import { asking, badParam, choiceParam, showError } from "./games/ui.js";
 import { $, params, ANIMATE } from "./shutthebox/view.js";
 
 const MODES = ["coach", "play", "solo"];

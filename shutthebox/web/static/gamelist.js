@@ -1,7 +1,7 @@
 /* The registry's list of games, games.json, which `ShutTheBox serve` writes from
  * shutthebox/registry.py: read by the games page (its tabs) and the Shut the Box page (its footer). */
 
-import { TableError } from "./format.js";
+import { TableError } from "./lib/format.js";
 
 /** [{ id, title, about, page }] in the registry's order; a TableError saying how to serve the page when there is none. */
 export async function fetchGames() {

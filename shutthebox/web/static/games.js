@@ -1,13 +1,13 @@
 /* The games page (games.html). The game list is the registry's: `games.json`, which
  * `ShutTheBox serve` writes from shutthebox/registry.py. Each game on this page is the module
  * games/ID.js, imported and mounted into its section the first time it is shown; a game with a
- * page of its own (Shut the Box) is a link. Tables are read by format.js from the files beside
+ * page of its own (Shut the Box) is a link. Tables are read by lib/format.js from the files beside
  * this page. */
 
-import { TableError, fetchTable, once } from "./format.js";
+import { fetchTable, once, TableError } from "./lib/format.js";
+import { asking, badParam, el, showError } from "./lib/ui.js";
 import { fetchGames } from "./gamelist.js";
 import { fetchOrSolve } from "./solve.js";
-import { asking, badParam, el, showError } from "./games/ui.js";
 
 const params = new URLSearchParams(location.search);
 const tables = new Map(); // url -> Promise of a read table
@@ -26,7 +26,7 @@ function setParams(values) {
   history.replaceState(null, "", "?" + params.toString());
 }
 
-/** A game's table. spec: url, options for format.js, and `command` (the command line that solves it
+/** A game's table. spec: url, options for lib/format.js, and `command` (the command line that solves it
  * when the server cannot) or `hint` (for a table that is only shipped). One not solved yet (HTTP 404)
  * is solved by the server, its progress shown. */
 function load(spec) {

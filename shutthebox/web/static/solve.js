@@ -7,10 +7,10 @@
  *
  * `done`/`total` count the solver's steps; both stay 0 for a solver that
  * reports none (show an indeterminate "Solving..."). Failures throw
- * format.js's TableError with the server's one-line reason.
+ * lib/format.js's TableError with the server's one-line reason.
  */
 
-import { TableError } from "./format.js";
+import { TableError } from "./lib/format.js";
 
 // The header the server asks of a solve: another web site's page cannot send it here.
 const HEADERS = { "X-ShutTheBox": "solve" };

@@ -1,10 +1,12 @@
 /* Goat's Play: you against the table's optimal play, with seeded dice, a hint that values every
  * legal action, the win chance each of your decisions gave up, and a history that opens in Coach. */
 
-import { sixDecimals } from "../format.js";
+import { sixDecimals } from "../lib/notation.js";
+import { askDiscard, el, plural } from "../lib/ui.js";
+import { mulberry32, newSeed, rollDie } from "../lib/random.js";
+import { coachRow, numberDie } from "./ui.js";
 import { DICE, ROLLS, actionText } from "./goat-table.js";
 import { actionValues, costOf } from "./goat-values.js";
-import { askDiscard, coachRow, el, mulberry32, newSeed, numberDie, plural, rollDie } from "./ui.js";
 
 const STEP_MS = 650; // the computer's pace: quick, but each roll can be read
 

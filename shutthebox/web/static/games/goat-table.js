@@ -2,7 +2,7 @@
  * answers as `ShutTheBox goat --solo|--one|--two --expect ...`, `--move ...` and
  * `--solo --expect SCORE --dice K --stop-at T` print them, refused in the command line's words. */
 
-import { InvalidQuestion, answerOf, sixDecimals } from "../format.js";
+import { answerOf, InvalidQuestion, sixDecimals } from "../lib/notation.js";
 
 const GOAL_LIMITS = [2, 150];
 export const ROLLS = 3, DICE = 6, MAX_ONE = 21, SLOTS = 63, THRESHOLDS = 43, NEEDS = 64, MAX_GAIN = 63;

@@ -4,11 +4,12 @@
  * fixed strategy (K dice every roll, stop at T) as `--solo --expect SCORE --dice K --stop-at T`.
  * Play (goat-play.js): you against the table's optimal play. */
 
-import { sixDecimals, unlessInvalid, wholeNumber } from "../format.js";
+import { sixDecimals, unlessInvalid, wholeNumber } from "../lib/notation.js";
+import { askDiscard, choiceParam, el, field, plural, seedParam } from "../lib/ui.js";
+import { answerBox, loadTable, modeSwitch, radios } from "./ui.js";
 import { answer, bestFixed, checkGoal, tableSpec } from "./goat-table.js";
 import { actionValues } from "./goat-values.js";
 import { mountPlay } from "./goat-play.js";
-import { answerBox, askDiscard, choiceParam, el, field, loadTable, modeSwitch, plural, radios, seedParam } from "./ui.js";
 
 export { actionText, answer, checkGoal, locate, tableSpec } from "./goat-table.js";
 export const id = "goat";

@@ -2,9 +2,11 @@
  * Hint values every card the dice allow (cardValues); each card turned gets its cost in expected
  * rolls; each roll in the history opens its position in Coach. */
 
-import { sixDecimals } from "../format.js";
-import { askDiscard, coachRow, el, mulberry32, newSeed, numberDie, plural, rollDie } from "./ui.js";
-import { bit, cardValues, cardsOf, choices } from "./toggle-table.js";
+import { sixDecimals } from "../lib/notation.js";
+import { askDiscard, el, plural } from "../lib/ui.js";
+import { mulberry32, newSeed, rollDie } from "../lib/random.js";
+import { coachRow, numberDie } from "./ui.js";
+import { bit, cardValues, cardsOf, choices, stateText } from "./toggle-table.js";
 
 const STEPS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
 
@@ -135,7 +137,7 @@ export class TogglePlay {
   /** A history row: the position before the roll, which opens in Coach. */
   record(up, dice, words) {
     const n = this.state.rolls;
-    this.log.append(coachRow(`Roll ${n}: dice ${dice[0]} ${dice[1]} with ${cardsOf(up).join(" ")} up, ${words}`,
+    this.log.append(coachRow(`Roll ${n}: dice ${dice[0]} ${dice[1]} with ${stateText(up, this.table().rules.cards)} up, ${words}`,
       () => this.openInCoach(up, dice[0], dice[1]), { "data-roll": n }));
   }
 
@@ -191,7 +193,7 @@ export class TogglePlay {
       b.setAttribute("aria-label", `card ${card}, face ${up ? "up" : "down"}${allowed ? ", can be turned" : ""}`);
     });
     this.dice.replaceChildren(...(s.dice || []).map(numberDie));
-    this.board.textContent = `Seed ${s.seed}. Rolls: ${s.rolls}. Face up: ${cardsOf(s.up).join(" ") || "none"}.`;
+    this.board.textContent = `Seed ${s.seed}. Rolls: ${s.rolls}. Face up: ${stateText(s.up, this.table().rules.cards)}.`;
     this.rollButton.setAttribute("aria-disabled", s.over || s.dice ? "true" : "false");
     this.hintButton.setAttribute("aria-disabled", s.over ? "true" : "false");
     document.body.dataset.toggle = s.over ? "over" : s.dice ? "flip" : "roll";

@@ -1,7 +1,7 @@
 /* Toggle's rules and table (FORMAT.md section 6.5): the file to read, the coach's answer, and the value
  * of every card a roll allows, each the same lookups as `ShutTheBox toggle --expect` and `--move`. */
 
-import { InvalidQuestion, shorten, sixDecimals } from "../format.js";
+import { InvalidQuestion, formatSet, numbersOf, parseSet, sixDecimals } from "../lib/notation.js";
 
 const LIMITS = { cards: [1, 16], sides: [2, 12] };
 
@@ -34,11 +34,15 @@ export function tableSpec({ cards, sides }) {
 }
 
 export const bit = (card) => 2 ** (card - 1);
-export function cardsOf(mask) {
-  const cards = [];
-  for (let c = 1; mask; c++, mask = Math.floor(mask / 2)) if (mask % 2) cards.push(c);
-  return cards;
-}
+export const cardsOf = numbersOf;
+
+/** The words of a state, as --expect STATE takes them: the face-up cards ("1,4,10", "146" with 9 cards or fewer,
+ * "12,"), "all" or "none". */
+export const stateText = (mask, cards) => formatSet(mask, cards, { all: true });
+
+/** A state as typed (--expect STATE, the link's `up`): its mask, read as toggle's table reads it; InvalidQuestion. */
+export const parseState = (text, cards) =>
+  parseSet(text, cards, { noun: "card", what: "state", plural: "face-up cards", words: true });
 
 /** The cards dice (x, y) let the player turn, increasing, without repeats. */
 export function choices(cards, x, y) {
@@ -47,6 +51,7 @@ export function choices(cards, x, y) {
 
 export function maskOf(table, up) {
   const cards = table.rules.cards;
+  if (typeof up === "string") return parseState(up, cards);
   if (typeof up === "number") {
     if (!Number.isInteger(up) || up < 0 || up >= 2 ** cards) throw new InvalidQuestion(`state ${up} is not a set of cards 1 to ${cards}`);
     return up;
@@ -61,7 +66,7 @@ export function maskOf(table, up) {
 }
 
 /**
- * The coach's answer. q = { up: bitmask or list of face-up cards, x, y (both null: no dice) }
+ * The coach's answer. q = { up: bitmask, list of face-up cards or a state as text ("1,4,10", "all"), x, y (both null: no dice) }
  * -> { value: "%.6f" of the expected further rolls, move: the card to turn as text (or null),
  *      error: why there is no card (the command line's message) or null, card: the number }.
  */
@@ -105,13 +110,5 @@ export function cardValues(table, q) {
   return { best: a.card, value, cards };
 }
 
-/** The `up` link parameter: "all", "none" or cards such as 1,4,10 -> the face-up cards; InvalidQuestion. */
-export function upCards(text, cards) {
-  if (text === "all") return cardsOf(2 ** cards - 1);
-  if (text === "none") return [];
-  const listed = text.split(",").map((t) => {
-    if (!/^[0-9]{1,2}$/.test(t)) throw new InvalidQuestion(`write the face-up cards as all, none or numbers such as 1,4,10, not '${shorten(t)}'`);
-    return Number(t);
-  });
-  return cardsOf(maskOf({ rules: { cards } }, listed));
-}
+/** The `up` link parameter, a state ("all", "none", "1,4,10", "146" with 9 cards or fewer) -> the face-up cards; InvalidQuestion. */
+export const upCards = (text, cards) => cardsOf(parseState(text, cards));

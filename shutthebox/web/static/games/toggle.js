@@ -4,9 +4,10 @@
  * Play (toggle-play.js): a seeded game with hints, the cost of every card turned and a history that
  * opens in Coach. */
 
-import { InvalidQuestion, unlessInvalid, wholeNumber } from "../format.js";
-import { answerBox, askDiscard, asking, badParam, choiceParam, el, field, loadTable, modeSwitch, seedParam, toggles } from "./ui.js";
-import { answer, cardValues, cardsOf, checkRules, tableSpec, upCards } from "./toggle-table.js";
+import { InvalidQuestion, unlessInvalid, wholeNumber } from "../lib/notation.js";
+import { askDiscard, asking, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
+import { answerBox, loadTable, modeSwitch, toggles } from "./ui.js";
+import { answer, cardValues, cardsOf, checkRules, stateText, tableSpec, upCards } from "./toggle-table.js";
 import { TogglePlay } from "./toggle-play.js";
 
 export { answer, cardValues, cardsOf, checkRules, choices, tableSpec } from "./toggle-table.js";
@@ -71,8 +72,8 @@ export function mount(section, ctx) {
   function update() {
     if (!table) return;
     const up = cardButtons.pressed().map(Number);
-    const all = up.length === table.rules.cards;
-    ctx.setParams({ up: all ? "all" : up.length ? up.join(",") : "none", x: xField.input.value.trim(), y: yField.input.value.trim() });
+    const state = stateText(up.reduce((mask, card) => mask + 2 ** (card - 1), 0), table.rules.cards);
+    ctx.setParams({ up: state, x: xField.input.value.trim(), y: yField.input.value.trim() });
     let x, y;
     try {
       [x, y] = readDice();
@@ -81,7 +82,7 @@ export function mount(section, ctx) {
       return;
     }
     const a = answer(table, { up, x, y });
-    box.show(a, { value: `Expected further rolls (${up.length ? "cards " + up.join(",") : "none"} face up)`,
+    box.show(a, { value: `Expected further rolls (face up: ${state})`,
       move: `Turn card (dice ${x} and ${y})` });
   }
   xField.input.addEventListener("input", update);

@@ -2,8 +2,10 @@
  * score one open category. Hint shows the table's move and the value of every choice; each choice made
  * gets its cost (yazy-choices.js); each decision in the history opens in Coach. */
 
-import { sixDecimals } from "../format.js";
-import { askDiscard, coachRow, el, mulberry32, newSeed, plural, rollDie } from "./ui.js";
+import { sixDecimals } from "../lib/notation.js";
+import { askDiscard, el, plural } from "../lib/ui.js";
+import { mulberry32, newSeed, rollDie } from "../lib/random.js";
+import { coachRow } from "./ui.js";
 import { ALL, CATEGORIES, DICE, REROLLS, SCORE, SIDES, keepCode, openCategories, score } from "./yazy-rules.js";
 import { choices } from "./yazy-choices.js";
 

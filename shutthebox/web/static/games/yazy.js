@@ -3,8 +3,9 @@
  * best move, as `ShutTheBox yazy --expect CATS DICE REROLLS` and `--move ...` print them.
  * Play (yazy-play.js): a seeded game with hints and the cost of every choice (yazy-choices.js). */
 
-import { InvalidQuestion, answerOf, shorten, sixDecimals, unlessInvalid } from "../format.js";
-import { answerBox, choiceParam, el, field, loadTable, modeSwitch, plural, radios, seedParam, toggles } from "./ui.js";
+import { answerOf, InvalidQuestion, shorten, sixDecimals, unlessInvalid } from "../lib/notation.js";
+import { choiceParam, el, field, plural, seedParam } from "../lib/ui.js";
+import { answerBox, loadTable, modeSwitch, radios, toggles } from "./ui.js";
 import { ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, describeMove, openCategories, rankOf } from "./yazy-rules.js";
 import { choiceValue, choices } from "./yazy-choices.js";
 import { YazyPlay } from "./yazy-play.js";

@@ -2,10 +2,10 @@
  * every legal move with the mover's exact expected wins after it, the table's move first. The
  * answers are the Python API's `expect(position, scores)` / `move(position, roll, scores)`. */
 
-import { InvalidQuestion, shorten, sixDecimals } from "../format.js";
-import { formatMove, formatPosition, rollChances, tileSum, tilesOf } from "./table.js";
+import { InvalidQuestion, shorten, sixDecimals } from "../lib/notation.js";
+import { badParam, choiceParam, el, plural } from "../lib/ui.js";
+import { formatMove, rollChances, tileSum, tilesOf } from "./table.js";
 import { answerRoll, PLAYER_WORDS } from "./turns.js";
-import { badParam, choiceParam, el, plural } from "../games/ui.js";
 import { $, pct, params, roving, syncStop, buildTiles, showTiles } from "./view.js";
 
 const moveText = (mask) => formatMove(tilesOf(mask));
@@ -39,7 +39,7 @@ export function coachAnswer(table, scores, position, roll) {
   const judge = playersJudge(table, scores);
   return answerRoll({
     player: judge.turn.player, scores: scores.slice(), score: table.players === 2 && scores.length ? scores[0] : null,
-    position: formatPosition(mask), expect: judge.before(mask), roll: null, moves: [], best: null, turnEnds: false, endValue: null,
+    position: table.positionText(mask), expect: judge.before(mask), roll: null, moves: [], best: null, turnEnds: false, endValue: null,
   }, table, judge, mask, roll);
 }
 
@@ -89,7 +89,7 @@ export class Coach {
     this.mask = t.allOpen;
     const pos = params.get("pos");
     if (pos !== null) {
-      try { this.mask = pos === "" || pos === "0" ? 0 : t.position(pos); } catch (e) {
+      try { this.mask = pos === "none" ? 0 : t.position(pos); } catch (e) { // none: the box shut, as urlEntries writes it
         badParam(params, "pos", e.message, "all tiles open instead");
       }
     }
@@ -129,7 +129,7 @@ export class Coach {
           t.checkRoll(this.mask, number);
           this.roll = number;
         } catch (e) {
-          badParam(params, "roll", e.message.replace(/^roll \d+ is impossible/, `roll ${number} is impossible at ${formatPosition(this.mask)}`),
+          badParam(params, "roll", e.message.replace(/^roll \d+ is impossible/, `roll ${number} is impossible at ${t.positionText(this.mask)}`),
             "the best move for every roll instead");
         }
       }
@@ -248,7 +248,7 @@ export class Coach {
     return [["mode", "coach"], ["player", String(this.player)],
       ["score", two && this.player === 2 ? String(this.score) : null],
       ["scores", !two && this.player > 1 ? this.scoresText.replace(/\s+/g, "") : null],
-      ["pos", formatPosition(this.mask) || "0"], ["roll", this.roll === null ? null : String(this.roll)]];
+      ["pos", this.table.positionText(this.mask)], ["roll", this.roll === null ? null : String(this.roll)]];
   }
 
   showUrl() { this.app.setUrl(this.urlEntries()); }

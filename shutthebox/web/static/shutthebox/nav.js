@@ -2,7 +2,7 @@
  * registry). Served by a plain static server there is no such file: no error, just no list. */
 
 import { fetchGames } from "../gamelist.js";
-import { el } from "../games/ui.js";
+import { el } from "../lib/ui.js";
 
 export async function gamesNav(nav) {
   let games;

@@ -2,11 +2,12 @@
  * Seeded dice, feedback after each of your moves, a chart of your chance of winning, a Hint (H)
  * for the current roll, and a history whose rows open their position in Coach. */
 
-import { formatMove, formatPosition, rollChances, tilesOf } from "./table.js";
+import { formatMove, rollChances, tilesOf } from "./table.js";
 import { Turns, PLAYER_WORDS } from "./turns.js";
 import { playersJudge, playerName } from "./coach.js";
-import { sixDecimals } from "../format.js";
-import { askDiscard, choiceParam, el, newSeed, plural, seedParam } from "../games/ui.js";
+import { sixDecimals } from "../lib/notation.js";
+import { askDiscard, choiceParam, el, plural, seedParam } from "../lib/ui.js";
+import { newSeed } from "../lib/random.js";
 import { $, params, pct, points, say, wait, focusIn, roving, showTiles, buildTiles, showDice, animateDice } from "./view.js";
 
 const moveText = (mask) => formatMove(tilesOf(mask));
@@ -185,7 +186,7 @@ export class Play {
     if (entry !== null) {
       const index = g.history.indexOf(entry);
       item.append(" ", el("button", { type: "button", class: "link", "data-entry": String(index),
-        "aria-label": `Open move ${index + 1} in Coach (${playerName(entry.player, false)}, ${formatPosition(entry.position)}, roll ${entry.roll})`,
+        "aria-label": `Open move ${index + 1} in Coach (${playerName(entry.player, false)}, ${g.board.positionText(entry.position)}, roll ${entry.roll})`,
         text: "coach" }));
     }
     $("log").append(item);
@@ -336,7 +337,7 @@ export class Play {
       } else {
         mistake = true;
         this.lost += loss;
-        this.mistakes.push({ position: formatPosition(entry.position), roll: entry.roll, move, best, loss });
+        this.mistakes.push({ position: this.game.board.positionText(entry.position), roll: entry.roll, move, best, loss });
         fb.textContent = `Not optimal: ${moveText(best)} was best (${pct(bestValue)}); ${moveText(move)} leaves you ${pct(value)}, ` +
           `giving away ${points(loss)}.`;
         fb.className = "feedback mistake";
@@ -520,12 +521,12 @@ export class Play {
   state() {
     const g = this.game;
     return {
-      seed: g.seed, seat: this.seat, players: g.players, player: g.player, position: formatPosition(g.mask),
+      seed: g.seed, seat: this.seat, players: g.players, player: g.player, position: g.board.positionText(g.mask),
       roll: this.awaiting === "rolling" ? null : g.roll, dice: g.dice.slice(), chosen: tilesOf(g.chosen),
       score1: g.scores[0] ?? null, score2: g.scores[1] ?? null, scores: g.scores.slice(), over: g.over,
       awaiting: this.awaiting, result: g.over ? this.result : null, chances: this.points.map((p) => p.chance),
       moves: this.moves, optimal: this.optimal, lost: this.lost, shutBy: g.shutBy,
-      history: g.history.map((e) => ({ player: e.player, scores: e.scores, position: formatPosition(e.position), roll: e.roll,
+      history: g.history.map((e) => ({ player: e.player, scores: e.scores, position: g.board.positionText(e.position), roll: e.roll,
         dice: e.dice, move: tilesOf(e.move), best: tilesOf(e.best), you: e.you })),
     };
   }

@@ -6,7 +6,7 @@
  *   { tiles, sides, dice, oneDieAtMost (null: never), maxMoveTiles (null: any), oneDieOptional, oneDieHighShut }
  */
 
-import { InvalidQuestion, shorten } from "../format.js";
+import { InvalidQuestion, shorten } from "../lib/notation.js";
 
 /** The limits the command line's game options accept (rules.py LIMITS). */
 export const LIMITS = { tiles: [1, 12], dice: [1, 4], sides: [2, 20], maxMoveTiles: [1, 12], players: [2, 8] };
@@ -176,7 +176,7 @@ export const PRESETS = [
 
 export const presetOf = (r) => PRESETS.find((p) => sameRules(p.rules, r)) || null;
 
-/** The single-player rule sets by name (shutthebox/games/solo/table.py VARIANTS): files solo-NAME.msgpack. */
+/** The single-player rule sets by name (shutthebox/games/shutthebox/solo/table.py VARIANTS): files solo-NAME.msgpack. */
 export const SOLO_VARIANTS = {
   "standard": { title: "Standard", rules: STANDARD },
   "two-dice": { title: "Two dice", rules: makeRules({ oneDieAtMost: null }) },

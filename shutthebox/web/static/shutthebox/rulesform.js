@@ -3,8 +3,8 @@
  * named presets from rules.js, and the link's parameters for them. A table not shipped is solved
  * by the server on first use, its progress shown. */
 
-import { InvalidQuestion, unlessInvalid } from "../format.js";
-import { askDiscard, badParam, el, field } from "../games/ui.js";
+import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
+import { askDiscard, badParam, el, field } from "../lib/ui.js";
 import {
   PRESETS, STANDARD, LIMITS, makeRules, optionNumber, parseOneDie, rulesFromOptions, oneDieText, presetOf, sameRules, describeRules, tableName,
 } from "./rules.js";

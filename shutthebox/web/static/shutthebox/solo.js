@@ -2,11 +2,12 @@
  * or "score" (the lowest expected final score), from the single-player tables (FORMAT.md 6.2),
  * played through the same turn controller as Play. */
 
-import { TableError } from "../format.js";
-import { formatMove, formatPosition, rollChances, tilesOf, tileSum, SoloTable } from "./table.js";
+import { TableError } from "../lib/format.js";
+import { askDiscard, choiceParam, el, seedParam } from "../lib/ui.js";
+import { newSeed } from "../lib/random.js";
+import { formatMove, rollChances, tilesOf, tileSum, SoloTable } from "./table.js";
 import { Turns, answerRoll } from "./turns.js";
 import { SOLO_VARIANTS, OBJECTIVES, describeRules } from "./rules.js";
-import { askDiscard, choiceParam, el, newSeed, seedParam } from "../games/ui.js";
 import { $, params, pct, say, focusIn, roving, showTiles, buildTiles, showDice, animateDice } from "./view.js";
 
 const GOALS = { shut: "shut the box", score: "lowest score" };
@@ -48,7 +49,7 @@ export function soloAnswer(table, objective, position, roll) {
   objective = SoloTable.objective(objective);
   const mask = table.position(position);
   const judge = soloJudge(table, objective);
-  return answerRoll({ variant: table.variant, objective, position: formatPosition(mask), expect: judge.before(mask),
+  return answerRoll({ variant: table.variant, objective, position: table.positionText(mask), expect: judge.before(mask),
     roll: null, moves: [], best: null, turnEnds: false, endValue: null }, table, judge, mask, roll);
 }
 
@@ -281,7 +282,7 @@ export class Solo {
       text += ", optimal.";
     } else {
       this.cost += cost;
-      this.mistakes.push({ position: formatPosition(entry.position), roll: entry.roll, move, best, cost });
+      this.mistakes.push({ position: this.game.board.positionText(entry.position), roll: entry.roll, move, best, cost });
       fb.textContent = `Not optimal: ${moveText(best)} was best (${what} ${valueText(bestValue, objective)}); ` +
         `${moveText(move)} leaves ${valueText(value, objective)}, costing ${costText(cost, objective)}.`;
       fb.className = "feedback mistake";
@@ -359,7 +360,7 @@ export class Solo {
       const now = this.awaiting === "move" ? this.bestAfterRoll : t.value(mask, objective);
       board.append(el("span", { "data-value": String(now), text: `${objective === "score" ? "Expected final score: " : "Chance to shut: "}${valueText(now, objective)}` }));
     }
-    if (t && g) board.append(el("span", { text: `Open: ${tilesOf(mask).join(" ") || "none"} (sum ${tileSum(mask)})` }));
+    if (t && g) board.append(el("span", { text: `Open: ${g.board.positionText(mask)} (sum ${tileSum(mask)})` }));
     board.append(el("span", { text: `Moves: ${this.moves}${this.moves ? `, optimal ${this.optimal}` : ""}` }));
     showTiles($("solo-tiles"), mask, chosen);
     if (this.awaiting !== "rolling") showDice($("solo-dice"), g ? g.dice : [], this.shownRoll());
@@ -417,7 +418,7 @@ export class Solo {
   state() {
     const t = this.table, g = this.game;
     return {
-      variant: this.variant, objective: this.objective, seed: this.seed, position: g ? formatPosition(g.mask) : "",
+      variant: this.variant, objective: this.objective, seed: this.seed, position: g ? g.board.positionText(g.mask) : "",
       roll: this.awaiting === "rolling" ? null : this.shownRoll(), dice: g ? g.dice.slice() : [], chosen: g ? tilesOf(g.chosen) : [],
       over: !!(g && g.over), awaiting: this.awaiting, moves: this.moves, optimal: this.optimal, cost: this.cost,
       costs: this.costs.slice(), values: this.values.slice(), start: this.start,

@@ -1,4 +1,4 @@
-/* The Shut the Box reader, built on format.js (the envelope, its checks and checksums):
+/* The Shut the Box reader, built on lib/format.js (the envelope, its checks and checksums):
  * the games "two-player" (FORMAT.md 6.1), "multi-player" (6.3, 3 to 8 players) and
  * "one-player" (6.2), every rules key of section 6, one_die_optional's dice arrays included.
  *
@@ -7,23 +7,20 @@
  *   t.move("13456789", 12, [17])     // [3, 9]
  *
  * Positions and moves are bitmasks (bit i set: tile i + 1 open / closed); the helpers convert
- * from and to the players' digits ("146789", [3, 9]).
+ * from and to the players' notation (lib/notation.js: "146789" with 9 tiles or fewer, "1,4,10" and
+ * "12," with more) and moves ([3, 9]).
  */
 
-import { InvalidQuestion, TableError, openTable, readOpened } from "../format.js";
+import { openTable, readOpened, TableError } from "../lib/format.js";
+import { InvalidQuestion, formatSet, maskOf, numbersOf, parseSet } from "../lib/notation.js";
 import { RULE_KEYS, fileRules, rulesOfFile, variantOf, OBJECTIVES } from "./rules.js";
 
 export { InvalidQuestion, TableError };
 
 // -- tiles and bitmasks
 
-export function tilesOf(mask) {
-  const tiles = [];
-  for (let tile = 1; mask; tile++, mask >>>= 1) if (mask & 1) tiles.push(tile);
-  return tiles;
-}
-
-export const maskOf = (tiles) => tiles.reduce((mask, tile) => mask | (1 << (tile - 1)), 0);
+export const tilesOf = numbersOf;
+export { maskOf };
 
 export function tileSum(mask) {
   let sum = 0;
@@ -31,11 +28,8 @@ export function tileSum(mask) {
   return sum;
 }
 
-/** "146789", or with tiles above 9 "1,4,10" (the command line's notation). */
-export function formatPosition(mask) {
-  const tiles = tilesOf(mask);
-  return tiles.length && tiles[tiles.length - 1] > 9 ? tiles.join(",") : tiles.join("");
-}
+/** A position of a board of `tiles` tiles as the command line writes it: "146789", "1,4,10", "12,"; "none" when shut. */
+export const formatPosition = (mask, tiles) => formatSet(mask, tiles);
 
 export const formatMove = (tiles) => `[${tiles.join(", ")}]`;
 
@@ -69,7 +63,13 @@ class Board {
     this.variant = null;
   }
 
-  /** Bitmask of a position given as digits ("146789"), "1,4,10", an array of tiles, or a bitmask number. */
+  /** A position of this board as the command line writes it ("146789", "1,4,10", "12,"). */
+  positionText(mask) { return formatPosition(mask, this.rules.tiles); }
+
+  /**
+   * Bitmask of a position: text in the command line's notation (read as the Python API reads it,
+   * lib/notation.js), an array of tiles, or a bitmask number. Never empty.
+   */
   position(position) {
     const tiles = this.rules.tiles;
     if (typeof position === "number") {
@@ -78,29 +78,22 @@ class Board {
       }
       return position;
     }
-    let numbers;
+    let mask = 0;
     if (typeof position === "string") {
-      const text = position.trim();
-      const parts = /[, ]/.test(text) ? text.split(/[, ]+/).filter(Boolean) : text.split("");
-      numbers = parts.map((part) => {
-        if (!/^[0-9]+$/.test(part)) throw new InvalidQuestion(`position '${position}': '${part}' is not a tile`);
-        return parseInt(part, 10);
-      });
+      mask = parseSet(position, tiles);
     } else if (Array.isArray(position)) {
-      numbers = position;
+      for (const tile of position) {
+        if (!Number.isInteger(tile) || tile < 1 || tile > tiles) {
+          throw new InvalidQuestion(`position [${position}]: there is no tile ${tile} (the tiles are 1 to ${tiles})`);
+        }
+        const bit = 1 << (tile - 1);
+        if (mask & bit) throw new InvalidQuestion(`position [${position}]: tile ${tile} is listed twice`);
+        mask |= bit;
+      }
     } else {
       throw new InvalidQuestion("a position is a string of tiles like '146789' or a list of tiles");
     }
-    if (!numbers.length) throw new InvalidQuestion("the position is empty: with no tile open the box is already shut");
-    let mask = 0;
-    for (const tile of numbers) {
-      if (!Number.isInteger(tile) || tile < 1 || tile > tiles) {
-        throw new InvalidQuestion(`position '${position}': there is no tile ${tile} (the tiles are 1 to ${tiles})`);
-      }
-      const bit = 1 << (tile - 1);
-      if (mask & bit) throw new InvalidQuestion(`position '${position}': tile ${tile} is listed twice`);
-      mask |= bit;
-    }
+    if (!mask) throw new InvalidQuestion("the position is empty: with no tile open the box is already shut");
     return mask;
   }
 
@@ -145,9 +138,9 @@ class Board {
     if (!Number.isInteger(roll)) throw new InvalidQuestion(`the roll must be a whole number, not ${roll}`);
     const r = this.rules, total = tileSum(mask), choices = this.diceChoices(mask);
     let why = "";
-    if (r.oneDieAtMost !== null && total <= r.oneDieAtMost) why = `the open tiles ${formatPosition(mask)} sum to ${total}, so `;
+    if (r.oneDieAtMost !== null && total <= r.oneDieAtMost) why = `the open tiles ${this.positionText(mask)} sum to ${total}, so `;
     else if (choices.includes(1)) why = "every tile above 6 is shut, so ";
-    else if (r.oneDieAtMost !== null) why = `the open tiles ${formatPosition(mask)} sum to ${total}, so `;
+    else if (r.oneDieAtMost !== null) why = `the open tiles ${this.positionText(mask)} sum to ${total}, so `;
     else if (r.oneDieHighShut) why = "a tile above 6 is open, so ";
     const what = choices.length > 1 ? `${diceWords(choices[0])} or one die may be thrown` :
       `${diceWords(choices[0])} ${choices[0] === 1 ? "is" : "are"} thrown`;
@@ -160,7 +153,7 @@ class Board {
   moveTiles(mask, roll, move) {
     if (!move) {
       const limit = this.rules.maxMoveTiles;
-      throw new InvalidQuestion(`no ${limit ? `${limit} or fewer ` : ""}open tiles of ${formatPosition(mask)} add up to ${roll}: ` +
+      throw new InvalidQuestion(`no ${limit ? `${limit} or fewer ` : ""}open tiles of ${this.positionText(mask)} add up to ${roll}: ` +
         `the turn ends there, scoring ${tileSum(mask)}`);
     }
     return tilesOf(move);

@@ -5,9 +5,9 @@
  * or only at ?table=URL. The other tables (solo-VARIANT.msgpack, <rules key>-p<players>.msgpack)
  * are looked for beside the table the page read first, then in the same folders. */
 
-import { TableError, fetchBytes } from "../format.js";
+import { fetchBytes, TableError } from "../lib/format.js";
 import { fetchOrSolve } from "../solve.js";
-import { parseTable } from "./table.js";
+import { formatPosition, parseTable } from "./table.js";
 import { tableName, ruleKey, oneDieText, STANDARD, soloTableName } from "./rules.js";
 
 export const TABLE_FOLDERS = ["", "../../data/", "../../../data/"];
@@ -55,8 +55,7 @@ export function solveCommand(rules, players) {
   }
   if (rules.maxMoveTiles !== null) options.push(`--max-move-tiles ${rules.maxMoveTiles}`);
   if (players !== 2) options.push(`--players ${players}`);
-  const all = Array.from({ length: rules.tiles }, (_, i) => i + 1);
-  return `ShutTheBox ${options.join(" ")}${options.length ? " " : ""}--one --expect ${rules.tiles > 9 ? all.join(",") : all.join("")}`;
+  return `ShutTheBox ${options.join(" ")}${options.length ? " " : ""}--one --expect ${formatPosition(2 ** rules.tiles - 1, rules.tiles)}`;
 }
 
 /**

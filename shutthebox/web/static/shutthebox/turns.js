@@ -9,8 +9,8 @@
  *                    cost(bestValue, value): what a move gives away (>= 0), dice(mask): dice to throw }
  */
 
-import { mulberry32, rollDie } from "../games/ui.js";
-import { tilesOf, tileSum, formatPosition } from "./table.js";
+import { mulberry32, rollDie } from "../lib/random.js";
+import { tilesOf, tileSum } from "./table.js";
 import { tilesText } from "./view.js";
 
 export const PLAYER_WORDS = ["one", "two", "three", "four", "five", "six", "seven", "eight"];
@@ -147,7 +147,7 @@ export class Turns {
     return this.scores.map((s) => (s === low ? 1 / count : 0));
   }
 
-  get position() { return formatPosition(this.mask); }
+  get position() { return this.board.positionText(this.mask); }
 }
 
 /**
@@ -173,7 +173,7 @@ export function rankMoves(board, judge, mask, roll) {
   const better = judge.better || ((a, b) => a > b);
   const moves = board.legalMoves(mask, roll).map((move) => {
     const value = judge.value(mask, move);
-    return { move, tiles: tilesOf(move), after: formatPosition(mask & ~move), value, best: move === best,
+    return { move, tiles: tilesOf(move), after: mask & ~move ? board.positionText(mask & ~move) : null, value, best: move === best,
       cost: judge.cost(bestValue, value) };
   });
   moves.sort((a, b) => {

@@ -1,7 +1,7 @@
 /* The Shut the Box page's own view helpers: percentages, the roving tab stop of a group, focus,
- * tiles and pip dice. What both pages share (el, link parameters, "Discard this game?") is games/ui.js's. */
+ * tiles and pip dice. What both pages share (el, link parameters, "Discard this game?") is lib/ui.js's. */
 
-import { asking, el } from "../games/ui.js";
+import { asking, el } from "../lib/ui.js";
 
 export const $ = (id) => document.getElementById(id);
 

@@ -1,7 +1,8 @@
-/* A generic reader of ShutTheBox table files (docs/FORMAT.md sections 1-5,
- * format 1.x), written from that document alone, as an ES module.
+/* The envelope reader: ShutTheBox table files (docs/FORMAT.md sections 1-5, format 1.x) for
+ * every game, written from that document alone, as an ES module. Nothing else: the players'
+ * notation and questions are notation.js's, the pages' DOM helpers ui.js's.
  *
- *   import { readTable } from "./format.js";
+ *   import { readTable } from "./lib/format.js";
  *   const t = readTable(bytes, { name: "toggle-c12-s6.msgpack", game: "toggle",
  *                                rules: { cards: 12, sides: 6 },
  *                                arrays: { rolls: ["<f8", [4096]], flip: ["|u1", [4096, 6, 6]] } });
@@ -15,6 +16,8 @@
  * and for each array asked for: its dtype, shape, byte length, its `crc32` and
  * every `block_crc32`, both seeded with the CRC-32 of the bytes before the key
  * "arrays". Any failure throws a TableError naming the file and what is wrong.
+ * Beside the reader: fetching a table's bytes (fetchBytes, fetchTable) and reading each
+ * table once (once).
  *
  * The msgpack decoder is the vendored one (vendor/msgpack.min.js, a classic
  * script defining `MessagePack`), used the way shutthebox/table.js uses it: passed in as
@@ -35,24 +38,6 @@ export const DTYPES = {
 export class TableError extends Error {
   constructor(message) { super(message); this.name = "TableError"; }
 }
-
-/** A question with no answer, in the player's words. */
-export class InvalidQuestion extends Error {
-  constructor(message) { super(message); this.name = "InvalidQuestion"; }
-}
-
-/** `ask()`, or `onInvalid(message)` when it throws an InvalidQuestion (any other error goes on up). */
-export function unlessInvalid(ask, onInvalid) {
-  try {
-    return ask();
-  } catch (e) {
-    if (!(e instanceof InvalidQuestion)) throw e;
-    return onInvalid(e.message);
-  }
-}
-
-/** `ask()`'s answer, or no value and no move but the reason when the question has no answer. */
-export const answerOf = (ask) => unlessInvalid(ask, (error) => ({ value: null, move: null, error }));
 
 // -- CRC-32 (zlib's: polynomial 0x04C11DB7 reflected, initial value and final xor ~0)
 
@@ -388,21 +373,4 @@ export function once(cache, key, load) {
     promise.catch(() => cache.delete(key));
   }
   return promise;
-}
-
-/** `%.6f` as the command line prints it: FORMAT.md section 5 makes toFixed(6) print the same digits. */
-export function sixDecimals(value) {
-  return value.toFixed(6);
-}
-
-/** What a player typed, as a message quotes it: at most `max` characters. */
-export const shorten = (text, max = 40) => (text.length <= max ? text : `${text.slice(0, max - 3)}...`);
-
-/** A whole number typed by a player: digits only (a leading minus is read, to be refused by the range check). */
-export function wholeNumber(text, what) {
-  const t = String(text).trim();
-  if (!/^-?[0-9]{1,9}$/.test(t)) {
-    throw new InvalidQuestion(t === "" ? `${what}: give a whole number` : `${what} must be a whole number, not '${shorten(t)}'`);
-  }
-  return parseInt(t, 10);
 }
