@@ -111,3 +111,29 @@ def test_yazy_s_api_refuses_malformed_arguments(args):
     with pytest.raises(InvalidQuery):
         table.probe_move(*args)
     assert table.get_move(*args, default="none") == "none"
+
+
+def test_a_batch_on_a_one_player_table_answers_its_solo_questions():
+    lines = "--solo --expect 123456789\n--solo --move 12345 7\n--one --expect 1\n"
+    batch = command("--batch", "--table", os.path.join(ROOT, "data", "solo-standard.msgpack"), stdin=lines)
+    single = command("--solo", "--expect", "123456789", "--table", os.path.join(ROOT, "data", "solo-standard.msgpack"))
+    out = batch.stdout.splitlines()
+    assert out[0] == single.stdout.strip() and out[1] == command("--solo", "--move", "12345", "7").stdout.strip()
+    assert out[2].startswith("error: ") and "one-player table" in out[2] and batch.returncode == 1
+
+
+@pytest.mark.parametrize("length, refused", [(65536, False), (65537, True), (100 * 1024, True)])
+def test_a_batch_line_longer_than_64_kib_is_refused_wherever_the_reads_cut_it(length, refused):
+    question = "--one --expect 1"
+    lines = "--one --expect 123456789\n" * 3000 + question + " " * (length - len(question)) + "\n--one --expect 12\n"
+    out = command("--batch", stdin=lines).stdout.splitlines()
+    assert len(out) == 3002 and out[-1] == "0.874117"
+    assert out[-2].startswith("error: the line is longer") == refused, out[-2][:60]
+
+
+def test_a_relative_home_is_named_as_such(tmp_path):
+    env = {key: value for key, value in os.environ.items() if key not in ("SHUTTHEBOX_CACHE", "XDG_CACHE_HOME")}
+    done = command("--tiles", "5", "--one", "--expect", "1", env=dict(env, HOME="relative"))
+    assert done.returncode == 3 and "HOME is not an absolute path ('relative')" in done.stderr
+    done = command("--tiles", "5", "--one", "--expect", "1", env={k: v for k, v in env.items() if k != "HOME"})
+    assert done.returncode == 3 and "HOME is not set" in done.stderr

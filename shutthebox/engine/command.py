@@ -224,7 +224,7 @@ def run_batch(session, stdin, stdout) -> int:
                 pending.append(chunk)
             continue
         head = b"".join(pending) + chunk[:cut] if pending else chunk[:cut]
-        long_line = pending_size > MAX_LINE
+        long_line = pending_size + chunk.find(b"\n") > MAX_LINE  # the first line: what was pending and its end
         pending, pending_size = [chunk[cut + 1 :]], len(chunk) - cut - 1
         lines = head.decode("utf-8", "replace").split("\n")
         if long_line:

@@ -11,6 +11,7 @@ import os
 from ..errors import TableError
 from .format import REBUILD
 from .reader import TableFile, read_table
+from .text import shown
 
 CACHE_ENV = "SHUTTHEBOX_CACHE"
 CACHE_FIX = "delete it: it is solved again on next use"
@@ -28,7 +29,8 @@ def cache_dir() -> str:
     if not base:
         home = os.environ.get("HOME") or ""
         if not os.path.isabs(home):
-            raise TableError("no cache folder for tables solved on first use: HOME is not set; set %s" % CACHE_ENV)
+            why = "HOME is not set" if not home else "HOME is not an absolute path ('%s')" % shown(home)
+            raise TableError("no cache folder for tables solved on first use: %s; set %s" % (why, CACHE_ENV))
         base = os.path.join(home, ".cache")
     return os.path.join(base, "shutthebox")
 

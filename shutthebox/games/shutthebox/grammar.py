@@ -7,13 +7,15 @@ back to the dispatch with the text. Single-player questions (``--solo``) go
 to the solo game's grammar.
 """
 
-import os
-
-from ...engine.command import FLAGS, MEMO_LIMIT, looks_like_option, no_question, shown, whole
+from ...engine.command import FLAGS, MEMO_LIMIT, TableSession, looks_like_option, no_question, remembered_lines, shown, whole
 from ...engine.command import answer_line as engine_answer_line
+from ...engine.reader import read_table
+from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import rules_from_options
-from .table import format_position, load, tiles_of
+from .table import Table, format_position, load, tiles_of
+
+SOLO_GAME = "one-player"  # the header of a one-player table (solo/table.py GAME)
 
 _whole = whole
 
@@ -258,7 +260,7 @@ def _batch_answers(session, table):
     the same either way.
     """
     table.preload()
-    if table.players != 2 or type(table).__name__ != "Table":
+    if not isinstance(table, Table):  # more players: the reference path
         def slow(lines):
             out = [answer_line(session, table, line) for line in lines]
             return [text for text, _ in out], all(good for _, good in out)
@@ -321,13 +323,7 @@ def _describe(table) -> str:
     game = header.get("game")
     if "players" in header or game == "two-player":
         game = "%s, %d players" % (game, header.get("players", 2))
-    return "\n".join([
-        "table:     %s" % os.path.abspath(table.path),
-        "size:      %d bytes" % table.file.size,
-        "game:      %s" % game,
-        "rules:     %s" % table.rules.describe(),
-        "format:    %s.%s, made by %s" % (header["format"][0], header["format"][1], header.get("generator")),
-    ])
+    return describe_file(table.file, game, table.rules.describe())
 
 
 def _game(options):
@@ -345,20 +341,17 @@ def _load(options):
     return load(options["table"], rules=rules, players=players)
 
 
-
-
-class Session:
+class Session(TableSession):
     """The command line's game: its options, its table (opened on first use), its answers."""
 
     def __init__(self, options: dict, table: str | None):
+        super().__init__(table)
         self.options = {"table": table, "game": options}
-        self._table = None
         self._batch = None
+        self._solo_only = False  # a batch on --table of a one-player table
 
-    def table(self):
-        if self._table is None:
-            self._table = _load(self.options)
-        return self._table
+    def open_table(self):
+        return _load(self.options)
 
     def answer(self, tokens) -> str:
         query = parse_query(tokens)
@@ -368,14 +361,27 @@ class Session:
                                    % ", ".join(self.options["game"]))
             from .solo.grammar import run_solo
 
-            return run_solo(query[1], self.options["table"])
+            return run_solo(query[1], self.path)
+        if self._solo_only:
+            raise InvalidQuery("table file %s is a one-player table: it answers --solo questions only" % self.path)
         return run_query(self.table(), *query)
 
     def answer_lines(self, lines) -> tuple[list, bool]:
-        """A batch of lines: the two-player questions take a fast path over whole, verified arrays."""
+        """A batch of lines: the two-player questions take a fast path over whole, verified arrays;
+        with ``--table`` of a one-player table, every line takes the reference path (--solo questions)."""
         if self._batch is None:
-            self._batch = _batch_answers(self, self.table())
+            if self._one_player_table():
+                self._solo_only = True
+                self._batch = lambda lines: remembered_lines(self, lines, self._memo)
+            else:
+                self._batch = _batch_answers(self, self.table())
         return self._batch(lines)
+
+    def _one_player_table(self) -> bool:
+        if self.path is None or self.options["game"]:
+            return False
+        with read_table(self.path) as tablefile:
+            return tablefile.game == SOLO_GAME
 
     def describe(self, tokens) -> str:
         if tokens and _is_solo(tokens):
@@ -384,7 +390,7 @@ class Session:
                                    % ", ".join(self.options["game"]))
             from .solo.grammar import solo_table_for
 
-            return _describe(solo_table_for(tokens, self.options["table"]))
+            return _describe(solo_table_for(tokens, self.path))
         no_question("--rules", tokens)
         return _describe(self.table())
 
