@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import math
 import os
+import re
+import secrets
+import socket
+import stat
 import sys
-import tempfile
+import time
 import zlib
 from array import array
 
@@ -113,25 +117,43 @@ def encode(game: str, rules: dict, arrays: dict, *, generator: str, fields: dict
     return body + zlib.crc32(body).to_bytes(4, "big")
 
 
+# A write's temporary file, next to the file it becomes: ".tmp-shutthebox-HOST-PID-RANDOM.msgpack", HOST a
+# hash of the host name and PID the writing process, so that a later write can tell a file whose writer
+# was killed (its process is gone) from one being written now. Only names of exactly this form are
+# ever removed.
+TEMPORARY = re.compile(r"\.tmp-shutthebox-(?P<host>[0-9a-f]{8})-(?P<pid>[0-9]{1,10})-[0-9a-f]{16}"
+                       r"(?:\.[A-Za-z0-9]{1,16})?")
+# A temporary file is stale when its writer (on this host) is gone and nothing has been written to it for
+# GONE_AGE seconds (a write lasts well under that: the margin covers a process whose number this host
+# does not see), or, whatever its writer, when it is STALE_AGE seconds old (no write takes that long).
+GONE_AGE = 60.0
+STALE_AGE = 3600.0
+
+
+def _host() -> str:
+    return "%08x" % zlib.crc32(socket.gethostname().encode("utf-8", "replace"))
+
+
 def write_atomic(path: str, data: bytes | str) -> bool:
     """Write ``data`` to ``path`` via a temporary file and a rename.
 
-    An interrupted write never leaves a partial file; temporary files of
-    writes that were killed are cleaned up once they are an hour old. Returns
-    False (and leaves the file alone) when it already holds exactly these bytes.
+    An interrupted write never leaves a partial file. Every call first removes
+    the folder's stale temporary files of writes that were killed (see
+    ``TEMPORARY``: those whose writer is gone, or an hour old). Returns False
+    (and leaves the file alone) when it already holds exactly these bytes.
     """
     if isinstance(data, str):
         data = data.encode("utf-8")
+    folder = os.path.dirname(os.path.abspath(path))
+    remove_stale(folder)
     try:
         with open(path, "rb") as handle:
             if os.fstat(handle.fileno()).st_size == len(data) and handle.read() == data:
                 return False
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
         pass
-    folder = os.path.dirname(os.path.abspath(path))
     os.makedirs(folder, exist_ok=True)
-    _remove_stale(folder)
-    handle, temporary = tempfile.mkstemp(dir=folder, prefix=".tmp-", suffix=os.path.splitext(path)[1])
+    handle, temporary = _create_temporary(folder, os.path.splitext(path)[1])
     try:
         with os.fdopen(handle, "wb") as out:
             out.write(data)
@@ -148,20 +170,68 @@ def write_atomic(path: str, data: bytes | str) -> bool:
     return True
 
 
-def _remove_stale(folder: str, age: float = 3600.0) -> None:
-    """Remove ``.tmp-*`` files that a killed write left behind (an hour old: no write takes that long)."""
-    import time
+def _create_temporary(folder: str, suffix: str):
+    """(descriptor, path) of a new temporary file named as ``TEMPORARY`` says, created exclusively (0600)."""
+    if not re.fullmatch(r"(?:\.[A-Za-z0-9]{1,16})?", suffix):
+        suffix = ""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    prefix = ".tmp-shutthebox-%s-%d-" % (_host(), os.getpid())
+    for _ in range(100):
+        path = os.path.join(folder, prefix + secrets.token_hex(8) + suffix)
+        try:
+            return os.open(path, flags, 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError("no free temporary file name in %s" % folder)
 
+
+def remove_stale(folder: str) -> list:
+    """Remove the temporary files that killed writes left in ``folder``; return their names.
+
+    Only regular files of this user whose names are exactly ``TEMPORARY``'s are
+    considered, and of those only the stale ones: written on this host by a
+    process that is gone and untouched for ``GONE_AGE`` seconds, or untouched for
+    ``STALE_AGE`` seconds. Nothing else is ever removed; errors are ignored.
+    """
     try:
         names = os.listdir(folder)
     except OSError:
-        return
-    now = time.time()
+        return []
+    host, now, removed = None, time.time(), []
+    getuid = getattr(os, "getuid", None)
     for name in names:
-        if name.startswith(".tmp-"):
-            path = os.path.join(folder, name)
-            try:
-                if now - os.lstat(path).st_mtime > age:
-                    os.unlink(path)
-            except OSError:
-                pass
+        found = TEMPORARY.fullmatch(name)
+        if found is None:
+            continue
+        path = os.path.join(folder, name)
+        try:
+            info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode) or (getuid is not None and info.st_uid != getuid()):
+                continue
+            age = now - info.st_mtime
+            if age <= GONE_AGE:
+                continue
+            if age <= STALE_AGE:
+                host = host or _host()
+                if found["host"] != host or _running(int(found["pid"])):
+                    continue
+            os.unlink(path)
+            removed.append(name)
+        except OSError:
+            pass
+    return removed
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists on this host (True when it cannot be told)."""
+    if pid <= 0 or pid == os.getpid():
+        return True
+    if os.name != "posix":  # os.kill(pid, 0) would end the process on Windows
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process, or no right to ask: it exists
+        return True
+    return True
