@@ -101,6 +101,9 @@ def test_table_names_round_trip_and_shipped_tables_are_there(name):
             assert family.parse("x" + file_name) is None and family.parse(file_name + ".tmp") is None
             with read_table(os.path.join(ROOT, "data", file_name)) as tablefile:
                 assert tablefile.game in family.headers, file_name
+                if family.estimate:  # what a solve on first use says it will write, before it starts
+                    size = family.builder(rules).estimate().size
+                    assert size <= tablefile.size <= size * 1.01 + 8192, (file_name, size, tablefile.size)
 
 
 # -- one answer on every surface ----------------------------------------------------------------

@@ -137,3 +137,30 @@ def test_a_relative_home_is_named_as_such(tmp_path):
     assert done.returncode == 3 and "HOME is not an absolute path ('relative')" in done.stderr
     done = command("--tiles", "5", "--one", "--expect", "1", env={k: v for k, v in env.items() if k != "HOME"})
     assert done.returncode == 3 and "HOME is not set" in done.stderr
+
+
+def test_a_solve_too_big_for_the_limit_is_refused_before_it_starts(tmp_path):
+    args = ["--tiles", "12", "--players", "8", "--scores", "1,1,1,1,1,1,1", "--expect", "1,2"]
+    env = dict(os.environ, SHUTTHEBOX_CACHE=str(tmp_path))
+    env.pop("SHUTTHEBOX_ALLOW_LARGE", None)
+    done = command(*args, env=env)
+    assert done.returncode == 2 and "304 MB table" in done.stderr and "--allow-large" in done.stderr, done.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_long_solve_says_its_cost_first(tmp_path):
+    done = command("toggle", "--cards", "14", "--sides", "8", "--expect", "all",
+                   env=dict(os.environ, SHUTTHEBOX_CACHE=str(tmp_path)))
+    assert done.returncode == 0 and done.stdout == "45.600730\n"
+    assert done.stderr.startswith("ShutTheBox: solving toggle-c14-s8.msgpack: a 1.18 MB table, about ")
+
+
+def test_a_solve_that_cannot_fit_in_the_cache_is_refused(monkeypatch, tmp_path):
+    import shutil
+
+    from shutthebox.engine import store
+    from shutthebox.engine.game import Estimate
+
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: shutil._ntuple_diskusage(10**9, 10**9 - 10**5, 10**5))
+    with pytest.raises(TableError, match="MB free"):
+        store.check_estimate("t.msgpack", Estimate(10**7, 10**8, 1), str(tmp_path / "cache"))

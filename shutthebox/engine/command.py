@@ -12,7 +12,7 @@ from ..errors import InvalidQuery, ShutTheBoxError
 from .text import looks_like_option, one_line, option_value, shown, whole, wrong_count  # noqa: F401 - the games' helpers
 
 PROG = "ShutTheBox"
-FLAGS = {"--batch", "--rules", "--version", "--help", "-h"}
+FLAGS = {"--batch", "--rules", "--version", "--help", "-h", "--allow-large"}
 
 
 # The options and exit statuses every named game's --help ends with (%s: the game's name).
@@ -21,6 +21,7 @@ SHARED_HELP = """\
                  `%s`), one answer per line; a bad line prints "error: ..."
   --table PATH   answer from another table file
   --rules        print the rules, size and location of the table
+  --allow-large  solve a table on first use even if it needs over 2 GB of memory
   -h, --help     print this help
 
 exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
@@ -123,6 +124,10 @@ def _run(grammar, argv, prog):
 
         _write("%s %s (table format %d.%d)\n" % (prog, __version__, FORMAT_MAJOR, FORMAT_MINOR))
         return 0
+    if options.get("allow-large"):
+        from . import store
+
+        store.ALLOW_LARGE = True
     batch, rules = options.get("batch"), options.get("rules")
     if batch and rules:
         raise InvalidQuery("--batch and --rules do not go together: ask for one")

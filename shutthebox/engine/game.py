@@ -20,6 +20,46 @@ def resolve(reference: str):
     return getattr(sys.modules[module], attribute)
 
 
+class Estimate:
+    """What solving a table costs, said before it is solved: the file's ``size`` in bytes (from its
+    arrays' shapes), the peak ``memory`` in bytes and the ``seconds`` on one core (ratios measured on
+    the build machine, rounded up: an order of magnitude, not a promise)."""
+
+    __slots__ = ("size", "memory", "seconds")
+
+    def __init__(self, size: int, memory: int, seconds: float):
+        self.size, self.memory, self.seconds = size, memory, seconds
+
+    def words(self) -> str:
+        """``a 304 MB table, about 4.3 GB of memory and 2 minutes``."""
+        minutes = self.seconds / 60
+        time = "%d seconds" % max(1, round(self.seconds)) if minutes < 2 else "%d minutes" % round(minutes)
+        return "a %s table, about %s of memory and %s" % (_bytes(self.size), _bytes(self.memory), time)
+
+
+def _bytes(count: int) -> str:
+    for unit, size in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if count >= size:
+            return "%.3g %s" % (count / size, unit)
+    return "%d bytes" % count
+
+
+class Solve:
+    """The call that solves one table and returns its bytes (build time: the build module is imported
+    only when it is called), with what it will cost (:class:`Estimate`, or None when the game gives none)."""
+
+    __slots__ = ("family", "rules", "options")
+
+    def __init__(self, family, rules, options):
+        self.family, self.rules, self.options = family, rules, options
+
+    def __call__(self) -> bytes:
+        return resolve(self.family.solve)(self.rules, **self.options)
+
+    def estimate(self):
+        return resolve(self.family.estimate)(self.rules) if self.family.estimate else None
+
+
 class Tables:
     """One family of a game's table files: how they are named, what their header says, how one is
     opened (solving it on first use) and which are shipped.
@@ -33,19 +73,21 @@ class Tables:
     checks and messages). ``open(rules)`` opens the table as the command line
     does; ``solve(rules, **options)`` returns a table's bytes (build time), on
     first use too unless ``first_use`` is false (the table must be shipped);
-    ``shipped`` is the build module's list of the rules whose tables ``data/`` holds.
+    ``estimate(rules) -> Estimate`` (query time) says what a solve on first use
+    will cost before it starts; ``shipped`` is the build module's list of the
+    rules whose tables ``data/`` holds.
     """
 
     __slots__ = ("pattern", "headers", "fields", "aliases", "fields_of", "rules_of", "open", "solve", "first_use",
-                 "shipped", "_regex")
+                 "estimate", "shipped", "_regex")
 
     def __init__(self, pattern: str, *, headers: tuple, fields_of: str, rules_of: str, open: str,
-                 solve: str | None = None, first_use: bool = True, shipped: str | None = None,
-                 fields: dict | None = None, aliases: dict | None = None):
+                 solve: str | None = None, first_use: bool = True, estimate: str | None = None,
+                 shipped: str | None = None, fields: dict | None = None, aliases: dict | None = None):
         self.pattern, self.headers = pattern, tuple(headers)
         self.fields, self.aliases = dict(fields or {}), dict(aliases or {})
         self.fields_of, self.rules_of, self.open = fields_of, rules_of, open
-        self.solve, self.first_use, self.shipped = solve, first_use, shipped
+        self.solve, self.first_use, self.estimate, self.shipped = solve, first_use, estimate, shipped
         self._regex = None
 
     def slots(self) -> list:
@@ -102,9 +144,9 @@ class Tables:
             return None
         return self.builder(rules, **options)
 
-    def builder(self, rules, **options):
+    def builder(self, rules, **options) -> Solve:
         """The call that solves the table of ``rules`` and returns its bytes (build_tables.py)."""
-        return lambda: resolve(self.solve)(rules, **options)
+        return Solve(self, rules, options)
 
     def shipped_rules(self) -> tuple:
         return tuple(resolve(self.shipped)) if self.shipped else ()

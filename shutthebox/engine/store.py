@@ -7,8 +7,9 @@ called: this is the one crossing from the query path to the build path.
 """
 
 import os
+import sys
 
-from ..errors import TableError
+from ..errors import InvalidQuery, TableError
 from .format import REBUILD
 from .reader import TableFile, read_table
 from .text import shown
@@ -74,6 +75,9 @@ def open_table(name: str, *, expect: dict, describe=None, path: str | None = Non
 
 
 def _build(cached: str, build, expect, describe) -> TableFile:
+    estimate = build.estimate() if hasattr(build, "estimate") else None
+    if estimate is not None:
+        check_estimate(os.path.basename(cached), estimate, os.path.dirname(cached))
     from .writer import write_atomic  # build time: only now
 
     try:
@@ -91,6 +95,38 @@ def _build(cached: str, build, expect, describe) -> TableFile:
         raise TableError("cannot write table %s (%s); set %s to a writable folder"
                          % (cached, error.strerror or error, CACHE_ENV)) from None
     return read_table(cached, expect=expect, describe=describe, fix=CACHE_FIX)
+
+
+# A solve on first use whose peak memory would pass this is refused unless the user allows it.
+LARGE_ENV = "SHUTTHEBOX_ALLOW_LARGE"
+MEMORY_LIMIT = 2 * 10**9
+ALLOW_LARGE = False  # set by the command's --allow-large
+# A solve that takes longer than this says what it will cost before it starts.
+SAY_AFTER = 3.0
+
+
+def check_estimate(name: str, estimate, folder: str) -> None:
+    """Refuse a solve that would pass ``MEMORY_LIMIT`` (unless ``$SHUTTHEBOX_ALLOW_LARGE`` is set, as
+    ``--allow-large`` does) or not fit in the cache folder's free space; say the cost of a long one on
+    standard error before it starts (Ctrl-C stops it; nothing is written until it is done)."""
+    if estimate.memory > MEMORY_LIMIT and not (ALLOW_LARGE or os.environ.get(LARGE_ENV)):
+        raise InvalidQuery("solving %s would make %s; give --allow-large (or set %s=1) to solve it anyway"
+                           % (name, estimate.words(), LARGE_ENV))
+    import shutil
+
+    probe = folder
+    while probe and not os.path.isdir(probe):
+        probe = os.path.dirname(probe)
+    try:
+        free = shutil.disk_usage(probe or ".").free
+    except OSError:
+        free = None
+    if free is not None and free < estimate.size * 1.2 + 10**6:
+        raise TableError("solving %s needs %.3g MB in %s, which has %.3g MB free; free some space or set %s"
+                         % (name, estimate.size / 1e6, folder, free / 1e6, CACHE_ENV))
+    if estimate.seconds > SAY_AFTER and sys.stderr is not None:
+        sys.stderr.write("ShutTheBox: solving %s: %s (Ctrl-C stops it)\n" % (name, estimate.words()))
+        sys.stderr.flush()
 
 
 def _check_folder(folder: str) -> None:

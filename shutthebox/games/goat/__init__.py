@@ -19,5 +19,6 @@ DECLARATION = Game(
                    rules_of="shutthebox.games.goat.rules:rules_of",
                    open="shutthebox.games.goat.table:load",
                    solve="shutthebox.games.goat.build:solve_table",
+                   estimate="shutthebox.games.goat.rules:estimate",
                    shipped="shutthebox.games.goat.build:SHIPPED")],
 )

@@ -87,5 +87,15 @@ def fields_of(rules: Rules) -> dict:
     return {"goal": str(rules.goal)}
 
 
+def estimate(rules: Rules):
+    """What solving the table of ``rules`` costs: its bytes (from the arrays' shapes, docs/FORMAT.md),
+    memory and time from ratios measured on the build machine, rounded up (goal 150: 26 MB, 0.5 GB, 8 s)."""
+    from ...engine.game import Estimate
+
+    goal = rules.goal
+    size = 8 * DICE * THRESHOLDS * goal + 9 * SLOTS * (goal + 2 * goal * goal + NEEDS)
+    return Estimate(size, 80 * 10**6 + 20 * size, 1 + size / 2.5e6)
+
+
 def rules_of(fields: dict) -> Rules:
     return rules_from_options({"--goal": fields["goal"]})

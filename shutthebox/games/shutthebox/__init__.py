@@ -23,6 +23,7 @@ DECLARATION = Game(
                                              "players": "2"}},
                fields_of=_PACKAGE + ".rules:fields_of", rules_of=_PACKAGE + ".rules:rules_of",
                open=_PACKAGE + ".table:open_rules", solve=_PACKAGE + ".build:solve_game",
+               estimate=_PACKAGE + ".rules:estimate",
                shipped=_PACKAGE + ".build:SHIPPED"),
         # One player, a named rule set: solo-two-dice.msgpack.
         Tables("solo-{variant}", headers=("one-player",), fields={"variant": r"[a-z][a-z-]*"},

@@ -19,5 +19,6 @@ DECLARATION = Game(
                    rules_of="shutthebox.games.toggle.rules:rules_of",
                    open="shutthebox.games.toggle.table:load",
                    solve="shutthebox.games.toggle.build:solve_table",
+                   estimate="shutthebox.games.toggle.rules:estimate",
                    shipped="shutthebox.games.toggle.build:SHIPPED")],
 )
