@@ -7,7 +7,8 @@ back to the dispatch with the text. Single-player questions (``--solo``) go
 to the solo game's grammar.
 """
 
-from ...engine.command import FLAGS, MEMO_LIMIT, TableSession, looks_like_option, no_question, remembered_lines, shown, whole
+from ...engine.command import (FLAGS, MEMO_LIMIT, TableSession, looks_like_option, no_question, one_line,
+                               remembered_lines, shown, whole)
 from ...engine.command import answer_line as engine_answer_line
 from ...engine.reader import read_table
 from ...engine.store import describe as describe_file
@@ -280,40 +281,59 @@ def _batch_answers(session, table):
     score_of = {str(score): score for score in range(1, scores)}
     roll_of = {str(roll): roll for roll in range(rolls)}
     move_text = ["[%s]" % ", ".join(map(str, tiles_of(move))) if move else None for move in range(1 << rules.tiles)]
-    memo: dict = {}
+    # Each value's printed text, made the first time it is asked for: a distinct line costs a lookup.
+    e1_text, e2_text = [None] * len(e1), [None] * len(e2)
+    refusals: dict = {}  # (position, roll) -> the error line of a roll with no legal move
+    memo: dict = {}  # lines that took the reference path, answered again from here
+
+    def no_move(mask, roll):
+        key = mask * rolls + roll
+        text = refusals.get(key)
+        if text is None:
+            try:
+                table._move_tiles(mask, roll, 0)
+            except InvalidQuery as error:
+                text = refusals[key] = "error: %s" % one_line(error)
+        return text
 
     def answer(lines):
         out, ok = [], True
         append = out.append
         for line in lines:
-            text = memo.get(line)
-            if text is not None:
-                append(text)
-                continue
             words = line.split()
             count = len(words)
+            text = None
             try:
-                if count == 3 and words[0] == "--one" and words[1] == "--expect":
-                    text = "%.6f" % e1[positions[words[2]]]
-                elif count == 4 and words[0] == "--two" and words[1] == "--expect":
-                    text = "%.6f" % e2[positions[words[2]] * scores + score_of[words[3]]]
-                elif count == 4 and words[0] == "--one" and words[1] == "--move":
-                    index = positions[words[2]] * rolls + roll_of[words[3]]
-                    if valid[index]:
-                        text = move_text[m1[index]]
-                elif count == 5 and words[0] == "--two" and words[1] == "--move":
+                if count == 3 and words[1] == "--expect" and words[0] == "--one":
+                    index = positions[words[2]]
+                    text = e1_text[index]
+                    if text is None:
+                        text = e1_text[index] = "%.6f" % e1[index]
+                elif count == 4 and words[1] == "--expect" and words[0] == "--two":
+                    index = positions[words[2]] * scores + score_of[words[3]]
+                    text = e2_text[index]
+                    if text is None:
+                        text = e2_text[index] = "%.6f" % e2[index]
+                elif count == 4 and words[1] == "--move" and words[0] == "--one":
+                    mask, roll = positions[words[2]], roll_of[words[3]]
+                    if valid[mask * rolls + roll]:
+                        text = move_text[m1[mask * rolls + roll]] or no_move(mask, roll)
+                elif count == 5 and words[1] == "--move" and words[0] == "--two":
                     mask, roll = positions[words[2]], roll_of[words[4]]
                     if valid[mask * rolls + roll]:
-                        text = move_text[m2[(mask * scores + score_of[words[3]]) * rolls + roll]]
+                        text = move_text[m2[(mask * scores + score_of[words[3]]) * rolls + roll]] or no_move(mask, roll)
             except KeyError:
                 pass
             if text is None:
-                text, good = answer_line(session, table, line)
-                append(text)
+                found = memo.get(line)
+                if found is None:
+                    found = answer_line(session, table, line)
+                    if len(memo) < MEMO_LIMIT:
+                        memo[line] = found
+                text, good = found
                 ok = ok and good
-                continue
-            if len(memo) < MEMO_LIMIT:
-                memo[line] = text
+            elif text[0] == "e":  # "error: ..." of a roll with no legal move
+                ok = False
             append(text)
         return out, ok
 
