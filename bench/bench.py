@@ -134,46 +134,79 @@ def bench_memory() -> None:
            "", None)
 
 
-def shutthebox_batch(count: int) -> bytes:
-    """Valid two-player questions of all four forms, evenly mixed, from a fixed seed."""
-    import shutthebox
-    from shutthebox.engine.notation import format_set
-
-    table = shutthebox.load()
-    rng = random.Random(2026)
-    lines = []
+def distinct(count: int, make, seed: int) -> bytes:
+    """``count`` different lines from ``make(rng)``, in the order drawn: what users send, not a few
+    lines repeated into the memo."""
+    rng = random.Random(seed)
+    lines: dict = {}
     while len(lines) < count:
-        mask = rng.randrange(1, 512)
-        position, score = format_set(mask, 9), rng.randrange(1, 46)
-        low, high = table.roll_range(mask)
-        roll = rng.randint(low, high)
-        kind = len(lines) % 4
-        if kind >= 2 and table.get_move(position, roll) is None:
-            continue  # the turn would end: not a question with an answer
-        lines.append(("--one --expect %s" % position, "--two --expect %s %d" % (position, score),
-                      "--one --move %s %d" % (position, roll), "--two --move %s %d %d" % (position, score, roll))[kind])
+        lines[make(rng)] = None
     return ("\n".join(lines) + "\n").encode()
 
 
+def shutthebox_line(rng) -> str:
+    """Any of the four two-player questions on the standard table, a roll the dice can show
+    (some rolls have no legal move: those lines are errors, as users meet them)."""
+    from shutthebox.engine.notation import format_set
+
+    mask = rng.randrange(1, 512)
+    position, score = format_set(mask, 9), rng.randrange(1, 46)
+    low, high = (2, 12) if sum(i + 1 for i in range(9) if mask >> i & 1) > 6 else (1, 6)
+    roll = rng.randint(low, high)
+    return ("--one --expect %s" % position, "--two --expect %s %d" % (position, score),
+            "--one --move %s %d" % (position, roll), "--two --move %s %d %d" % (position, score, roll))[rng.randrange(4)]
+
+
+def toggle_line(rng) -> str:
+    from shutthebox.engine.notation import format_set
+
+    state = format_set(rng.randrange(1 << 12), 12)
+    if rng.random() < 0.5:
+        return "--expect %s" % state
+    return "--move %s %d %d" % (state, rng.randint(1, 6), rng.randint(1, 6))
+
+
+def goat_line(rng) -> str:
+    rolls = rng.randrange(3)
+    turn = 0 if rolls == 0 else rng.randint(rolls, 21 * rolls)
+    player = rng.choice(("--solo", "--one", "--two"))
+    scores = "%d" % rng.randrange(100) if player == "--solo" else "%d %d" % (rng.randrange(100), rng.randrange(100))
+    question = rng.choice(("--expect", "--move"))
+    return "%s %s %s %d %d" % (player, question, scores, turn, rolls)
+
+
+def yazy_line(rng) -> str:
+    from shutthebox.games.yazy.rules import format_categories
+
+    cats = format_categories(rng.randrange(1, 1 << 11))
+    dice = "".join(str(rng.randint(1, 6)) for _ in range(5))
+    return "%s %s %s %d" % (rng.choice(("--expect", "--move")), cats, dice, rng.randrange(3))
+
+
+BATCH_LINES = {"shutthebox": shutthebox_line, "toggle": toggle_line, "goat": goat_line, "yazy": yazy_line}
+# toggle 12 x 6 has 151,552 different questions: ask two thirds of them.
+BATCH_COUNTS = {"toggle": 100_000}
+
+
 def bench_batch(count: int, repeat: int) -> None:
+    """Each game's batch on ``count`` distinct random questions of every form; the rate counts the time
+    after start-up (a run on no lines, measured beside it)."""
     from shutthebox import registry
 
     command = [os.path.join(VENV, "bin", "ShutTheBox")]
-    for game in (registry.DEFAULT,) + registry.NAMED:
-        if game == registry.DEFAULT:
-            data, prefix = shutthebox_batch(count), []
-        else:
-            questions = [argv[1:] for argv in golden(game)]
-            if not questions:
-                continue
-            rng = random.Random(640)
-            data = ("\n".join(" ".join(rng.choice(questions)) for _ in range(count)) + "\n").encode()
-            prefix = [game]
+    for number, game in enumerate((registry.DEFAULT,) + registry.NAMED):
+        make = BATCH_LINES.get(game)
+        if make is None:
+            continue
+        lines = min(count, BATCH_COUNTS.get(game, count))
+        data = distinct(lines, make, 2026 + number)
+        prefix = [] if game == registry.DEFAULT else [game]
+        empty = [wall(command + prefix + ["--batch"], stdin=b"")[0] for _ in range(repeat)]
         runs = [wall(command + prefix + ["--batch"], stdin=data)[0] for _ in range(repeat)]
-        rate = count / statistics.median(runs)
+        rate = lines / max(statistics.median(runs) - statistics.median(empty), 1e-9)
         target = BATCH_TARGETS.get(game, BATCH_TARGET)
-        report("batch %s (%d lines)" % (game, count), "{:,.0f} questions/s".format(rate), ">= {:,}".format(target),
-               rate >= target)
+        report("batch %s (%d distinct lines)" % (game, lines), "{:,.0f} questions/s".format(rate),
+               ">= {:,}".format(target), rate >= target)
 
 
 def bench_api(repeat: int) -> None:
