@@ -164,3 +164,49 @@ def test_a_solve_that_cannot_fit_in_the_cache_is_refused(monkeypatch, tmp_path):
     monkeypatch.setattr(shutil, "disk_usage", lambda path: shutil._ntuple_diskusage(10**9, 10**9 - 10**5, 10**5))
     with pytest.raises(TableError, match="MB free"):
         store.check_estimate("t.msgpack", Estimate(10**7, 10**8, 1), str(tmp_path / "cache"))
+
+
+def api_tables():
+    """Every game's table classes as a program meets them: (name, table, its probe_* methods)."""
+    import shutthebox
+    from shutthebox.games.goat.table import load as load_goat
+    from shutthebox.games.toggle.table import load as load_toggle
+    from shutthebox.games.yazy.table import load as load_yazy
+
+    tables = {"two-player": shutthebox.load(), "one-player": shutthebox.load_solo(), "toggle": load_toggle(),
+              "goat": load_goat(), "yazy": load_yazy()}
+    questions = {"two-player": ["expect_one", "move_one", "expect_two", "move_two", "expect", "move", "dice"],
+                 "one-player": ["shut_probability", "expected_score", "expect", "move"]}
+    return {name: (table, sorted(attr for attr in dir(table) if attr.startswith("probe_")) + questions.get(name, []))
+            for name, table in tables.items()}
+
+
+ODD_VALUES = [0, 1, 2, 3, -1, 5, 12, 13, 100, 10**30, -10**30, True, False, 2.5, float("nan"), None, "", " ",
+              "none", "all", "1,2", "12,", "146789", "abc", "\0", "9" * 5000, b"12", [1, 2], [], (3,), {"a": 1},
+              {1, 2}, object()]
+
+
+@pytest.mark.parametrize("name", ["two-player", "one-player", "toggle", "goat", "yazy"])
+def test_the_api_answers_or_refuses_any_arguments_never_crashes(name):
+    """probe_* returns a value or raises InvalidQuery; get_* returns its default there (seeded draws of
+    odd values for every argument, several thousand calls per table)."""
+    import inspect
+    import random
+
+    table, probes = api_tables()[name]
+    rng = random.Random(name)
+    calls = 0
+    for probe in probes:
+        method = getattr(table, probe)
+        required = [p for p in inspect.signature(method).parameters.values() if p.default is inspect.Parameter.empty]
+        optional = len(inspect.signature(method).parameters) - len(required)
+        for _ in range(600):
+            args = [rng.choice(ODD_VALUES) for _ in range(len(required) + rng.randint(0, optional))]
+            calls += 1
+            try:
+                method(*args)
+            except InvalidQuery:
+                if probe.startswith("probe_"):
+                    getter = getattr(table, "get_" + probe[len("probe_"):])
+                    assert getter(*args, default="refused") == "refused", (probe, args)
+    assert calls >= 600
