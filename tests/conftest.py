@@ -9,11 +9,25 @@ import sys
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The script, run by the interpreter running the tests (never its shebang's python3, which may
+# lack msgpack when the virtual environment is not activated).
 COMMAND = os.path.join(ROOT, "ShutTheBox")
 STANDARD_TABLE = os.path.join(ROOT, "data", "standard.msgpack")
 
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+
+
+# The quick subset is `python -m pytest -m "not slow"` (docs/TESTS.md). Slow: every test of the browser
+# and Node.js modules (test_web_*), every test using chromium or a module's server (the fixtures below),
+# and the tests marked @pytest.mark.slow in their modules (each over about a second here).
+SLOW_FIXTURES = {"browser", "server"}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if item.path.name.startswith("test_web_") or SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
@@ -50,7 +64,7 @@ def solution():
     return solve_two_player(STANDARD)
 
 
-def run(*args, stdin: str | bytes | None = None, env: dict | None = None, command=(COMMAND,)):
+def run(*args, stdin: str | bytes | None = None, env: dict | None = None, command=(sys.executable, COMMAND)):
     """Run the real command; return the CompletedProcess (text mode)."""
     environment = dict(os.environ)
     environment.pop("SHUTTHEBOX_TABLE", None)

@@ -13,6 +13,7 @@ from shutthebox import TableError
 
 DATA = os.path.join(ROOT, "tests", "data")
 BAD = sorted(os.listdir(os.path.join(DATA, "bad")))
+GOLDEN = sorted(name for name in os.listdir(os.path.join(DATA, "good")) if name.endswith("-golden.txt"))
 
 
 def golden(path):
@@ -27,15 +28,37 @@ def test_the_corpus_is_what_its_script_makes():
     assert result.returncode == 0, result.stderr
 
 
-def test_golden_answers_of_a_good_table_one_by_one_and_in_a_batch():
-    table = os.path.join(DATA, "good", "two-player-t4.msgpack")
-    pairs = golden(os.path.join(DATA, "good", "two-player-t4-golden.txt"))
+def golden_command(path):
+    """The arguments before each question, from the golden file's first line
+    (``# ShutTheBox ARGUMENTS QUESTION<TAB>answer``), paths made absolute."""
+    with open(path, encoding="utf-8") as handle:
+        first = handle.readline()
+    assert first.startswith("# ShutTheBox ") and first.rstrip("\n").endswith(" QUESTION<TAB>answer"), first
+    words = first[len("# ShutTheBox "):].rstrip("\n")[: -len(" QUESTION<TAB>answer")].split()
+    return [os.path.join(ROOT, word) if word.startswith("tests/") else word for word in words]
+
+
+def test_every_game_but_yazy_has_a_good_table_with_golden_answers():
+    tables = {name for name in os.listdir(os.path.join(DATA, "good")) if name.endswith(".msgpack")}
+    for table in ("two-player-t4.msgpack", "toggle-c5-s3.msgpack", "goat-g5.msgpack"):
+        assert table in tables and table.replace(".msgpack", "-golden.txt") in GOLDEN, table
+    for name in GOLDEN:
+        assert name.replace("-golden.txt", ".msgpack") in tables
+        assert os.path.join(DATA, "good", name.replace("-golden.txt", ".msgpack")) in golden_command(
+            os.path.join(DATA, "good", name))
+
+
+@pytest.mark.parametrize("name", GOLDEN)
+def test_golden_answers_of_a_good_table_one_by_one_and_in_a_batch(name):
+    path = os.path.join(DATA, "good", name)
+    command = golden_command(path)
+    pairs = golden(path)
     assert len(pairs) >= 10
     for question, answer in pairs:
-        result = run("--table", table, *question.split())
+        result = run(*command, *question.split())
         printed = result.stdout.strip() or result.stderr.strip().replace("ShutTheBox: ", "error: ", 1)
         assert printed == answer, question
-    batch = run("--table", table, "--batch", stdin="\n".join(question for question, _ in pairs) + "\n")
+    batch = run(*command, "--batch", stdin="\n".join(question for question, _ in pairs) + "\n")
     assert batch.stdout.splitlines() == [answer for _, answer in pairs]
     assert batch.returncode == 1  # some golden questions are errors
 
@@ -52,6 +75,31 @@ def test_good_tables_hold_the_exact_solution():
     exact3 = solve_players(rules, 3)
     assert three.players == 3
     assert three.expect("1234") == exact3.values[0][15] / exact3.units[0]
+
+
+def test_the_good_toggle_table_is_optimal():
+    """One sweep of the optimality equation in plain Python, from the stored values, gives them back
+    (expected rolls = 1 + the mean over the dice of the best card's value); every stored card reaches
+    the best successor and is the highest of the equally good cards (docs/TOGGLE.md)."""
+    from shutthebox.games.toggle.rules import Rules
+    from shutthebox.games.toggle.table import load
+
+    rules = Rules(cards=5, sides=3)
+    table = load(rules, path=os.path.join(DATA, "good", "toggle-c5-s3.msgpack"))
+    values, flips = table.file.whole("rolls").tolist(), table.file.whole("flip")
+    tie = float(table.file.header["tie"])
+    dice = [(x, y) for x in range(1, rules.sides + 1) for y in range(1, rules.sides + 1)]
+    assert values[0] == 0 and len(values) == 1 << rules.cards
+    for state in range(1, 1 << rules.cards):
+        total = 0.0
+        for x, y in dice:
+            cards = {card for card in (x, y, x + y) if card <= rules.cards}
+            options = {card: values[state ^ (1 << (card - 1))] for card in cards}
+            best = min(options.values())
+            total += best
+            card = flips[(state * rules.sides + x - 1) * rules.sides + y - 1]
+            assert card == max(c for c, value in options.items() if value <= best + tie), (state, x, y)
+        assert abs(1 + total / len(dice) - values[state]) < 1e-12, state
 
 
 @pytest.mark.parametrize("name", BAD)

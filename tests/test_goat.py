@@ -55,6 +55,7 @@ def strategy_turns(k, t, goal):
     return [values[s] for s in range(goal)]
 
 
+@pytest.mark.slow
 def test_pig_reproduces_neller_and_presser():
     """Pig on the same engine: the first player wins 0.530593 with both playing optimally."""
     pig = optimal.solve_pig(100)
@@ -71,6 +72,7 @@ def test_fixed_strategies_agree_with_fractions(k, t):
         assert abs(table.probe_fixed(s, k, t) - float(exact[s])) <= float(exact[s]) * 2.0**-52
 
 
+@pytest.mark.slow
 def test_every_strategy_on_a_small_goal_is_exact():
     """Every stored value is the float that prints the independent Fraction correctly rounded."""
     from shutthebox.engine.writer import printed_float
@@ -185,6 +187,7 @@ def fixed_policy(k, t, goal, my):
     return policy
 
 
+@pytest.mark.slow
 def test_optimal_against_a_fixed_strategy_agrees_with_monte_carlo():
     """The first player plays the table's actions, the second rolls 2 dice until the turn total reaches 23
     (whatever the scores): the exact win chance (policy evaluation on the engine) against 4000 games."""
@@ -277,6 +280,7 @@ def test_bad_questions_are_one_line_and_status_2(argv, words):
     assert result.stderr.count("\n") == 1 and words in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 def test_other_goals_are_solved_on_first_use_and_cached(tmp_path):
     env = {"SHUTTHEBOX_CACHE": str(tmp_path)}
     first = run("goat", "--goal", "20", "--solo", "--expect", "3", "--dice", "3", "--stop-at", "9", env=env)

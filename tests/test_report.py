@@ -5,11 +5,14 @@ from __future__ import annotations
 import os
 import xml.etree.ElementTree as ElementTree
 
+import pytest
+
 from conftest import run
 
 from shutthebox.games.shutthebox.solo.report import build_report
 
 
+@pytest.mark.slow
 def test_report_renders_markdown_and_svg(tmp_path):
     paths = build_report(str(tmp_path), games=2000, seed=1, progress=False)
     assert sorted(os.listdir(tmp_path)) == ["report.md", "strategies.svg"]
@@ -32,6 +35,7 @@ def test_report_without_simulation_is_exact_only(tmp_path):
     assert "simulated, 95% CI" not in text and "9.761%" in text
 
 
+@pytest.mark.slow
 def test_report_subcommand(tmp_path):
     out = tmp_path / "r"
     result = run("report", "--out", str(out), "--games", "1000")

@@ -167,7 +167,8 @@ def _answers(name, table):
             for state in ("all", "1,3,5", "2", "4,5") for x in (1, 2, 3) for y in (1, 3)]
 
 
-@pytest.mark.parametrize("name", ["t5-2d6-one6-p3.msgpack", "goat-g20.msgpack", "toggle-c5-s3.msgpack"])
+@pytest.mark.parametrize("name", ["t5-2d6-one6-p3.msgpack", pytest.param("goat-g20.msgpack", marks=pytest.mark.slow),
+                                  "toggle-c5-s3.msgpack"])
 def test_a_missing_table_is_solved_on_first_use_and_served(name, tmp_path, monkeypatch):
     cache = tmp_path / "cache"
     cache.mkdir(mode=0o700)
@@ -274,6 +275,7 @@ def test_beyond_the_queue_the_answer_is_busy(tmp_path):
         assert call(url + "games.json")[0] == 200  # the request threads never wait for a solve
 
 
+@pytest.mark.slow
 def test_a_failed_solve_is_a_message_and_the_server_goes_on(tmp_path):
     cache = tmp_path / "not-a-folder"
     cache.write_text("a file where the cache folder should be\n")

@@ -10,9 +10,10 @@ import pytest
 from conftest import run
 
 from shutthebox.games.shutthebox.rules import Rules
-from shutthebox.games.solo.simulate import run as run_table, sampling_table, simulate
-from shutthebox.games.solo.solver import evaluate
-from shutthebox.games.solo.strategies import STRATEGIES, make
+from shutthebox.games.shutthebox.solo.simulate import run as run_table, sampling_table, simulate
+from shutthebox.games.shutthebox.solo.solver import evaluate
+from shutthebox.games.shutthebox.solo.strategies import STRATEGIES, make
+from shutthebox.games.shutthebox.solo.table import VARIANTS, load_solo
 
 SMALL = Rules(tiles=6, sides=4, one_die_at_most=5)
 
@@ -58,12 +59,17 @@ def test_seeded_runs_are_reproducible():
     assert (a.wins, a.total) != (c.wins, c.total)
 
 
-def test_intervals_contain_the_estimate():
-    sim = simulate(make("greedy", SMALL), 2000, seed=1, progress=False)
-    low, high = sim.shut_interval
-    assert 0 <= low <= sim.shut <= high <= 1
-    low, high = sim.score_interval
-    assert low <= sim.score <= high
+@pytest.mark.parametrize("variant", list(VARIANTS))
+def test_intervals_contain_the_exact_values_of_the_shipped_table(variant):
+    """Optimal play, simulated: the 95% intervals hold the shipped table's exact values (solved, not
+    sampled), and are narrow enough for that to mean something. Seeded, so it never flickers."""
+    rules, table, games = VARIANTS[variant], load_solo(variant), 20_000
+    low, high = simulate(make("optimal", rules), games, seed=1, progress=False).shut_interval
+    assert 0 <= low <= table.shut_probability("123456789") <= high <= 1
+    assert high - low < 4 * math.sqrt(0.25 / games)
+    low, high = simulate(make("optimal-score", rules), games, seed=1, progress=False).score_interval
+    assert low <= table.expected_score("123456789") <= high
+    assert high - low < 0.5
 
 
 def test_table_output_names_every_strategy_and_the_speed():

@@ -105,6 +105,7 @@ def test_solo_query_path_stays_light():
         assert result.stdout.strip() == "0 []", result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_a_simulation_without_a_traceback():
     process = subprocess.Popen([sys.executable, COMMAND, "simulate", "--games", "100000000", "--strategy", "greedy"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)

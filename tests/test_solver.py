@@ -71,11 +71,13 @@ def assert_matches_brute_force(rules, positions=None):
                 assert found == brute.move_two(open_tiles, score, roll), (open_tiles, score, roll)
 
 
-@pytest.mark.parametrize("rules", TINY_RULES, ids=repr)
+@pytest.mark.parametrize("rules", [pytest.param(rules, marks=pytest.mark.slow if rules.tiles >= 8 else ())
+                                   for rules in TINY_RULES], ids=repr)
 def test_tiny_games_match_brute_force(rules):
     assert_matches_brute_force(rules)
 
 
+@pytest.mark.slow
 def test_standard_game_matches_brute_force():
     """Every value and every tie-broken move of the real game, exactly."""
     assert_matches_brute_force(Rules())

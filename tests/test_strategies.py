@@ -118,6 +118,7 @@ def test_exact_evaluation_matches_brute_force(rules, name):
         assert (found.shut[position], found.score[position]) == value(tiles_of(position))
 
 
+@pytest.mark.slow
 def test_optimal_is_best_and_known_orderings_hold_on_the_real_games():
     for rules in VARIANTS.values():
         throws = Throws(rules)

@@ -49,6 +49,7 @@ def test_the_build_is_deterministic():
     assert encode_solution(small) == encode_solution(solve_two_player(Rules(tiles=5)))
 
 
+@pytest.mark.slow
 def test_check_command_accepts_the_shipped_tables_and_rejects_others(tmp_path):
     check = [sys.executable, os.path.join(ROOT, "build_tables.py"), "--check", "--game", "toggle"]
     assert subprocess.run(check, capture_output=True, timeout=120).returncode == 0

@@ -107,7 +107,8 @@ def table():
     return table
 
 
-@pytest.mark.parametrize("open_names", SMALL_SETS, ids=lambda s: ",".join(sorted(s)))
+@pytest.mark.parametrize("open_names", [pytest.param(names, marks=pytest.mark.slow if len(names) >= 4 else ())
+                                        for names in SMALL_SETS], ids=lambda s: ",".join(sorted(s)))
 def test_the_table_agrees_with_a_brute_force_over_ordered_dice(table, open_names):
     mask = bits(open_names)
     exact = brute_start(open_names)
@@ -158,6 +159,7 @@ def keep_chances():
     return chance, keeps
 
 
+@pytest.mark.slow
 def test_every_stored_value_and_move_is_optimal(table):
     """A Bellman sweep from the stored values gives them back, and each stored move reaches the best value
     and is the first such move in the tie order."""
@@ -241,6 +243,7 @@ def test_bad_questions_are_one_line_and_status_2(argv, words):
     assert result.stderr.count("\n") == 1 and words in result.stderr, result.stderr
 
 
+@pytest.mark.slow
 def test_simulation_interval_contains_the_exact_value_and_categories_add_up(table, tmp_path):
     from shutthebox.games.yazy import analysis
 

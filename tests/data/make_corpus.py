@@ -4,7 +4,23 @@
     python3 tests/data/make_corpus.py          # (re)write tests/data/good and tests/data/bad
     python3 tests/data/make_corpus.py --check  # exit 1 if they differ from a fresh build
 
-Deterministic: the same code writes the same bytes; tests/test_corpus.py checks it.
+good/ holds one small valid table per game, named GAME-PARAMETERS.msgpack:
+
+    two-player-t4.msgpack       Shut the Box, tiles 1-4, two players
+    multi-player-t4-p3.msgpack  Shut the Box, tiles 1-4, three players
+    one-player-t4.msgpack       Shut the Box, tiles 1-4, one player
+    toggle-c5-s3.msgpack        toggle, cards 1-5, two 3-sided dice
+    goat-g5.msgpack             Goat, goal 5
+
+yazy has no small table: its solver knows only its one rule set, whose table is the shipped
+data/yazy.msgpack (14 MB). NAME-golden.txt beside a table holds questions and answers for it; its
+first line is the command that asks them (``# ShutTheBox ARGUMENTS QUESTION<TAB>answer``). The
+golden files are written by hand, not by this script.
+
+bad/ holds damaged tables, each named for what is wrong, all made from the two-player one.
+
+Deterministic: the same code writes the same bytes; tests/test_corpus.py checks it. The toggle and
+Goat tables need numpy (the build extra).
 """
 
 from __future__ import annotations
@@ -21,18 +37,28 @@ from shutthebox.engine.writer import encode  # noqa: E402
 from shutthebox.games.shutthebox.build import encode as encode_stb  # noqa: E402
 from shutthebox.games.shutthebox.rules import Rules  # noqa: E402
 from shutthebox.games.shutthebox.solver import solve_players, solve_two_player  # noqa: E402
-from shutthebox.games.solo.build import encode_solo  # noqa: E402
-from shutthebox.games.solo.solver import solve_solo  # noqa: E402
+from shutthebox.games.shutthebox.solo.build import encode_solo  # noqa: E402
+from shutthebox.games.shutthebox.solo.solver import solve_solo  # noqa: E402
 
 SMALL = Rules(tiles=4)
+TOGGLE_SMALL = (5, 3)  # cards, sides
+GOAT_SMALL = 5  # goal
 
 
 def good() -> dict:
-    """name -> bytes of the small valid tables."""
+    """name -> bytes of the small valid tables, one per game (yazy has none: see above)."""
+    from shutthebox.games.goat.build import solve_table as solve_goat
+    from shutthebox.games.goat.rules import Rules as GoatRules
+    from shutthebox.games.toggle.build import solve_table as solve_toggle
+    from shutthebox.games.toggle.rules import Rules as ToggleRules
+
+    cards, sides = TOGGLE_SMALL
     return {
         "two-player-t4.msgpack": encode_stb(solve_two_player(SMALL)),
         "multi-player-t4-p3.msgpack": encode_stb(solve_players(SMALL, 3), 3),
         "one-player-t4.msgpack": encode_solo(solve_solo(SMALL)),
+        "toggle-c%d-s%d.msgpack" % (cards, sides): solve_toggle(ToggleRules(cards, sides)),
+        "goat-g%d.msgpack" % GOAT_SMALL: solve_goat(GoatRules(GOAT_SMALL)),
     }
 
 
