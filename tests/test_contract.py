@@ -282,3 +282,60 @@ def test_no_game_imports_another_game():
             own = module.split(".")[2]
             others = {name for name in imported if name.startswith(prefix) and name.split(".")[2] != own}
             assert not others, (module, others)
+
+
+# -- the notation corpus: every surface reads a question alike -------------------------------------
+
+QUESTIONS = os.path.join(DATA, "questions")
+CORPUS = sorted(name for name in os.listdir(QUESTIONS) if name.endswith(".txt"))
+
+
+def test_every_game_has_a_notation_corpus():
+    asked = set()
+    for name in CORPUS:
+        prefix = golden(os.path.join(QUESTIONS, name))[0]
+        asked.add(prefix[0] if prefix[:1] and prefix[0] in registry.NAMED else registry.DEFAULT)
+    assert set(GAMES) <= asked, set(GAMES) - asked
+
+
+@pytest.mark.parametrize("name", CORPUS)
+def test_the_notation_corpus_reads_alike_on_every_surface(name):
+    """Each line's question, asked as a single command, as one line of a batch and of the in-process
+    session, gets the expected answer, the answer of its "= QUESTION" twin, or the expected refusal
+    (exit status 2 and the message's first words)."""
+    from shutthebox.engine.command import split_options
+
+    prefix, pairs = golden(os.path.join(QUESTIONS, name))
+    game = prefix[0] if prefix[:1] and prefix[0] in registry.NAMED else registry.DEFAULT
+    options = prefix[1:] if game != registry.DEFAULT else prefix
+    grammar = registry.grammar(game)
+    game_options, _ = split_options(options, grammar.GAME_OPTIONS)
+    session = grammar.open_game(game_options["game"], None)
+
+    def in_process(question):
+        try:
+            return session.answer(question.split())
+        except InvalidQuery as error:
+            return "error: %s" % error
+
+    def single(question):
+        done = command(game, *options, *question.split())
+        if done.returncode == 0:
+            assert done.stderr == "", question
+            return done.stdout.rstrip("\n")
+        assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, (question, done.stderr)
+        return "error: " + done.stderr.rstrip("\n").removeprefix("ShutTheBox: ")
+
+    batch = command(game, *options, "--batch", stdin="".join(question + "\n" for question, _ in pairs))
+    answered = batch.stdout.splitlines()
+    assert len(answered) == len(pairs), batch.stderr
+    for (question, expected), from_batch in zip(pairs, answered):
+        said = single(question)
+        assert from_batch == said == in_process(question), question
+        if expected.startswith("= "):
+            twin = single(expected[2:])
+            assert said == twin and not twin.startswith("error:"), (question, expected, twin)
+        elif expected.startswith("error: "):
+            assert said.startswith(expected), (question, said)
+        else:
+            assert said == expected, question
