@@ -598,8 +598,8 @@ def test_notation_js_reads_and_writes_sets_as_the_python_does():
     accepted = refused = 0
     for i, n in enumerate(NOTATION_SIZES):
         for text, tiles, cards in zip(texts, got["tiles"][i], got["cards"][i], strict=True):
-            assert tiles == _parsed(lambda t: parse_set(t, n), text), (n, text)
-            assert cards == _parsed(lambda t: parse_set(t, n, noun="card", what="state", plural="face-up cards"),
+            assert tiles == _parsed(lambda t, n=n: parse_set(t, n), text), (n, text)
+            assert cards == _parsed(lambda t, n=n: parse_set(t, n, noun="card", what="state", plural="face-up cards"),
                                     text), (n, text)
             refused += isinstance(tiles, list)
             accepted += isinstance(tiles, int)

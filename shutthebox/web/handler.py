@@ -103,195 +103,205 @@ def own_host(host, bound="127.0.0.1") -> bool:
     return True
 
 
+class RequestHandler(BaseHTTPRequestHandler):
+    """One answer. What it serves is set as class attributes of the subclass :func:`make_handler` makes."""
+
+    server_version = "ShutTheBox"
+    # HTTP/1.0: one request per connection, so no idle keep-alive connection holds a worker.
+    protocol_version = "HTTP/1.0"
+    # Set by make_handler: a tables.Routes, a solving.Solves (None: no solving), the --host address,
+    # the seconds a client may stay silent (StreamRequestHandler applies it to the connection),
+    # the gzipped files kept, and /games.json with its ETag (made once at start).
+    routes = None
+    solves = None
+    bound_host = "127.0.0.1"
+    timeout = 10.0
+    gzipped: Gzipped | None = None
+    games_json = b""
+    games_tag = ""
+
+    def setup(self):
+        super().setup()
+        head = getattr(self.server, "take_head", None)
+        if head is not None:  # the server read the request head already (pool.Server)
+            self.rfile.close()  # else the socket stays open until this file is collected
+            self.rfile = io.BytesIO(head(self.request))
+
+    def do_GET(self):
+        self._send(body=True)
+
+    def do_HEAD(self):
+        self._send(body=False)
+
+    def do_POST(self):
+        url = self._url()
+        if not url.startswith(SOLVE) or self.solves is None:
+            self._send_json(405, {"state": "failed", "error": "only /solve/NAME.msgpack takes a POST"},
+                            ("Allow", "GET, HEAD"))
+            return
+        refused = self._refused()
+        if refused:
+            self._send_json(403, {"state": "failed", "error": refused})
+            return
+        name = self._table_name(url)
+        if name is not None:
+            self._send_json(*self.solves.start(name))
+
+    def _url(self):
+        return self.path.split("?", 1)[0].split("#", 1)[0]
+
+    def _refused(self):
+        """Why this POST may not start a solve (None: it may): it must come from the page itself."""
+        if self.headers.get(SOLVE_HEADER[0], "").strip().lower() != SOLVE_HEADER[1]:
+            return "a solve needs the request header %s: %s (the page sends it)" % SOLVE_HEADER
+        given = self.headers.get("Host")
+        if not own_host(given, self.bound_host):
+            return "a solve is started only through this server's address, not %r" % escape(given or "")[:60]
+        origin = self.headers.get("Origin")
+        if origin is not None and origin.lower() != "http://" + given.lower():
+            return "a solve is started only by this server's own pages, not by %s" % escape(origin)[:60]
+        return None
+
+    def _table_name(self, url):
+        """The NAME of ``/solve/NAME.msgpack``; else answers 400 and returns None."""
+        if TABLE_FILE.match(url[len(SOLVE) - 1 :]):
+            return url[len(SOLVE) :]
+        self._send_json(400, {"state": "failed", "error": "a table is named by its file name, never a path: "
+                              "lower-case letters, digits, '.' and '-', ending .msgpack"})
+        return None
+
+    def _send_json(self, code, answer, *headers):
+        data = json.dumps(answer, sort_keys=True).encode()
+        if code == 503:
+            headers += (("Retry-After", "1"),)
+        self._send_small(code, "application/json", data, "no-store", headers)
+
+    def _send_small(self, code, kind, data, cache, headers=()):
+        """A short answer made here (JSON, a 404 line): no validators, no gzip."""
+        self.send_response(code)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", cache)
+        self.send_header("X-Content-Type-Options", "nosniff")
+        for header in headers:
+            self.send_header(*header)
+        self._finish(data if self.command != "HEAD" else None)
+
+    def _finish(self, data=None, handle=None):
+        """End the headers, then write ``data`` or copy ``handle`` (neither: no body); a client
+        that went away mid-answer closes the connection, nothing to report."""
+        try:
+            self.end_headers()
+            if data is not None:
+                self.wfile.write(data)
+            elif handle is not None:
+                shutil.copyfileobj(handle, self.wfile, _CHUNK)
+        except DISCONNECTS:
+            self.close_connection = True
+
+    def _send_games(self, body):
+        """``/games.json``: made once at start; revalidated by its ``ETag``."""
+        unchanged = self._unchanged((self.games_tag,), None)
+        self.send_response(304 if unchanged else 200)
+        if not unchanged:
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(self.games_json)))
+        self.send_header("ETag", self.games_tag)
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self._finish(self.games_json if body and not unchanged else None)
+
+    def _send(self, body):
+        url = self._url()
+        if url == "/games.json":
+            self._send_games(body)
+            return
+        if url.startswith(SOLVE) and self.solves is not None:
+            name = self._table_name(url)
+            if name is not None:
+                self._send_json(*self.solves.status(name))
+            return
+        target = self.routes.path(url)
+        try:
+            handle = open(target, "rb")
+        except (TypeError, OSError):
+            self._not_found("the table file" if self.routes.is_table(url) else "this file")
+            return
+        with handle:
+            self._send_file(url, target, handle, body)
+
+    def _send_file(self, url, target, handle, body):
+        info = os.fstat(handle.fileno())
+        data = None
+        if accepts_gzip(self.headers.get("Accept-Encoding")):
+            data = self.gzipped.get(target, (info.st_size, info.st_mtime_ns, info.st_ino), handle)
+            handle.seek(0)
+        tag = '"%x-%x"' % (info.st_size, info.st_mtime_ns)
+        tags = (tag, tag[:-1] + '-gzip"')
+        if self._unchanged(tags, info.st_mtime):
+            self.send_response(304)
+        else:
+            self.send_response(200)
+            self.send_header("Content-Type", self._content_type(url, target))
+            self.send_header("Content-Length", str(info.st_size if data is None else len(data)))
+            if data is not None:
+                self.send_header("Content-Encoding", "gzip")
+        self.send_header("ETag", tags[data is not None])
+        self.send_header("Last-Modified", email.utils.formatdate(info.st_mtime, usegmt=True))
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Vary", "Accept-Encoding")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        if body and self._status == 200:
+            self._finish(data, handle if data is None else None)
+        else:
+            self._finish()
+
+    def _content_type(self, url, target):
+        ext = ".msgpack" if self.routes.is_table(url) else os.path.splitext(target)[1]
+        kind = TYPES.get(ext) or mimetypes.guess_type(target)[0] or "application/octet-stream"
+        if kind.startswith("text/") or kind.endswith("javascript"):
+            kind += "; charset=utf-8"
+        return kind
+
+    def _unchanged(self, tags, mtime) -> bool:
+        asked = self.headers.get("If-None-Match")
+        if asked is not None:
+            given = {part.strip().removeprefix("W/") for part in asked.split(",")}
+            return "*" in given or not given.isdisjoint(tags)
+        since = self.headers.get("If-Modified-Since")
+        if since is None or mtime is None:
+            return False
+        try:
+            when = email.utils.parsedate_to_datetime(since)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return False
+        return when.tzinfo is not None and int(mtime) <= when.timestamp()
+
+    def _not_found(self, what):
+        data = ("404: %s is not here\n" % what).encode()
+        self._send_small(404, "text/plain; charset=utf-8", data, "no-cache")
+
+    def send_response(self, code, message=None):
+        self._status = code
+        super().send_response(code, message)
+
+    def log_request(self, code="-", size="-"):  # quiet: only failures are worth a line
+        if str(getattr(code, "value", code)).startswith(("4", "5")):
+            super().log_request(code, size)
+
+    def log_error(self, format, *args):
+        if not format.startswith("Request timed out"):  # a connection that went quiet: closed, not an error
+            super().log_error(format, *args)
+
+    def log_message(self, format, *args):
+        sys.stderr.write("%s: %s\n" % (PROG, escape(format % args)))
+
+
 def make_handler(routes, timeout=10.0, solves=None, host="127.0.0.1"):
     """The request handler class answering from ``routes`` (a ``tables.Routes``) and ``solves`` (a
     ``solving.Solves``; None: no solving); ``timeout`` (seconds) ends a connection whose client stops
     reading; ``host`` is the address listened on (``--host``)."""
-    gzipped = Gzipped()
     games = json.dumps(games_list(), indent=1).encode() + b"\n"  # fixed order: the registry's
-    games_tag = '"%s"' % hashlib.sha256(games).hexdigest()[:20]
-
-    class Handler(BaseHTTPRequestHandler):
-        server_version = "ShutTheBox"
-        # HTTP/1.0: one request per connection, so no idle keep-alive connection holds a worker.
-        protocol_version = "HTTP/1.0"
-
-        def setup(self):
-            self.timeout = timeout
-            super().setup()
-            head = getattr(self.server, "take_head", None)
-            if head is not None:  # the server read the request head already (pool.Server)
-                self.rfile.close()  # else the socket stays open until this file is collected
-                self.rfile = io.BytesIO(head(self.request))
-
-        def do_GET(self):
-            self._send(body=True)
-
-        def do_HEAD(self):
-            self._send(body=False)
-
-        def do_POST(self):
-            url = self._url()
-            if not url.startswith(SOLVE) or solves is None:
-                self._send_json(405, {"state": "failed", "error": "only /solve/NAME.msgpack takes a POST"},
-                                ("Allow", "GET, HEAD"))
-                return
-            refused = self._refused()
-            if refused:
-                self._send_json(403, {"state": "failed", "error": refused})
-                return
-            name = self._table_name(url)
-            if name is not None:
-                self._send_json(*solves.start(name))
-
-        def _url(self):
-            return self.path.split("?", 1)[0].split("#", 1)[0]
-
-        def _refused(self):
-            """Why this POST may not start a solve (None: it may): it must come from the page itself."""
-            if self.headers.get(SOLVE_HEADER[0], "").strip().lower() != SOLVE_HEADER[1]:
-                return "a solve needs the request header %s: %s (the page sends it)" % SOLVE_HEADER
-            given = self.headers.get("Host")
-            if not own_host(given, host):
-                return "a solve is started only through this server's address, not %r" % escape(given or "")[:60]
-            origin = self.headers.get("Origin")
-            if origin is not None and origin.lower() != "http://" + given.lower():
-                return "a solve is started only by this server's own pages, not by %s" % escape(origin)[:60]
-            return None
-
-        def _table_name(self, url):
-            """The NAME of ``/solve/NAME.msgpack``; else answers 400 and returns None."""
-            if TABLE_FILE.match(url[len(SOLVE) - 1 :]):
-                return url[len(SOLVE) :]
-            self._send_json(400, {"state": "failed", "error": "a table is named by its file name, never a path: "
-                                  "lower-case letters, digits, '.' and '-', ending .msgpack"})
-            return None
-
-        def _send_json(self, code, answer, *headers):
-            data = json.dumps(answer, sort_keys=True).encode()
-            if code == 503:
-                headers += (("Retry-After", "1"),)
-            self._send_small(code, "application/json", data, "no-store", headers)
-
-        def _send_small(self, code, kind, data, cache, headers=()):
-            """A short answer made here (JSON, a 404 line): no validators, no gzip."""
-            self.send_response(code)
-            self.send_header("Content-Type", kind)
-            self.send_header("Content-Length", str(len(data)))
-            self.send_header("Cache-Control", cache)
-            self.send_header("X-Content-Type-Options", "nosniff")
-            for header in headers:
-                self.send_header(*header)
-            try:
-                self.end_headers()
-                if self.command != "HEAD":
-                    self.wfile.write(data)
-            except DISCONNECTS:
-                self.close_connection = True
-
-        def _send_games(self, body):
-            """``/games.json``: made once at start; revalidated by its ``ETag``."""
-            unchanged = self._unchanged((games_tag,), None)
-            self.send_response(304 if unchanged else 200)
-            if not unchanged:
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(games)))
-            self.send_header("ETag", games_tag)
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("X-Content-Type-Options", "nosniff")
-            try:
-                self.end_headers()
-                if body and not unchanged:
-                    self.wfile.write(games)
-            except DISCONNECTS:
-                self.close_connection = True
-
-        def _send(self, body):
-            url = self._url()
-            if url == "/games.json":
-                self._send_games(body)
-                return
-            if url.startswith(SOLVE) and solves is not None:
-                name = self._table_name(url)
-                if name is not None:
-                    self._send_json(*solves.status(name))
-                return
-            target = routes.path(url)
-            try:
-                handle = open(target, "rb")
-            except (TypeError, OSError):
-                self._not_found("the table file" if routes.is_table(url) else "this file")
-                return
-            with handle:
-                self._send_file(url, target, handle, body)
-
-        def _send_file(self, url, target, handle, body):
-            info = os.fstat(handle.fileno())
-            version = (info.st_size, info.st_mtime_ns, info.st_ino)
-            data = None
-            if accepts_gzip(self.headers.get("Accept-Encoding")):
-                data = gzipped.get(target, version, handle)
-                handle.seek(0)
-            tag = '"%x-%x"' % (info.st_size, info.st_mtime_ns)
-            tags = (tag, tag[:-1] + '-gzip"')
-            if self._unchanged(tags, info.st_mtime):
-                self.send_response(304)
-            else:
-                self.send_response(200)
-                ext = ".msgpack" if routes.is_table(url) else os.path.splitext(target)[1]
-                kind = TYPES.get(ext) or mimetypes.guess_type(target)[0] or "application/octet-stream"
-                if kind.startswith("text/") or kind.endswith("javascript"):
-                    kind += "; charset=utf-8"
-                self.send_header("Content-Type", kind)
-                self.send_header("Content-Length", str(info.st_size if data is None else len(data)))
-                if data is not None:
-                    self.send_header("Content-Encoding", "gzip")
-            self.send_header("ETag", tags[data is not None])
-            self.send_header("Last-Modified", email.utils.formatdate(info.st_mtime, usegmt=True))
-            self.send_header("Cache-Control", "no-cache")
-            self.send_header("Vary", "Accept-Encoding")
-            self.send_header("X-Content-Type-Options", "nosniff")
-            try:
-                self.end_headers()
-                if body and self._status == 200:
-                    if data is not None:
-                        self.wfile.write(data)
-                    else:
-                        shutil.copyfileobj(handle, self.wfile, _CHUNK)
-            except DISCONNECTS:
-                self.close_connection = True  # the client went away mid-answer: nothing to report
-
-        def _unchanged(self, tags, mtime) -> bool:
-            asked = self.headers.get("If-None-Match")
-            if asked is not None:
-                given = {part.strip().removeprefix("W/") for part in asked.split(",")}
-                return "*" in given or not given.isdisjoint(tags)
-            since = self.headers.get("If-Modified-Since")
-            if since is None or mtime is None:
-                return False
-            try:
-                when = email.utils.parsedate_to_datetime(since)
-            except (TypeError, ValueError, IndexError, OverflowError):
-                return False
-            return when.tzinfo is not None and int(mtime) <= when.timestamp()
-
-        def _not_found(self, what):
-            data = ("404: %s is not here\n" % what).encode()
-            self._send_small(404, "text/plain; charset=utf-8", data, "no-cache")
-
-        def send_response(self, code, message=None):
-            self._status = code
-            super().send_response(code, message)
-
-        def log_request(self, code="-", size="-"):  # quiet: only failures are worth a line
-            if str(getattr(code, "value", code)).startswith(("4", "5")):
-                super().log_request(code, size)
-
-        def log_error(self, format, *args):
-            if not format.startswith("Request timed out"):  # a connection that went quiet: closed, not an error
-                super().log_error(format, *args)
-
-        def log_message(self, format, *args):
-            sys.stderr.write("%s: %s\n" % (PROG, escape(format % args)))
-
-    return Handler
+    return type("Handler", (RequestHandler,), {
+        "routes": routes, "solves": solves, "bound_host": host, "timeout": timeout, "gzipped": Gzipped(),
+        "games_json": games, "games_tag": '"%s"' % hashlib.sha256(games).hexdigest()[:20]})
