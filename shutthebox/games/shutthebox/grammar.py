@@ -14,7 +14,9 @@ from ...engine.reader import read_table
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import rules_from_options
-from .table import Table, format_position, load, tiles_of
+from ...engine.notation import format_set as format_position
+from ...engine.notation import numbers_of as tiles_of
+from .table import Table, load
 
 SOLO_GAME = "one-player"  # the header of a one-player table (solo/table.py GAME)
 

@@ -18,7 +18,8 @@ from ....engine.store import open_table
 from ....errors import InvalidQuery
 from .. import DECLARATION
 from ..rules import Rules
-from ..table import BaseTable, describe_fields
+from ..board import BaseTable
+from ..table import describe_fields
 
 GAME = "one-player"
 OBJECTIVES = ("shut", "score")
