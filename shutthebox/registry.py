@@ -13,6 +13,7 @@ GAMES = {
     "toggle": "shutthebox.games.toggle",  # Project Euler 640: turn every card face down
     "goat": "shutthebox.games.goat",  # the dice homework: fixed strategies, optimal solo and two-player play
     "yazy": "shutthebox.games.yazy",  # a Yahtzee variant: 11 turns, the maximum expected score
+    "yahtzee": "shutthebox.games.yahtzee",  # full Yahtzee: 13 turns, bonuses and jokers, the maximum expected score
 }
 # The game of a command line that names none: ``ShutTheBox --one --expect 123456789``.
 DEFAULT = "shutthebox"

@@ -65,3 +65,39 @@ def write_report(folder: str, files) -> None:
         paths.append(os.path.join(folder, name))
         write_atomic(paths[-1], text)
     print("wrote " + ", ".join(paths))
+
+
+def histogram(totals, width: int) -> list:
+    """[(low score of the bin, games)] for bins of ``width`` points, from the lowest to the highest total."""
+    counts: dict = {}
+    for total in totals:
+        counts[total // width * width] = counts.get(total // width * width, 0) + 1
+    return [(low, counts.get(low, 0)) for low in range(min(counts), max(counts) + 1, width)]
+
+
+def svg_histogram(totals, exact: float, title: str, width: int, label_every: int) -> str:
+    """The final scores' distribution as an SVG bar chart, the exact mean marked: bins of ``width``
+    points, every ``label_every``-th bin labelled."""
+    bins = histogram(totals, width)
+    top = max(count for _, count in bins)
+    span, height, left, bottom = 560, 260, 50, 40
+    bar = span / len(bins)
+    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" '
+             'font-size="11">' % (left + span + 20, height + bottom + 30),
+             '<text x="%d" y="16" font-weight="bold">%s</text>' % (left, title)]
+    for number, (low, count) in enumerate(bins):
+        tall = height * count / top
+        x = left + number * bar
+        parts.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#4c78a8"/>'
+                     % (x + 1, 25 + height - tall, max(bar - 2, 1), tall))
+        if number % label_every == 0:
+            parts.append('<text x="%.1f" y="%d" text-anchor="middle">%d</text>' % (x + bar / 2, 25 + height + 15,
+                                                                                 low))
+    mark = left + span * (exact - bins[0][0]) / (len(bins) * width)
+    parts.append('<line x1="%.1f" x2="%.1f" y1="25" y2="%d" stroke="#e45756" stroke-width="2"/>'
+                 % (mark, mark, 25 + height))
+    parts.append('<text x="%.1f" y="%d" fill="#e45756">exact mean %.2f</text>' % (mark + 4, 38, exact))
+    parts.append('<text x="%d" y="%d" text-anchor="middle">final score (bins of %d points)</text>'
+                 % (left + span // 2, 25 + height + 32, width))
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"

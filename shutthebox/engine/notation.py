@@ -114,3 +114,34 @@ def _add(mask: int, number: int, highest: int, noun: str, what: str, shown: str)
     if mask & bit:
         raise InvalidQuery("%s %s: %s %d is listed twice" % (what, shown, noun, number))
     return mask | bit
+
+
+def parse_names(text: str, names, noun: str = "category") -> int:
+    """Bitmask of named things (``ones,full-house``; ``all``; ``none``), bit ``i`` for ``names[i]``;
+    InvalidQuery for an unknown or repeated name."""
+    if text == "all":
+        return (1 << len(names)) - 1
+    if text == "none":
+        return 0
+    mask = 0
+    for name in text.split(","):
+        try:
+            bit = names.index(name)
+        except ValueError:
+            raise InvalidQuery("unknown %s '%s' (the %s are %s; or all, none)"
+                               % (noun, shown_text(name), _plural(noun), ", ".join(names))) from None
+        if mask >> bit & 1:
+            raise InvalidQuery("%s %s is listed twice" % (noun, name))
+        mask |= 1 << bit
+    return mask
+
+
+def format_names(mask: int, names) -> str:
+    """``ones,full-house``, ``all`` or ``none``: the inverse of :func:`parse_names`."""
+    if mask == (1 << len(names)) - 1:
+        return "all"
+    return ",".join(name for bit, name in enumerate(names) if mask >> bit & 1) or "none"
+
+
+def _plural(noun: str) -> str:
+    return noun[:-1] + "ies" if noun.endswith("y") else noun + "s"

@@ -10,6 +10,7 @@ of the sorted roll whose positions are the set bits (0: keep none).
 from itertools import combinations_with_replacement
 
 from ...engine.text import shown, shown_value
+from ...engine.notation import format_names, parse_names
 from ...errors import InvalidQuery
 
 GAME = "yazy"
@@ -23,7 +24,6 @@ NO_MOVE = 255  # no category open: no turn to play
 
 ROLLS = tuple(combinations_with_replacement(range(1, SIDES + 1), DICE))
 _INDEX = {"".join(map(str, roll)): index for index, roll in enumerate(ROLLS)}
-_CATEGORY = {name: index for index, name in enumerate(CATEGORIES)}
 
 
 def score(category: int, roll) -> int:
@@ -67,26 +67,11 @@ def _bad_dice(dice: str) -> str:
 
 def categories(text: str) -> int:
     """The bitmask of open categories written as ``ones,full-house``, ``all`` or ``none``."""
-    if text == "all":
-        return ALL
-    if text == "none":
-        return 0
-    mask = 0
-    for name in text.split(","):
-        bit = _CATEGORY.get(name)
-        if bit is None:
-            raise InvalidQuery("unknown category '%s' (the categories are %s; or all, none)"
-                               % (shown(name), ", ".join(CATEGORIES)))
-        if mask >> bit & 1:
-            raise InvalidQuery("category %s is listed twice" % name)
-        mask |= 1 << bit
-    return mask
+    return parse_names(text, CATEGORIES)
 
 
 def format_categories(mask: int) -> str:
-    if mask == ALL:
-        return "all"
-    return ",".join(name for bit, name in enumerate(CATEGORIES) if mask >> bit & 1) or "none"
+    return format_names(mask, CATEGORIES)
 
 
 def describe_move(code: int, roll) -> str:

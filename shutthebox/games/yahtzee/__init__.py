@@ -1,0 +1,23 @@
+"""Full Yahtzee: 13 turns with the upper bonus, the Yahtzee bonus and jokers; the maximum expected score,
+every keep and box valued, and a review of a played game.
+
+Query time: ``rules``, ``turn``, ``table``, ``grammar``. Build and analysis time: ``solver``,
+``build``, ``analysis`` (docs/YAHTZEE.md).
+"""
+
+from ...engine.game import Game, Tables
+
+DECLARATION = Game(
+    "yahtzee",
+    title="Yahtzee",
+    about=("Thirteen turns of five dice, two rerolls each, then score one open box, with the upper bonus, "
+           "the Yahtzee bonus and jokers as in the official rules. The table maximises the expected total."),
+    grammar="shutthebox.games.yahtzee.grammar",
+    page=None,  # the command line only, for now
+    tables=[Tables("yahtzee-{joker}", headers=("yahtzee",), fields={"joker": "[a-z]+"},
+                   fields_of="shutthebox.games.yahtzee.rules:fields_of",
+                   rules_of="shutthebox.games.yahtzee.rules:rules_of",
+                   open="shutthebox.games.yahtzee.table:load",
+                   solve="shutthebox.games.yahtzee.build:solve_table",
+                   shipped="shutthebox.games.yahtzee.build:SHIPPED")],
+)

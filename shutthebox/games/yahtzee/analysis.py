@@ -1,0 +1,402 @@
+"""Full Yahtzee under optimal play (analysis time): seeded games, a report, and the review of a played game.
+
+    ShutTheBox yahtzee simulate [--games N] [--seed S] [--joker RULE] [--log FILE]
+    ShutTheBox yahtzee report [--out DIR] [--games N] [--seed S] [--joker RULE]
+    ShutTheBox yahtzee review [--joker RULE] < game.txt
+
+``simulate`` plays the table's moves and reports the final score's mean with a 95%
+interval (which must contain the exact value), its standard deviation, how often the
+upper bonus and a Yahtzee are scored, and the mean of each box; ``--log`` writes
+every decision in the format ``review`` reads. ``report`` writes the same as
+report.md with an SVG histogram. ``review`` values each decision of a played game
+against the best and lists the costliest.
+
+The moves maximise the expected score. That is not maximising the chance to beat an
+opponent: a player far behind late in the game should gamble.
+"""
+
+import math
+import random
+
+from ...engine.analysis import histogram as engine_histogram
+from ...engine.analysis import parse_options, run_command, write_report
+from ...engine.analysis import svg_histogram as engine_svg_histogram
+from ...engine.progress import Progress
+from ...engine.text import shown
+from ...errors import InvalidQuery
+from .grammar import query_options
+from .rules import (
+    ALL, CATEGORIES, DICE, FIFTY, OPEN, SIDES, SIXES, UPPER_BONUS, UPPER_GOAL, YAHTZEE, YAHTZEE_BONUS, ZERO,
+    format_categories, joker_choices, joker_rule, parse_dice, rerolls_left, score, yahtzee_bonus,
+)
+from .table import load
+
+BIN = 25  # points per bar of the distribution
+GLENN_SD = 59.61  # Glenn (2006): the standard deviation of the final score under optimal play
+
+
+# -- playing -------------------------------------------------------------------------------
+
+def points_of(joker: str, card: int, box: int, category: int, roll) -> int:
+    """The box's points for ``roll`` (the joker points where the joker applies; bonuses apart)."""
+    if roll[0] == roll[-1] and box != OPEN and joker != "none":
+        for c, points in joker_choices(joker, card, box, roll[0]):
+            if c == category:
+                return points
+        raise InvalidQuery("the joker rule does not allow a Yahtzee in %s here" % CATEGORIES[category])
+    return score(category, roll)
+
+
+def question(card: int, upper: int, box: int) -> str:
+    """The words of a question on this turn-start state: ``CARD [--upper N] [--yahtzee-box V]``."""
+    words = [format_categories(card)]
+    if upper:
+        words.append("--upper %d" % upper)
+    if box != OPEN:
+        words.append("--yahtzee-box %d" % (50 if box == FIFTY else 0))
+    return " ".join(words)
+
+
+class Scored:
+    """What one move earns: the box's points, the upper bonus, the Yahtzee bonus; and the state after it."""
+
+    def __init__(self, joker, card, upper, box, category, roll):
+        self.points = points_of(joker, card, box, category, roll)
+        self.yahtzee_bonus = yahtzee_bonus(joker, box, roll)
+        self.upper_bonus = UPPER_BONUS if category <= SIXES and upper < UPPER_GOAL <= upper + self.points else 0
+        self.card = card & ~(1 << category)
+        self.upper = upper + self.points if category <= SIXES else upper
+        self.box = (FIFTY if self.points else ZERO) if category == YAHTZEE else box
+        self.total = self.points + self.yahtzee_bonus + self.upper_bonus
+
+
+def play(table, games: int, seed: int, log=None, progress=None) -> list:
+    """``games`` seeded games played by the best moves: [(final score, upper bonus earned, Yahtzee scored
+    (50 in its box), Yahtzee bonuses, [points of each box])]. ``log`` (a text file) gets every decision."""
+    table.preload()
+    joker = table.joker
+    rng = random.Random(seed)
+    die = rng.random
+    results = []
+    with Progress(games, "yahtzee", enabled=progress) as bar:
+        for game in range(games):
+            card, upper, box, total, bonus, bonuses = ALL, 0, OPEN, 0, False, 0
+            boxes = [0] * len(CATEGORIES)
+            if log is not None:
+                log.write("# game %d\n" % (game + 1))
+            while card:
+                turn = table.turn(card, upper, box)
+                dice = [int(die() * SIDES) + 1 for _ in range(DICE)]
+                for rerolls in range(2, -1, -1):
+                    roll = tuple(sorted(dice))
+                    _, text, move = turn.best(roll, rerolls)
+                    if log is not None:
+                        log.write("%s %s %d %s\n" % (question(card, upper, box), "".join(map(str, roll)), rerolls,
+                                                     text))
+                    if move[0] == "score":
+                        break
+                    dice = list(move[1]) + [int(die() * SIDES) + 1 for _ in range(DICE - len(move[1]))]
+                scored = Scored(joker, card, upper, box, move[1], roll)
+                total += scored.total
+                boxes[move[1]] += scored.points
+                bonus = bonus or scored.upper_bonus > 0
+                bonuses += scored.yahtzee_bonus > 0
+                card, upper, box = scored.card, scored.upper, scored.box
+            results.append((total, bonus, boxes[YAHTZEE] == 50, bonuses, boxes))
+            if game % 50 == 0:
+                bar.update(game)
+        bar.update(games)
+    return results
+
+
+# -- the summary ---------------------------------------------------------------------------
+
+def interval(totals) -> tuple[float, float, float]:
+    """(mean, half-width of the 95% interval, standard deviation)."""
+    count = len(totals)
+    mean = sum(totals) / count
+    deviation = math.sqrt(sum((t - mean) ** 2 for t in totals) / max(count - 1, 1))
+    return mean, 1.96 * deviation / math.sqrt(count), deviation
+
+
+def histogram(totals) -> list:
+    return engine_histogram(totals, BIN)
+
+
+def figures(results, exact: float) -> dict:
+    totals = [result[0] for result in results]
+    count = len(results)
+    mean, half, deviation = interval(totals)
+    ordered = sorted(totals)
+    box_means = [sum(result[4][c] for result in results) / count for c in range(len(CATEGORIES))]
+    return {"games": count, "mean": mean, "half": half, "sd": deviation, "exact": exact,
+            "contains": abs(mean - exact) <= half, "min": ordered[0], "median": ordered[count // 2],
+            "max": ordered[-1], "bonus": sum(result[1] for result in results) / count,
+            "yahtzee": sum(result[2] for result in results) / count,
+            "bonuses": sum(result[3] for result in results) / count, "boxes": box_means,
+            "upper_bonus_mean": UPPER_BONUS * sum(result[1] for result in results) / count,
+            "yahtzee_bonus_mean": YAHTZEE_BONUS * sum(result[3] for result in results) / count}
+
+
+def summary(results, exact: float, seed: int, joker: str) -> str:
+    f = figures(results, exact)
+    lines = ["yahtzee (%s jokers), optimal play (maximum expected score %.6f): %d games, seed %d"
+             % (joker, exact, f["games"], seed),
+             "mean %.3f +- %.3f (95%% interval %.3f to %.3f; %s the exact value)"
+             % (f["mean"], f["half"], f["mean"] - f["half"], f["mean"] + f["half"],
+                "contains" if f["contains"] else "MISSES"),
+             "standard deviation %.2f (Glenn 2006: %.2f); min %d, median %d, max %d"
+             % (f["sd"], GLENN_SD, f["min"], f["median"], f["max"]),
+             "upper bonus in %.1f%% of games; a Yahtzee (50 in its box) in %.1f%%; %.4f Yahtzee bonuses a game"
+             % (100 * f["bonus"], 100 * f["yahtzee"], f["bonuses"]),
+             "box means: " + ", ".join("%s %.2f" % (name, f["boxes"][c]) for c, name in enumerate(CATEGORIES)),
+             "final score   games"]
+    top = max(count for _, count in histogram([r[0] for r in results]))
+    for low, count in histogram([r[0] for r in results]):
+        lines.append("%4d-%-4d %8d  %s" % (low, low + BIN - 1, count, "#" * round(40 * count / top)))
+    return "\n".join(lines)
+
+
+def svg_histogram(totals, exact: float) -> str:
+    return engine_svg_histogram(totals, exact, "Yahtzee: final scores of %d games under optimal play" % len(totals),
+                                BIN, 4)
+
+
+def markdown(results, exact: float, seed: int, joker: str) -> str:
+    f = figures(results, exact)
+    lines = ["# Yahtzee under optimal play (%s jokers)" % joker, "",
+             "The moves of the table maximise the expected final score: %.6f from the start. Maximising the "
+             "expected score is not maximising the chance to beat an opponent (a player behind late in the "
+             "game should gamble more)." % exact, "",
+             "![final scores](histogram.svg)", "",
+             "%d seeded games (seed %d): mean %.3f, 95%% interval %.3f to %.3f (%s the exact value); standard "
+             "deviation %.2f (Glenn 2006: %.2f); min %d, median %d, max %d."
+             % (f["games"], seed, f["mean"], f["mean"] - f["half"], f["mean"] + f["half"],
+                "contains" if f["contains"] else "misses", f["sd"], GLENN_SD, f["min"], f["median"], f["max"]), "",
+             "Upper bonus in %.2f%% of games; a Yahtzee scored 50 in its box in %.2f%%; %.4f Yahtzee bonuses a game."
+             % (100 * f["bonus"], 100 * f["yahtzee"], f["bonuses"]), "",
+             "| box | mean points |", "| --- | ---: |"]
+    for c, name in enumerate(CATEGORIES):
+        lines.append("| %s | %.3f |" % (name, f["boxes"][c]))
+    lines.append("| upper bonus | %.3f |" % f["upper_bonus_mean"])
+    lines.append("| Yahtzee bonus | %.3f |" % f["yahtzee_bonus_mean"])
+    lines.append("| total | %.3f |" % f["mean"])
+    return "\n".join(lines) + "\n"
+
+
+def _run(argv, report: bool) -> int:
+    prog = "ShutTheBox yahtzee " + ("report" if report else "simulate")
+
+    def work():
+        args = parse_options(argv, prog, "Yahtzee under optimal play: seeded games.", games=(1, 10**8),
+                             per="games to play", rules=("--joker",) if report else ("--joker", "--log"),
+                             out="yahtzee-report" if report else None)
+        joker = joker_rule(args.rules.get("--joker"))
+        table = load(joker)
+        exact = table.probe_expect("all")
+        path = args.rules.get("--log")
+        if path:
+            with open(path, "w", encoding="utf-8") as log:
+                log.write("# ShutTheBox yahtzee --joker %s simulate --games %d --seed %d\n"
+                          % (joker, args.games, args.seed))
+                results = play(table, args.games, args.seed, log=log)
+        else:
+            results = play(table, args.games, args.seed)
+        if not report:
+            print(summary(results, exact, args.seed, joker))
+            return 0
+        write_report(args.out, (("report.md", markdown(results, exact, args.seed, joker)),
+                                ("histogram.svg", svg_histogram([r[0] for r in results], exact))))
+        return 0
+
+    return run_command(prog, work)
+
+
+def simulate_main(argv) -> int:
+    return _run(argv, report=False)
+
+
+def report_main(argv) -> int:
+    return _run(argv, report=True)
+
+
+# -- review --------------------------------------------------------------------------------
+
+class Decision:
+    """One line of a played game: the state, the dice, the rerolls left, the choice, and its cost."""
+
+    def __init__(self, line: int, words: str, card: int, upper: int, box: int, roll, rerolls: int, choice: str):
+        self.line, self.words, self.card, self.upper, self.box = line, words, card, upper, box
+        self.roll, self.rerolls, self.choice = roll, rerolls, choice
+        self.loss = self.best = self.move = None
+
+
+def parse_decision(table, number: int, text: str) -> Decision:
+    """``CARD [--upper N] [--yahtzee-box V] DICE REROLLS score NAME|keep D D|keep none``."""
+    words = text.split()
+    at = next((i for i, word in enumerate(words) if word in ("score", "keep")), None)
+    if at is None:
+        raise InvalidQuery("a decision is CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS then score BOX or "
+                           "keep D D ... or keep none, not '%s'" % shown(text))
+    asked, options = query_options(words[:at])
+    if len(asked) != 3:
+        raise InvalidQuery("before the choice come CARD DICE REROLLS, not '%s'" % shown(" ".join(words[:at])))
+    card, upper, box = table.state(asked[0], options.get("--upper"), options.get("--yahtzee-box"))
+    if not card:
+        raise InvalidQuery("no box is open: the game is over, there is no turn to play")
+    return Decision(number, " ".join(words[:at]), card, upper, box, parse_dice(asked[1]), rerolls_left(asked[2]),
+                    " ".join(words[at:]))
+
+
+def value_decision(table, decision: Decision) -> None:
+    """Set the decision's move, loss and the best choice (the table's answer), or refuse an illegal choice."""
+    turn = table.turn(decision.card, decision.upper, decision.box)
+    denominator, listed = turn.choices(decision.roll, decision.rerolls)
+    words = decision.choice.split()
+    if words[0] == "score":
+        if len(words) != 2 or words[1] not in CATEGORIES:
+            raise InvalidQuery("'%s': score takes one box name" % shown(decision.choice))
+        move = ("score", CATEGORIES.index(words[1]))
+    else:
+        dice = words[1:]
+        if dice == ["none"]:
+            kept = ()
+        elif dice and all(len(d) == 1 and d in "123456" for d in dice):
+            kept = tuple(sorted(int(d) for d in dice))
+        else:
+            raise InvalidQuery("'%s': keep takes dice 1 to 6 (or none)" % shown(decision.choice))
+        if not decision.rerolls:
+            raise InvalidQuery("no reroll is left: the dice must be scored")
+        rest = list(decision.roll)
+        for die in kept:
+            if die not in rest:
+                raise InvalidQuery("cannot keep %s from %s" % (" ".join(dice), "".join(map(str, decision.roll))))
+            rest.remove(die)
+        move = ("keep", kept)
+    found = next((value for value, _, option in listed if option == move), None)
+    if found is None:
+        raise InvalidQuery("%s is not a legal choice here (%s)" % (decision.choice, "box closed" if
+                           not decision.card >> move[1] & 1 else "the joker rule decides where this Yahtzee goes"))
+    decision.move = move
+    decision.loss = max(listed[0][0] - found, 0) / denominator
+    decision.best = listed[0][1]
+
+
+def check_chain(previous: Decision | None, decision: Decision, joker: str) -> None:
+    """A decision follows from the one before: the same turn one reroll later with the kept dice, or the next
+    turn's first roll on the card the score left."""
+    if previous is None:
+        return
+    kind, what = previous.move
+    if kind == "keep":
+        same = (previous.card, previous.upper, previous.box) == (decision.card, decision.upper, decision.box)
+        kept = all(what.count(die) <= decision.roll.count(die) for die in set(what))
+        if not same or decision.rerolls != previous.rerolls - 1 or not kept:
+            raise InvalidQuery("does not follow line %d (%s): the same card, one reroll fewer and the kept dice "
+                               "%s were expected" % (previous.line, previous.choice, " ".join(map(str, what))
+                                                     or "(none)"))
+        return
+    after = Scored(joker, previous.card, previous.upper, previous.box, what, previous.roll)
+    if (after.card, after.upper, after.box, 2) != (decision.card, decision.upper, decision.box, decision.rerolls):
+        raise InvalidQuery("does not follow line %d (%s): the next turn is %s with 2 rerolls"
+                           % (previous.line, previous.choice, question(after.card, after.upper, after.box)))
+
+
+def review(table, lines) -> tuple[list, list]:
+    """(decisions, games): each decision valued; games as lists of decisions (a ``# game`` line starts one)."""
+    decisions, games, previous = [], [[]], None
+    for number, line in enumerate(lines, 1):
+        text = line.strip()
+        if not text:
+            continue
+        if text.startswith("#"):
+            if "game" in text.split() and games[-1]:
+                games.append([])
+                previous = None
+            continue
+        try:
+            decision = parse_decision(table, number, text)
+            value_decision(table, decision)
+            check_chain(previous, decision, table.joker)
+        except InvalidQuery as error:
+            raise InvalidQuery("line %d: %s" % (number, error)) from None
+        game_over = decision.move[0] == "score" and not decision.card & ~(1 << decision.move[1])
+        previous = None if game_over else decision  # after the last box, a new game may follow
+        decisions.append(decision)
+        games[-1].append(decision)
+    if not decisions:
+        raise InvalidQuery("no decision to review: give one line per decision (see ShutTheBox yahtzee --help)")
+    return decisions, [game for game in games if game]
+
+
+def game_score(joker: str, game) -> int | None:
+    """The points of a game's scoring decisions (bonuses included)."""
+    total = 0
+    for decision in game:
+        if decision.move[0] == "score":
+            total += Scored(joker, decision.card, decision.upper, decision.box, decision.move[1], decision.roll).total
+    return total
+
+
+def review_text(table, lines) -> str:
+    decisions, games = review(table, lines)
+    out = []
+    for number, game in enumerate(games, 1):
+        if len(games) > 1:
+            out.append("game %d" % number)
+        for d in game:
+            note = "" if d.best == d.choice else "  (best: %s)" % d.best
+            out.append("line %d: %s: %s  loss %.6f%s" % (d.line, _asked(d), d.choice, d.loss, note))
+        out.append("game %d: %d points scored, loss %.6f in %d decisions"
+                   % (number, game_score(table.joker, game), sum(d.loss for d in game), len(game)))
+    out.append("total loss %.6f expected points in %d decisions (%d game%s)"
+               % (sum(d.loss for d in decisions), len(decisions), len(games), "" if len(games) == 1 else "s"))
+    out.append("costliest decisions:")
+    for d in sorted(decisions, key=lambda d: (-d.loss, d.line))[:3]:
+        out.append("  line %d: %s: %s  loss %.6f  (best: %s)" % (d.line, _asked(d), d.choice, d.loss, d.best))
+    return "\n".join(out)
+
+
+def _asked(decision) -> str:
+    """The decision's question words with the dice sorted: ``CARD [--upper N] [--yahtzee-box V] DICE R``."""
+    return "%s %s %d" % (question(decision.card, decision.upper, decision.box), "".join(map(str, decision.roll)),
+                         decision.rerolls)
+
+
+def review_main(argv) -> int:
+    import sys
+
+    prog = "ShutTheBox yahtzee review"
+
+    def work():
+        import argparse
+
+        parser = argparse.ArgumentParser(prog=prog, description="The loss of each decision of a played game "
+                                         "(one decision a line on standard input, as simulate --log writes).")
+        parser.add_argument("--joker", default=None)
+        parser.add_argument("file", nargs="?", default=None, help="the game (default: standard input)")
+        args = parser.parse_args(argv)
+        if args.file:
+            try:
+                with open(args.file, encoding="utf-8") as handle:
+                    lines = handle.read().splitlines()
+            except (OSError, UnicodeDecodeError) as error:
+                raise InvalidQuery("cannot read %s (%s)" % (shown(args.file), getattr(error, "strerror", None)
+                                                            or error)) from None
+        else:
+            lines = sys.stdin.read().splitlines()
+        logged = None
+        for line in lines:
+            words = line.split()
+            if line.startswith("#") and "--joker" in words[:-1]:
+                logged = words[words.index("--joker") + 1]
+                break
+        joker = joker_rule(args.joker if args.joker is not None else logged)
+        if logged is not None and joker != joker_rule(logged):
+            raise InvalidQuery("the game was played with --joker %s, not %s" % (shown(logged), joker))
+        table = load(joker)
+        table.preload()
+        print(review_text(table, lines))
+        return 0
+
+    return run_command(prog, work)

@@ -1,0 +1,141 @@
+"""Full Yahtzee's questions on the command line.
+
+    ShutTheBox yahtzee --expect CARD [--upper N] [--yahtzee-box 50|0]                  ->  254.587729
+    ShutTheBox yahtzee --expect CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS     ->  the same, mid-turn
+    ShutTheBox yahtzee --move CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS       ->  keep 6 6 | score chance
+    ShutTheBox yahtzee --options CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS    ->  every choice valued
+"""
+
+from ...engine.command import SHARED_HELP, TableSession, no_question, one_question
+from ...engine.store import describe as describe_file
+from ...engine.text import option_value, wrong_count
+from ...errors import InvalidQuery
+from .rules import OPTIONS, describe, rules_from_options
+from .table import load
+
+HELP = """\
+usage: ShutTheBox yahtzee [--joker RULE] --expect CARD [--upper N] [--yahtzee-box 50|0]
+       ShutTheBox yahtzee [--joker RULE] --expect CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
+       ShutTheBox yahtzee [--joker RULE] --move CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
+       ShutTheBox yahtzee [--joker RULE] --options CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
+       ShutTheBox yahtzee [--joker RULE] --batch < questions.txt
+       ShutTheBox yahtzee [--joker RULE] --rules
+       ShutTheBox yahtzee simulate [--games N] [--seed S] [--joker RULE] [--log FILE]
+       ShutTheBox yahtzee report [--out DIR] [--games N] [--seed S] [--joker RULE]
+       ShutTheBox yahtzee review [--joker RULE] < game.txt
+
+Full Yahtzee: 13 turns; each turn rolls five 6-sided dice, then up to 2 rerolls
+(keep any dice, roll the rest), then scores one open box: ones..sixes (the face
+times how many show it), three-kind and four-kind (the sum of the dice with 3 or
+4 of a face), full-house (25), small-straight (30 for four in a row),
+large-straight (40), yahtzee (50 for five of a kind), chance (the sum). Upper
+bonus 35 once ones..sixes reach 63; Yahtzee bonus 100 for each further Yahtzee
+once the yahtzee box holds 50; jokers by --joker. Answers maximise the expected
+total, which is not the same as maximising the chance to beat an opponent.
+
+questions:
+  --expect CARD                the maximum expected points still to come from
+                               the start of a turn, bonuses to be earned included
+      $ ShutTheBox yahtzee --expect all
+      254.587729
+  --expect CARD DICE REROLLS   the same, mid-turn, before choosing
+  --move CARD DICE REROLLS     the best move: score CATEGORY, keep D D D (the
+                               kept dice, increasing), or keep none
+      $ ShutTheBox yahtzee --move all 13366 2
+      keep 6 6
+  --options CARD DICE REROLLS  every legal choice, best first, as
+                               "CHOICE VALUE LOSS; CHOICE VALUE LOSS; ..." on one
+                               line: the expected points to come after it and
+                               what it loses against the best
+
+CARD is the open boxes: names separated by commas (ones,twos,threes,fours,fives,
+sixes,three-kind,four-kind,full-house,small-straight,large-straight,yahtzee,
+chance), all or none. After it:
+  --upper N           points already scored in ones..sixes (default 0); it must
+                      be a total the closed upper boxes can hold (box j holds a
+                      multiple of j from 0 to 5j)
+  --yahtzee-box 50|0  what the closed yahtzee box holds: required when yahtzee
+                      is not open, refused when it is
+DICE is five digits 1-6 in any order; REROLLS the rerolls left, 0 to 2. Keeping
+all five dice with rerolls left is never better than the best other choice:
+--move then names the best score. Among choices whose values differ by at most
+1e-9, scoring comes first (boxes in the order above), then keeping more dice,
+then the lowest dice.
+
+options:
+  --joker RULE   official (the default): a Yahtzee on a filled yahtzee box
+                 goes in its upper box if open, else any open lower box (full
+                 house, straights 25/30/40), else a zero in an upper box;
+                 free (Verhoeff): any open box, the joker points only once its
+                 upper box is filled; none: no jokers and no Yahtzee bonus.
+                 Tables other than official are solved on first use (some
+                 seconds) and cached.
+""" + SHARED_HELP % "yahtzee"
+
+GAME_OPTIONS = OPTIONS
+COMMANDS = {"simulate": "shutthebox.games.yahtzee.analysis:simulate_main",
+            "report": "shutthebox.games.yahtzee.analysis:report_main",
+            "review": "shutthebox.games.yahtzee.analysis:review_main"}
+_FORMS = {"--expect": ((0, 1, 3), "CARD or CARD DICE REROLLS"), "--move": ((3,), "CARD DICE REROLLS"),
+          "--options": ((3,), "CARD DICE REROLLS")}
+_QUERY_OPTIONS = ("--upper", "--yahtzee-box")
+
+
+def query_options(tokens) -> tuple[list, dict]:
+    """Take ``--upper N`` and ``--yahtzee-box V`` (or ``--upper=N``) out of the words of a question."""
+    rest, found = [], {}
+    words = iter(tokens)
+    for word in words:
+        if word.partition("=")[0] in _QUERY_OPTIONS:
+            name, value = option_value(word, words, " (see --help)")
+            if name in found:
+                raise InvalidQuery("%s is given twice" % name)
+            found[name] = value
+        else:
+            rest.append(word)
+    return rest, found
+
+
+def parse(tokens) -> tuple[str, list, dict]:
+    """``["--move", "all", "13366", "2"]`` -> ("--move", ["all", "13366", "2"], {})."""
+    words, options = query_options(tokens)
+    question, args = one_question(words, _FORMS, "a yahtzee question is --expect, --move or --options CARD "
+                                  "[--upper N] [--yahtzee-box 50|0] [DICE REROLLS]",
+                                  "--expect CARD, --move CARD DICE REROLLS or --options CARD DICE REROLLS")
+    counts, names = _FORMS[question]
+    if len(args) not in counts:
+        raise wrong_count(question, names, args)
+    return question, args, options
+
+
+class Session(TableSession):
+    def __init__(self, options: dict, table: str | None):
+        super().__init__(table)
+        self.joker = rules_from_options(options)
+
+    def open_table(self):
+        return load(self.joker, self.path)
+
+    def answer(self, tokens) -> str:
+        question, args, options = parse(tokens)
+        upper, box = options.get("--upper"), options.get("--yahtzee-box")
+        if question == "--expect" and len(args) < 3:
+            table = self.table()
+            return "%.6f" % table.probe_expect(args[0] if args else "all", upper=upper, box=box)
+        table = self.table()
+        if question == "--move":
+            return table.probe_move(*args, upper=upper, box=box)
+        if question == "--options":
+            return table.options_line(*args, upper=upper, box=box)
+        from .turn import decimal
+
+        return decimal(*table.expect_fraction(*args, upper=upper, box=box))
+
+    def describe(self, tokens) -> str:
+        no_question("--rules", tokens)
+        return describe_file(self.table().file, "yahtzee", describe(self.joker))
+
+
+def open_game(options: dict, table: str | None) -> Session:
+    return Session(options, table)
+

@@ -1,0 +1,221 @@
+"""Solving full Yahtzee (build time only; numpy): a turn-start value for each of the 536,448 states.
+
+A turn-start state ``s`` is the open boxes, the upper total capped at 63 and what
+the yahtzee box holds (open, 0 or 50); ``T(s)`` is the maximum expected sum of
+the points still to come, bonuses included. For a sorted roll ``r``:
+
+    V0(s, r) = max over the boxes c the roll may go in of  points(s, c, r) + T(s after c)
+    VR(s, r) = max(V0(s, r), max over keeps K, proper sub-multisets of r, of E_R(s, K))   R = 1, 2
+    E_R(s, K) = the mean of V(R-1)(s, K + the rolled dice),  one die at a time over the keep tree:
+                E(K) = (E(K + 1) + ... + E(K + 6)) / 6,  E(K) = V(R-1)(K) for five dice
+    T(s)     = E_3(s, {})
+
+``points`` holds the box's score, the upper bonus when it is earned by this move, and
+the Yahtzee bonus; on a Yahtzee roll with the yahtzee box filled the joker rule
+decides where it may go (rules.joker_choices). States are solved in layers of
+equal numbers of open boxes (a state needs only states with one box fewer), each
+layer in chunks vectorised over states, the 252 rolls and the 462 keeps.
+
+Exactness: values are integers in units of ``2**-SCALE_BITS`` (numpy int64). Sums,
+maxima and the points are exact; each division by 6 is rounded to the nearest
+unit (error at most 1/2 unit), so a value is within ``7.5 * k`` units of the exact
+rational for a state with ``k`` boxes open (15 divisions per turn, errors averaged,
+never amplified); see ``error_bound``. Integer arithmetic is the same on every
+machine, and the build checks that no sum can overflow.
+"""
+
+import numpy as np
+
+from .rules import (
+    CATEGORIES, CHANCE, DICE, FIFTY, FOUR_KIND, FULL_HOUSE, LARGE, OPEN, SIDES, SIXES, SMALL, THREE_KIND, UPPER_BONUS,
+    ROLLS, UPPER_GOAL, YAHTZEE, YAHTZEE_BONUS, ZERO, pairs, reach, score, states,
+)
+
+SOLVER_VERSION = 1
+SCALE_BITS = 51
+UNIT = 2.0 ** -SCALE_BITS
+ERROR_UNITS_PER_TURN = 7.5  # three keep trees of five halvings-at-most each
+_NEG = -(1 << 62)  # a box that is not open
+_LOWER = (THREE_KIND, FOUR_KIND, FULL_HOUSE, SMALL, LARGE, CHANCE)  # bits 0-5 of the lower part of an index
+
+
+def error_bound(open_boxes: int) -> float:
+    """The largest distance, in points, of a solved value from the exact one, ``open_boxes`` boxes open."""
+    return ERROR_UNITS_PER_TURN * open_boxes * UNIT
+
+
+# -- rolls and keeps -------------------------------------------------------------------------
+
+class Keeps:
+    """The keeps (multisets of 0 to 5 dice) in levels by size, each level sorted; level 5 is the 252 rolls.
+
+    ``children[k]``: (n_k, 6) the position in level k + 1 of each keep plus face 1 .. 6;
+    ``parents[k]``: (n_k, w) the positions in level k - 1 of each keep minus one of its
+    distinct faces (padded by repeating the first).
+    """
+
+    def __init__(self):
+        levels = [[()]]
+        for size in range(1, DICE + 1):
+            levels.append(sorted({tuple(sorted(keep + (face,))) for keep in levels[-1]
+                                  for face in range(1, SIDES + 1)}))
+        self.levels = levels
+        where = [{keep: number for number, keep in enumerate(level)} for level in levels]
+        self.children = [np.array([[where[k + 1][tuple(sorted(keep + (face,)))] for face in range(1, SIDES + 1)]
+                                   for keep in levels[k]]) for k in range(DICE)]
+        self.parents = [None]
+        for k in range(1, DICE + 1):
+            rows = []
+            for keep in levels[k]:
+                row = [where[k - 1][keep[:i] + keep[i + 1:]] for i in range(k) if i == 0 or keep[i] != keep[i - 1]]
+                rows.append(row + [row[0]] * (k - len(row)))
+            self.parents.append(np.array(rows))
+
+
+def _tree(values, keeps: Keeps):
+    """[E_0, ..., E_5]: the mean over the rolled dice of ``values`` (252, n) for every keep, by levels."""
+    means = [None] * DICE + [values]
+    for k in range(DICE - 1, -1, -1):
+        total = means[k + 1][keeps.children[k]].sum(axis=1)  # integers: exact, in any order
+        total += 3
+        total //= 6  # to the nearest unit (halves up)
+        means[k] = total
+    return means
+
+
+def _best_keep(means, keeps: Keeps):
+    """(252, n): for each roll, the best of the means of its proper sub-keeps."""
+    best = means[0]
+    for k in range(1, DICE):
+        best = np.maximum(means[k], best[keeps.parents[k]].max(axis=1))
+    return best[keeps.parents[DICE]].max(axis=1)
+
+
+# -- states ----------------------------------------------------------------------------------
+
+class States:
+    """The attributes of every state number (docs/FORMAT.md): upper-open mask, capped upper total, the other
+    lower boxes' open bits, the yahtzee box; and ``index(...)``, the number of a state."""
+
+    def __init__(self):
+        sets = reach()
+        self.pairs = pairs()
+        base, rank = np.zeros(64, dtype=np.int64), np.full((64, UPPER_GOAL + 1), -1, dtype=np.int64)
+        pair_upper, pair_total = [], []
+        for upper_open in range(64):
+            base[upper_open] = len(pair_upper)
+            totals = sets[63 & ~upper_open]
+            capped = sorted({min(t, UPPER_GOAL) for t in range(totals.bit_length()) if totals >> t & 1})
+            for number, total in enumerate(capped):
+                rank[upper_open, total] = number
+                pair_upper.append(upper_open)
+                pair_total.append(total)
+        self.base, self.rank = base, rank
+        count = states()
+        number = np.arange(count, dtype=np.int64)
+        pair = number % self.pairs
+        self.upper = np.array(pair_upper, dtype=np.int64)[pair]
+        self.total = np.array(pair_total, dtype=np.int64)[pair]
+        self.lower = number // self.pairs % 64
+        self.box = number // (64 * self.pairs)
+        popcount = np.array([bin(m).count("1") for m in range(64)])
+        self.open = popcount[self.upper] + popcount[self.lower] + (self.box == OPEN)
+
+    def index(self, upper, total, lower, box):
+        return (box * 64 + lower) * self.pairs + self.base[upper] + self.rank[upper, total]
+
+
+def _points_table():
+    """(13, 252) the printed score of each box for each roll."""
+    return np.array([[score(c, roll) for roll in ROLLS] for c in range(len(CATEGORIES))], dtype=np.int64)
+
+
+def solve(joker: str, progress=None, chunk: int = 512):
+    """The turn-start values of every state, int64 in units of ``2**-SCALE_BITS``: (values, largest)."""
+    keeps = Keeps()
+    st = States()
+    points = _points_table()
+    counts = np.array([[roll.count(face) for roll in ROLLS] for face in range(1, SIDES + 1)])
+    yahtzee_rows = [ROLLS.index((face,) * DICE) for face in range(1, SIDES + 1)]
+    values = np.zeros(states(), dtype=np.int64)
+    one = np.int64(1) << SCALE_BITS
+    largest = 0
+    done = 0
+    order = np.argsort(st.open, kind="stable")
+    layer_of = st.open[order]
+    for layer in range(1, len(CATEGORIES) + 1):
+        members = order[layer_of == layer]
+        for start in range(0, len(members), chunk):
+            ids = members[start:start + chunk]
+            upper, total, lower, box = st.upper[ids], st.total[ids], st.lower[ids], st.box[ids]
+            now, top = _turn(joker, st, values, upper, total, lower, box, keeps, points, counts, yahtzee_rows, one)
+            values[ids] = now
+            largest = max(largest, top)
+            done += len(ids)
+            if progress is not None:
+                progress(done)
+    return values, largest
+
+
+def _turn(joker, st, values, upper, total, lower, box, keeps, points, counts, yahtzee_rows, one):
+    """The turn-start values of a chunk of states (int64 units) and the largest mid-turn value seen."""
+    n = len(upper)
+    best = np.full((len(points[0]), n), _NEG, dtype=np.int64)
+    by_count = {}  # upper box j -> (6, n): the value of scoring j with 0..5 dice showing j
+    for c in range(SIXES + 1):
+        face, bit = c + 1, 1 << c
+        is_open = (upper & bit) != 0
+        if not is_open.any():
+            by_count[c] = np.full((DICE + 1, n), _NEG, dtype=np.int64)
+            continue
+        rows = []
+        for count in range(DICE + 1):
+            got = face * count
+            after = np.minimum(total + got, UPPER_GOAL)
+            bonus = np.where((total < UPPER_GOAL) & (total + got >= UPPER_GOAL), UPPER_BONUS, 0)
+            later = values[st.index(upper & ~bit, after, lower, box)]
+            rows.append(np.where(is_open, (got + bonus) * one + later, _NEG))
+        by_count[c] = np.array(rows)
+        np.maximum(best, by_count[c][counts[c]], out=best)
+    later_of = {}
+    for bit_number, c in enumerate(_LOWER):
+        bit = 1 << bit_number
+        is_open = (lower & bit) != 0
+        later = np.where(is_open, values[st.index(upper, total, lower & ~bit, box)], _NEG)
+        later_of[c] = later
+        if is_open.any():
+            np.maximum(best, points[c][:, None] * one + later[None, :], out=best)
+    yahtzee_open = box == OPEN
+    if yahtzee_open.any():
+        zero = np.where(yahtzee_open, values[st.index(upper, total, lower, np.full(n, ZERO))], _NEG)
+        fifty = np.where(yahtzee_open, values[st.index(upper, total, lower, np.full(n, FIFTY))], _NEG)
+        is_yahtzee = points[YAHTZEE] > 0
+        np.maximum(best, np.where(is_yahtzee[:, None], 50 * one + fifty[None, :], zero[None, :]), out=best)
+    filled = ~yahtzee_open
+    if joker != "none" and filled.any():
+        bonus = np.where(box == FIFTY, YAHTZEE_BONUS, 0) * one
+        for face in range(1, SIDES + 1):
+            c_face = face - 1
+            face_open = (upper >> c_face & 1) == 1
+            lower_joker = np.full(n, _NEG, dtype=np.int64)
+            for c in _LOWER:
+                pay = {FULL_HOUSE: 25, SMALL: 30, LARGE: 40}.get(c, DICE * face)
+                if joker == "free" and c in (FULL_HOUSE, SMALL, LARGE):
+                    pay = np.where(face_open, 0, pay)
+                lower_joker = np.maximum(lower_joker, pay * one + later_of[c])
+            if joker == "official":
+                zero_above = np.max([by_count[c][0] for c in range(SIXES + 1)], axis=0)
+                value = np.where(face_open, by_count[c_face][DICE],
+                                 np.where(lower != 0, lower_joker, zero_above))
+            else:  # free: any open box
+                above = np.max([by_count[c][DICE if c == c_face else 0] for c in range(SIXES + 1)], axis=0)
+                value = np.maximum(above, lower_joker)
+            row = yahtzee_rows[face - 1]
+            best[row] = np.where(filled, value + bonus, best[row])
+    top = int(best.max())
+    if top * 6 >= 1 << 63 or int(best.min()) < 0:
+        raise AssertionError("yahtzee: values out of the integer range (largest %d)" % top)
+    level = best
+    for _ in range(2):  # one reroll left, then two
+        level = np.maximum(best, _best_keep(_tree(level, keeps), keeps))
+    return _tree(level, keeps)[0][0], top

@@ -1,0 +1,161 @@
+"""Query-time Yahtzee tables: ``load()`` and the questions (expected points to come, the best move, every
+choice valued).
+
+>>> from shutthebox.games.yahtzee.table import load
+>>> "%.6f" % load().probe_expect("all")
+'254.587729'
+>>> load().probe_move("all", "13366", 2)
+'keep 6 6'
+>>> load().probe_move("fours,large-straight", "44412", 2, upper=60, box="50")
+'keep 4 4 4'
+
+A card is the open boxes (``"ones,full-house"``, ``"all"``, ``"none"``) or their
+bitmask; ``upper`` the points scored in the upper section (text or a number,
+default 0); ``box`` what a closed yahtzee box holds, ``"50"`` or ``"0"`` (None
+when yahtzee is open); ``dice`` five digits 1-6 in any order; ``rerolls`` 0-2.
+"""
+
+from ...engine.store import open_table
+from ...engine.table import Table
+from ...engine.text import shown_value
+from ...errors import InvalidQuery, TableError
+from . import DECLARATION
+from .rules import (
+    ALL, DEFAULT_JOKER, GAME, JOKERS, categories, parse_dice, rerolls_left, rules_dict, state_index,
+    states, upper_total, yahtzee_box,
+)
+
+_TABLES = DECLARATION.tables[0]
+_TURNS_KEPT = 256  # turn-start states whose turn is kept solved (a batch asks many on one card); ~50 kB each
+
+
+def table_name(joker: str) -> str:
+    return _TABLES.name(joker)
+
+
+def describe_fields(fields: dict) -> str:
+    rules = fields.get("rules")
+    if fields.get("game") == GAME and isinstance(rules, dict):
+        return "a Yahtzee table (joker rule %s)" % rules.get("joker")
+    return "a %r table (%r)" % (fields.get("game"), rules)
+
+
+def load(joker: str = DEFAULT_JOKER, path: str | None = None, build: bool = True) -> "YahtzeeTable":
+    """The verified table of the joker rule ``joker`` (official, free or none); ``official`` is shipped,
+    the others are solved on first use (about 6 s) and cached."""
+    if joker not in JOKERS:
+        raise InvalidQuery("the joker rule must be official, free or none, not %s" % shown_value(joker))
+    tablefile = open_table(table_name(joker), expect={"game": GAME, "rules": rules_dict(joker)},
+                           describe=describe_fields, path=path, build=_TABLES.solver(joker) if build else None,
+                           hint=" (python build_tables.py --game yahtzee)")
+    return YahtzeeTable(tablefile, joker)
+
+
+class YahtzeeTable(Table):
+    """Exact answers for full Yahtzee under one joker rule. ``probe_*`` raises InvalidQuery for a question
+    without an answer; ``get_*`` returns ``default``."""
+
+    ARRAYS = {"_turn": "turn"}
+
+    def __init__(self, tablefile, joker: str):
+        super().__init__(tablefile)
+        self.joker = joker
+        if tablefile.shapes.get("turn") != (states(),):
+            raise TableError("table file %s has arrays of the wrong shape for Yahtzee; rebuild it with `make tables`"
+                             % self.path)
+        self._turn = tablefile.arrays["turn"]
+        self._turns: dict = {}
+        self._cards: dict = {}
+
+    # -- states ------------------------------------------------------------------------------
+
+    def card(self, cats) -> int:
+        if type(cats) is int and 0 <= cats <= ALL:
+            return cats
+        mask = self._cards.get(cats)
+        if mask is None:
+            if not isinstance(cats, str):
+                raise InvalidQuery("a card must be text such as ones,yahtzee or all, not %r" % (cats,))
+            mask = categories(cats)
+            if len(self._cards) < 1 << 12:
+                self._cards[cats] = mask
+        return mask
+
+    def state(self, cats, upper=None, box=None) -> tuple[int, int, int]:
+        """(card bitmask, upper total, yahtzee box) checked: ``upper`` must be a total the closed upper boxes
+        can hold; ``box`` ("50", "0", 50, 0) is required exactly when yahtzee is closed."""
+        card = self.card(cats)
+        if upper is None:
+            total = 0
+        elif type(upper) is int:
+            total = upper_total(str(upper), card)
+        else:
+            total = upper_total(upper, card)
+        return card, total, yahtzee_box(None if box is None else str(box), card)
+
+    def value(self, card: int, upper: int, box: int) -> float:
+        """The stored turn-start value of a valid state."""
+        return self._turn[state_index(card, upper, box)]
+
+    def turn(self, card: int, upper: int, box: int):
+        """The solved turn of a valid state with a box open (turn.Turn), kept for later questions."""
+        key = (card, min(upper, 63), box)
+        turns = self._turns
+        found = turns.pop(key, None)
+        if found is None:
+            from .turn import Turn
+
+            if not card:
+                raise InvalidQuery("no box is open: the game is over, there is no turn to play")
+            if len(turns) >= _TURNS_KEPT:
+                del turns[next(iter(turns))]  # the least recently asked
+            found = Turn(self.joker, card, upper, box, self.value)
+        turns[key] = found
+        return found
+
+    def _mid_turn(self, cats, dice, rerolls, upper, box):
+        card, total, holds = self.state(cats, upper, box)
+        roll = parse_dice(dice) if isinstance(dice, str) else parse_dice("".join(map(str, dice)))
+        count = rerolls_left(rerolls)
+        return self.turn(card, total, holds), roll, count
+
+    # -- the questions -----------------------------------------------------------------------
+
+    def probe_expect(self, cats, dice=None, rerolls=None, upper=None, box=None) -> float:
+        """The maximum expected points still to come (bonuses to be earned included): from the start of a
+        turn (no dice), or mid-turn with ``dice`` showing and ``rerolls`` left (the float nearest the value
+        computed exactly from the table)."""
+        if dice is None and rerolls is None:
+            return self.value(*self.state(cats, upper, box))
+        numerator, denominator = self.expect_fraction(cats, dice, rerolls, upper, box)
+        return numerator / denominator
+
+    def expect_fraction(self, cats, dice, rerolls, upper=None, box=None) -> tuple[int, int]:
+        """(numerator, denominator): the mid-turn value, exactly as computed from the table's values."""
+        from .turn import denominator
+
+        turn, roll, count = self._mid_turn(cats, dice, rerolls, upper, box)
+        return turn.best(roll, count)[0], denominator(count)
+
+    def probe_move(self, cats, dice, rerolls, upper=None, box=None) -> str:
+        """The best move: ``score CATEGORY``, ``keep D D D`` (kept dice, increasing) or ``keep none``."""
+        turn, roll, count = self._mid_turn(cats, dice, rerolls, upper, box)
+        return turn.best(roll, count)[1]
+
+    def probe_options(self, cats, dice, rerolls, upper=None, box=None) -> list:
+        """[(choice, expected points, loss against the best)] for every legal choice, best first; the
+        numbers are floats (the exact digits: ``options_line``)."""
+        turn, roll, count = self._mid_turn(cats, dice, rerolls, upper, box)
+        denominator, listed = turn.choices(roll, count)
+        best = listed[0][0]
+        return [(text, value / denominator, max(best - value, 0) / denominator) for value, text, _ in listed]
+
+    def options_line(self, cats, dice, rerolls, upper=None, box=None) -> str:
+        """``CHOICE VALUE LOSS; CHOICE VALUE LOSS; ...``, the exact values to 6 decimals."""
+        from .turn import decimal
+
+        turn, roll, count = self._mid_turn(cats, dice, rerolls, upper, box)
+        denominator, listed = turn.choices(roll, count)
+        best = listed[0][0]
+        return "; ".join("%s %s %s" % (text, decimal(value, denominator), decimal(max(best - value, 0), denominator))
+                         for value, text, _ in listed)
