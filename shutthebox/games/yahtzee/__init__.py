@@ -13,7 +13,7 @@ DECLARATION = Game(
     about=("Thirteen turns of five dice, two rerolls each, then score one open box, with the upper bonus, "
            "the Yahtzee bonus and jokers as in the official rules. The table maximises the expected total."),
     grammar="shutthebox.games.yahtzee.grammar",
-    page=None,  # the command line only, for now
+    page="games/yahtzee.js",
     tables=[Tables("yahtzee-{joker}", headers=("yahtzee",), fields={"joker": "[a-z]+"},
                    fields_of="shutthebox.games.yahtzee.rules:fields_of",
                    rules_of="shutthebox.games.yahtzee.rules:rules_of",
