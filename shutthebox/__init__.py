@@ -21,12 +21,13 @@ def load(path=None, *, rules=None, players=2, build=True, progress=None):
     return _load(path, rules=rules, players=players, build=build, progress=progress)
 
 
-def load_solo(variant=None, path=None):
+def load_solo(variant=None, path=None, *, rules=None, build=True, progress=None):
     """Load and verify a single-player table (see :func:`shutthebox.games.shutthebox.solo.table.load_solo`).
 
-    ``variant`` is ``"standard"`` (the default), ``"two-dice"`` or ``"two-tiles"``; with ``path`` and no
-    ``variant``, the file's own rules.
+    ``variant`` is ``"standard"`` (the default), ``"two-dice"`` or ``"two-tiles"``; ``rules`` any rule set
+    (``load_solo(rules=Rules(tiles=10))``), solved on first use and cached; both given must agree. With
+    ``path`` and neither, the file's own rules.
     """
     from .games.shutthebox.solo.table import load_solo as _load_solo
 
-    return _load_solo(variant, path)
+    return _load_solo(variant, path, rules=rules, build=build, progress=progress)

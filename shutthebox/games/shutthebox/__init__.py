@@ -25,10 +25,17 @@ DECLARATION = Game(
                open=_PACKAGE + ".table:open_rules", solve=_PACKAGE + ".build:solve_game",
                estimate=_PACKAGE + ".rules:estimate",
                shipped=_PACKAGE + ".build:SHIPPED"),
-        # One player, a named rule set: solo-two-dice.msgpack.
-        Tables("solo-{variant}", headers=("one-player",), fields={"variant": r"[a-z][a-z-]*"},
-               fields_of=_PACKAGE + ".solo.table:fields_of", rules_of=_PACKAGE + ".solo.table:variant_of_fields",
-               open=_PACKAGE + ".solo.table:load_solo", solve=_PACKAGE + ".solo.build:solve_variant",
-               first_use=False, shipped=_PACKAGE + ".solo.build:SHIPPED"),
+        # One player, any rule set: solo-t10-2d6-one6.msgpack (the rules key); the three named rule sets
+        # (solo/table.py VARIANTS) are shipped under their names, solo-two-dice.msgpack.
+        Tables("solo-t{tiles}-{dice}d{sides}{one}{most}", headers=("one-player",),
+               fields={"one": r"(?:-(?:one|opt)(?:\d+|high)(?:-high)?)?", "most": r"(?:-max\d+)?"},
+               aliases={"solo-standard.msgpack": {"tiles": "9", "dice": "2", "sides": "6", "one": "-one6", "most": ""},
+                        "solo-two-dice.msgpack": {"tiles": "9", "dice": "2", "sides": "6", "one": "", "most": ""},
+                        "solo-two-tiles.msgpack": {"tiles": "9", "dice": "2", "sides": "6", "one": "-one6",
+                                                   "most": "-max2"}},
+               fields_of=_PACKAGE + ".solo.table:fields_of", rules_of=_PACKAGE + ".solo.table:rules_of_fields",
+               open=_PACKAGE + ".solo.table:open_rules", solve=_PACKAGE + ".solo.build:solve_rules",
+               estimate=_PACKAGE + ".solo.table:estimate",
+               shipped=_PACKAGE + ".solo.build:SHIPPED"),
     ],
 )

@@ -31,10 +31,11 @@ usage: ShutTheBox --one --expect POSITION
        ShutTheBox [GAME OPTIONS] --scores S1,S2,... --move POSITION ROLL
        ShutTheBox [GAME OPTIONS] --batch < queries.txt
        ShutTheBox [GAME OPTIONS] --rules
-       ShutTheBox --solo --expect POSITION [--variant NAME] [--objective shut|score]
-       ShutTheBox --solo --move POSITION ROLL [--variant NAME] [--objective shut|score]
-       ShutTheBox simulate [--variant NAME|all] [--strategy NAME] [--games N] [--seed N]
-       ShutTheBox report [--out DIR] [--games N]
+       ShutTheBox [GAME OPTIONS] --solo --expect POSITION [--variant NAME] [--objective shut|score]
+       ShutTheBox [GAME OPTIONS] --solo --move POSITION ROLL [--variant NAME] [--objective shut|score]
+       ShutTheBox simulate [--variant NAME|all] [GAME OPTIONS] [--strategy NAME] [--games N] [--seed N]
+                           [--log FILE]
+       ShutTheBox report [--variant NAME] [GAME OPTIONS] [--out DIR] [--games N] [--seed N]
        ShutTheBox serve [--port N] [--host ADDRESS]   (the browser assistant)
        ShutTheBox toggle|goat|yazy --help             (the other games)"""
 
@@ -92,15 +93,22 @@ single player (one turn; the aim is to close every tile):
   --solo --move POSITION ROLL       the optimal move for a roll
       $ ShutTheBox --solo --move 12345 7 --variant two-dice
       [3, 4]
-  --variant NAME    standard (default: one die once the open tiles sum to 6 or
-                    less), two-dice (always two dice), two-tiles (standard dice,
-                    at most two tiles closed per roll)
+  --variant NAME    a name for a rule set: standard (default: one die once the
+                    open tiles sum to 6 or less), two-dice (always two dice),
+                    two-tiles (standard dice, at most two tiles closed per roll)
+  GAME OPTIONS      any other rule set: the game options above but --players
+                    (tables solved on first use and cached); with --variant
+                    too, both must name the same rules
+      $ ShutTheBox --tiles 10 --solo --expect 1,2,3,4,5,6,7,8,9,10
+      0.053825
   --objective shut  (default) play for the best chance of shutting the box;
   --objective score play for the lowest expected final score (the sum of the
                     tiles left open, 0 when shut): --expect prints that score
   simulate          Monte Carlo benchmark of the strategies against their
-                    exact values (ShutTheBox simulate --help)
-  report            write a Markdown report with an SVG chart (--out DIR)
+                    exact values; --log FILE writes every game, throw by throw
+                    (ShutTheBox simulate --help)
+  report            write a Markdown report with an SVG chart (--out DIR), for
+                    --variant NAME or the rules the game options give
 
 options:
   --batch        answer one query per line of standard input (the arguments
@@ -374,6 +382,18 @@ class Session(TableSession):
         self.options = {"table": table, "game": options}
         self._batch = None
         self._solo_only = False  # a batch on --table of a one-player table
+        self._solo = None  # the single-player rules of the game options, once read
+
+    def _solo_rules(self):
+        """The rules the game options give single-player questions (None: no game option given)."""
+        game = self.options["game"]
+        if not game:
+            return None
+        if self._solo is None:
+            if "--players" in game:
+                raise InvalidQuery("--solo is the single-player game: drop --players")
+            self._solo, _ = rules_from_options(game)
+        return self._solo
 
     def open_table(self):
         return _load(self.options)
@@ -381,12 +401,9 @@ class Session(TableSession):
     def answer(self, tokens) -> str:
         query = parse_query(tokens)
         if query[0] == SOLO:
-            if self.options["game"]:
-                raise InvalidQuery("single-player questions choose their rules with --variant, not with %s"
-                                   % ", ".join(self.options["game"]))
             from .solo.grammar import run_solo
 
-            return run_solo(query[1], self.path)
+            return run_solo(query[1], self.path, self._solo_rules())
         if self._solo_only:
             raise InvalidQuery("table file %s is a one-player table: it answers --solo questions only" % self.path)
         return run_query(self.table(), *query)
@@ -398,6 +415,9 @@ class Session(TableSession):
             if self._one_player_table():
                 self._solo_only = True
                 self._batch = lambda lines: remembered_lines(self, lines, self._memo)
+            elif self.options["game"] and all(_is_solo(line.split()) or not line.split() for line in lines):
+                # Single-player lines only, so far: the game options' two-player table is not opened (nor solved).
+                return remembered_lines(self, lines, self._memo)
             else:
                 self._batch = _batch_answers(self, self.table())
         return self._batch(lines)
@@ -410,12 +430,9 @@ class Session(TableSession):
 
     def describe(self, tokens) -> str:
         if tokens and _is_solo(tokens):
-            if self.options["game"]:
-                raise InvalidQuery("single-player questions choose their rules with --variant, not with %s"
-                                   % ", ".join(self.options["game"]))
             from .solo.grammar import solo_table_for
 
-            return _describe(solo_table_for(tokens, self.path))
+            return _describe(solo_table_for(tokens, self.path, self._solo_rules()))
         no_question("--rules", tokens)
         return _describe(self.table())
 

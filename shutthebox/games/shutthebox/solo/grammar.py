@@ -1,7 +1,10 @@
 """The ``--solo`` questions of the ``ShutTheBox`` command (query path: light imports only).
 
-    ShutTheBox --solo --expect POSITION [--variant NAME] [--objective shut|score]
-    ShutTheBox --solo --move POSITION ROLL [--variant NAME] [--objective shut|score]
+    ShutTheBox [GAME OPTIONS] --solo --expect POSITION [--variant NAME] [--objective shut|score]
+    ShutTheBox [GAME OPTIONS] --solo --move POSITION ROLL [--variant NAME] [--objective shut|score]
+
+The game options (``--tiles``, ``--dice``, ``--sides``, ``--one-die``, ``--max-move-tiles``) choose the rules,
+as for two players; ``--variant NAME`` is a name for a rule set; both given must name the same rules.
 """
 
 from ....engine.command import looks_like_option, shown, whole
@@ -69,27 +72,40 @@ def parse_solo(tokens) -> tuple:
     return questions[0], args, variant, objective or "shut"
 
 
-def solo_table(variant, path=None):
-    """The table for a question, loaded once per (variant, path)."""
-    key = (variant, path)
+def solo_rules(variant, rules):
+    """The rules of a question: the game options' ``rules`` (None: none given), the ``variant``'s, or the
+    standard ones; both given must be the same rules (InvalidQuery in the command line's words)."""
+    if rules is None:
+        return None if variant is None else variant_rules(variant)
+    if variant is not None and variant_rules(variant) != rules:
+        raise InvalidQuery("--variant %s is %s, but the game options say %s: give one or the other"
+                           % (variant, variant_rules(variant).describe(), rules.describe()))
+    return rules
+
+
+def solo_table(variant, path=None, rules=None):
+    """The table for a question, loaded once per (rules, path): ``rules`` from the game options (None:
+    none given), ``variant`` from ``--variant`` (None: not given)."""
+    chosen = solo_rules(variant, rules)
+    key = (chosen, path)
     try:
         return _TABLES[key]
     except KeyError:
-        table = _TABLES[key] = load_solo(variant, path)
+        table = _TABLES[key] = load_solo(path=path, rules=chosen)
         return table
 
 
-def run_solo(query, path=None) -> str:
+def run_solo(query, path=None, rules=None) -> str:
     """The answer to a parsed solo query: %.6f for values, ``[3, 9]`` for moves."""
     question, args, variant, objective = query
-    table = solo_table(variant, path)
+    table = solo_table(variant, path, rules)
     if question == "--expect":
         return "%.6f" % table.expect(args[0], objective)
     return "[%s]" % ", ".join(map(str, table.move(args[0], whole("roll", args[1]), objective)))
 
 
-def solo_table_for(tokens, path=None):
-    """The table ``--rules --solo [--variant NAME]`` describes."""
+def solo_table_for(tokens, path=None, rules=None):
+    """The table ``--rules --solo [--variant NAME]`` describes (``rules``: the game options', or None)."""
     variant = None
     words = iter(tokens)
     for word in words:
@@ -101,4 +117,4 @@ def solo_table_for(tokens, path=None):
             check_objective(value or next(words, None))  # refuses a wrong one, though --rules shows both
         elif word != SOLO:
             raise InvalidQuery("--rules --solo takes only --variant NAME, got %s" % shown(word))
-    return solo_table(variant, path)
+    return solo_table(variant, path, rules)

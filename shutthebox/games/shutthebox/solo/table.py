@@ -8,28 +8,39 @@
 (3, 4)
 >>> round(table.expected_score("123456789"), 6), table.move("12345", 7, "score")
 (11.157508, (3, 4))
+>>> from shutthebox.games.shutthebox.rules import Rules
+>>> round(shutthebox.load_solo(rules=Rules(tiles=10)).shut_probability("1,2,3,4,5,6,7,8,9,10"), 6)
+0.053825
 
-Imports only the standard library, msgpack and the table reader: never the
-solver, the strategies or the simulator.
+Any rule set the two-player game takes has a single-player table: the three
+named ones (``VARIANTS``) are shipped, any other is solved on first use and
+kept in the user's cache (``engine.store``), as the two-player tables are.
+
+Imports only the standard library and the table reader: never the solver,
+the strategies or the simulator.
 """
 
 
 from ....engine.store import open_table
+from ....engine.text import shown_value
 from ....errors import InvalidQuery
 from .. import DECLARATION
-from ..rules import Rules
+from ..rules import MAX_BUILD_TILES, Rules
+from ..rules import fields_of as game_fields_of
+from ..rules import rules_of as game_rules_of
 from ..board import BaseTable
 from ..table import describe_fields
 
 GAME = "one-player"
 OBJECTIVES = ("shut", "score")
-# Dice rule sets by name: the shipped single-player tables are data/solo-NAME.msgpack.
+# Rule sets by name (--variant NAME): each is shipped as data/solo-NAME.msgpack.
 VARIANTS = {
     "standard": Rules(),  # the assignment's: one die once the open tiles sum to 6 or less
     "two-dice": Rules(one_die_at_most=None),  # always two dice (the Scala reference project's rule)
     "two-tiles": Rules(max_move_tiles=2),  # the assignment's dice, at most two tiles closed per roll
 }
 DEFAULT_VARIANT = "standard"
+_TABLES = DECLARATION.tables[1]
 
 
 def variant_rules(name: str) -> Rules:
@@ -48,18 +59,50 @@ def variant_of(rules: Rules) -> str | None:
     return None
 
 
-def table_name(variant: str) -> str:
-    return DECLARATION.tables[1].name(variant)
+def rules_label(rules: Rules) -> str:
+    """A rule set's name in messages and reports: the variant's name, else its rules key (``t10-2d6-one6``)."""
+    return variant_of(rules) or rules.key()
 
 
-def fields_of(variant: str) -> dict:
-    return {"variant": variant}
+def table_name(rules) -> str:
+    """The file name of the single-player table of ``rules`` (a Rules, or a variant's name):
+    ``solo-two-dice.msgpack``, ``solo-t10-2d6-one6.msgpack``."""
+    if not isinstance(rules, Rules):
+        rules = variant_rules(rules)
+    return _TABLES.name(rules)
 
 
-def variant_of_fields(fields: dict) -> str:
-    """The variant of a table's file name slots, refused (InvalidQuery) when unknown."""
-    variant_rules(fields["variant"])
-    return fields["variant"]
+def fields_of(rules) -> dict:
+    """The slots of a table's file name (``solo-t12-2d6-opt6-high-max2``) for ``rules`` (or a variant's name)."""
+    if not isinstance(rules, Rules):
+        rules = variant_rules(rules)
+    fields = game_fields_of((rules, 2))
+    del fields["players"]
+    return fields
+
+
+def rules_of_fields(fields: dict) -> Rules:
+    """The rules of a table's file name slots, checked as the command line checks its options."""
+    rules, _ = game_rules_of(dict(fields, players="2"))
+    return rules
+
+
+def variant_of_fields(fields: dict):
+    """The variant name of a file name's slots, or its rules when they have no name (kept for callers of
+    the former ``solo-NAME`` family)."""
+    rules = rules_of_fields(fields)
+    return variant_of(rules) or rules
+
+
+def estimate(rules: Rules):
+    """What solving the table of ``rules`` costs: the arrays' bytes (exact, from their shapes), peak
+    memory and time from ratios measured on the build machine, rounded up (12 tiles, four 20-sided dice:
+    1.4 MB, about 130 MB and 5 seconds)."""
+    from ....engine.game import Estimate
+
+    positions, rolls = 1 << rules.tiles, rules.max_roll + 1
+    size = positions * (2 * 8 + 2 * 2 * rolls + (2 if rules.one_die_optional else 0))
+    return Estimate(size, 20 * 10**6 + 80 * size, 0.5 + size / 0.35e6)
 
 
 def check_objective(objective: str) -> str:
@@ -68,19 +111,46 @@ def check_objective(objective: str) -> str:
     return objective
 
 
-def load_solo(variant: str | None = None, path: str | None = None) -> "SoloTable":
-    """Load and verify a single-player table: ``path``, else the shipped one of ``variant`` (default
-    ``standard``).
+def rules_for(variant: str | None = None, rules: Rules | None = None) -> Rules:
+    """The rules a question names: ``rules``, or the variant's, or the standard ones; both given must agree
+    (InvalidQuery otherwise)."""
+    if rules is not None and not isinstance(rules, Rules):
+        raise InvalidQuery("rules must be a shutthebox Rules object, not %s" % shown_value(rules))
+    if variant is None:
+        return VARIANTS[DEFAULT_VARIANT] if rules is None else rules
+    named = variant_rules(variant)
+    if rules is not None and rules != named:
+        raise InvalidQuery("variant %s is %s, not %s: give the variant or the rules, or both alike"
+                           % (variant, named.describe(), rules.describe()))
+    return named
 
-    With an explicit ``path`` and no ``variant`` the file's own rules are used; a ``variant`` given
-    with a ``path`` must name the file's rules (TableError otherwise).
+
+def load_solo(variant: str | None = None, path: str | None = None, *, rules: Rules | None = None,
+              build: bool = True, progress: bool | None = None) -> "SoloTable":
+    """Load and verify a single-player table.
+
+    ``variant`` names a rule set (``standard``, the default; ``two-dice``; ``two-tiles``); ``rules`` (a
+    :class:`~shutthebox.games.shutthebox.rules.Rules`) gives any other, whose table is solved on first
+    use and cached (unless ``build`` is false; ``progress``: a progress bar on a terminal). Both given
+    must name the same rules. With an explicit ``path`` and neither, the file's own rules are used;
+    otherwise the file must hold the rules asked for (TableError otherwise).
     """
-    rules = variant_rules(DEFAULT_VARIANT if variant is None else variant)
+    asked = variant is not None or rules is not None
+    chosen = rules_for(variant, rules)
+    if chosen.tiles > MAX_BUILD_TILES:
+        raise InvalidQuery("tables are solved for at most %d tiles, not %d" % (MAX_BUILD_TILES, chosen.tiles))
     expect = {"game": GAME}
-    if path is None or variant is not None:
-        expect["rules"] = rules.as_dict()
-    return SoloTable(open_table(table_name(variant or DEFAULT_VARIANT), expect=expect, describe=describe_fields,
-                                path=path))
+    if path is None or asked:
+        expect["rules"] = chosen.as_dict()
+    solve = _TABLES.solver(chosen, progress=progress) if build and path is None else None
+    return SoloTable(open_table(table_name(chosen), expect=expect, describe=describe_fields, path=path,
+                                build=solve))
+
+
+def open_rules(rules: Rules) -> "SoloTable":
+    """The table of ``rules`` as the command line opens it, solving it on first use and caching it (with no
+    progress bar: the declaration's ``open``)."""
+    return load_solo(rules=rules, progress=False)
 
 
 class SoloTable(BaseTable):
@@ -94,7 +164,8 @@ class SoloTable(BaseTable):
     """
 
     game = GAME
-    ARRAYS = {"_shut": "shut", "_shut_move": "shut_move", "_score": "score", "_score_move": "score_move"}
+    ARRAYS = {"_shut": "shut", "_shut_move": "shut_move", "_score": "score", "_score_move": "score_move",
+              "_shut_dice": "shut_dice", "_score_dice": "score_dice"}
 
     def __init__(self, tablefile):
         super().__init__(tablefile)
@@ -102,8 +173,11 @@ class SoloTable(BaseTable):
 
     def expected_shapes(self):
         positions = 1 << self.rules.tiles
-        return {"shut": (positions,), "shut_move": (positions, self._rolls),
-                "score": (positions,), "score_move": (positions, self._rolls)}
+        shapes = {"shut": (positions,), "shut_move": (positions, self._rolls),
+                  "score": (positions,), "score_move": (positions, self._rolls)}
+        if self.rules.one_die_optional:  # the player's choice of one die or all, per objective
+            shapes.update(shut_dice=(positions,), score_dice=(positions,))
+        return shapes
 
     def _values(self, objective):
         if objective == "shut":
@@ -142,6 +216,15 @@ class SoloTable(BaseTable):
         mask = self.position(position)
         self._check_roll(mask, roll)
         return self._move_tiles(mask, roll, moves[mask * self._rolls + roll])
+
+    def dice(self, position, objective: str = "shut") -> int:
+        """How many dice to throw at ``position``: all of them, unless the rules let the player choose one
+        die (``one_die_optional``) and one die is better for the objective."""
+        mask = self.position(position)
+        thrown = self._shut_dice if check_objective(objective) == "shut" else self._score_dice
+        if thrown is None:
+            return self.rules.dice_choices(mask, self.open_sum(mask))[0]
+        return thrown[mask]
 
     def probe_expect(self, position, objective: str = "shut") -> float:
         return self.expect(position, objective)
