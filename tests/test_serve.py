@@ -326,8 +326,9 @@ def test_half_sent_requests_hold_no_threads_and_time_out():
     with running_server(env=SHORT) as (url, proc):
         socks = []
         try:
-            for _ in range(300):
-                sock = socket.create_connection(address(url), timeout=20)
+            for n in range(300):  # from three loopback addresses: one address may hold PER_CLIENT connections
+                source = ("127.0.0.%d" % (2 + n % 3), 0)
+                sock = socket.create_connection(address(url), timeout=20, source_address=source)
                 sock.sendall(b"GET /standard.msgpack HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
                 socks.append(sock)
             assert thread_count(proc) <= WORKERS + 2

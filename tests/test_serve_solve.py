@@ -52,6 +52,25 @@ def solve(url, name, headers=SOLVE):
     return seen
 
 
+def estimate_of(name):
+    """The game's own estimate of solving the table file ``name`` (engine.game.Estimate)."""
+    from shutthebox import registry
+
+    for game in registry.declarations():
+        family, rules = game.family(name)
+        if family is not None:
+            return family.solver(rules).estimate()
+    raise AssertionError(name)
+
+
+def absent(name, limit=2 * 10**9):
+    """What GET /solve/NAME answers for a table neither there nor asked for: the estimate, before any click."""
+    estimate = estimate_of(name)
+    return {"name": name, "state": "absent", "done": 0, "total": 0, "size": estimate.size,
+            "memory": estimate.memory, "seconds": round(estimate.seconds, 1), "words": estimate.words(),
+            "limit": limit}
+
+
 def cli(*args, env=None):
     return subprocess.run(COMMAND + list(args), capture_output=True, text=True, timeout=120, cwd=ROOT,
                           env={**os.environ, **(env or {})})
@@ -175,7 +194,7 @@ def test_a_missing_table_is_solved_on_first_use_and_served(name, tmp_path, monke
     with running_server(env={"SHUTTHEBOX_CACHE": str(cache)}) as (url, proc):
         assert call(url + name)[0] == 404  # not there yet (and this 404 must not be remembered)
         status, _, answer = call(url + "solve/" + name)
-        assert status == 404 and answer == {"name": name, "state": "absent", "done": 0, "total": 0}
+        assert status == 404 and answer == absent(name), answer
         seen = solve(url, name)
         assert seen[0]["state"] in ("queued", "solving") and seen[-1]["state"] == "ready", seen
         status, headers, served = call(url + name)
@@ -217,7 +236,8 @@ def test_refused_names_say_why_in_the_command_line_s_words(tmp_path):
         for name, words in (("standard-x.msgpack", "not the name of a table of any game"),
                             ("t9-2d6-one6-p2.msgpack", "the table of these rules is standard.msgpack"),
                             ("goat-g020.msgpack", "the table of these rules is goat-g20.msgpack"),
-                            ("solo-other.msgpack", "unknown variant 'other'")):
+                            ("solo-other.msgpack", "not the name of a table of any game"),
+                            ("solo-t13-2d6-one6.msgpack", "--tiles must be a whole number from 1 to 12, not '13'")):
             status, _, answer = call(url + "solve/" + name, "POST", SOLVE)
             assert status in (400, 404) and answer["state"] == "failed" and words in answer["error"], answer
         for path in ("../standard.msgpack", "%2e%2e%2fstandard.msgpack", "a/b.msgpack", "X.msgpack", "toggle",
@@ -260,8 +280,9 @@ def test_beyond_the_queue_the_answer_is_busy(tmp_path):
 
     cache = tmp_path / "cache"
     cache.mkdir(mode=0o700)
-    # Large tables (each takes seconds): the first is being solved while the others wait.
-    names = ["t12-2d6-one6-p%d.msgpack" % players for players in range(3, 3 + WAITING + 2)]
+    # Large tables under the memory limit (each takes seconds): the first is being solved while the others wait.
+    names = ["t12-2d6-one6-p3.msgpack", "t12-2d6-one6-p4.msgpack", "t11-2d6-one6-p3.msgpack",
+             "t11-2d6-one6-p4.msgpack", "t11-2d6-one6-p5.msgpack", "t10-2d6-one6-p3.msgpack"][: WAITING + 2]
     with running_server(env={"SHUTTHEBOX_CACHE": str(cache)}) as (url, proc):
         answers = [call(url + "solve/" + name, "POST", SOLVE) for name in names]
         shown = [(status, body) for status, _, body in answers] + [call(url + "solve/" + names[0])[2]]

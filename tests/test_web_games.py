@@ -397,6 +397,7 @@ def test_a_missing_table_names_the_command_that_solves_it(open_page):
 WATCH_STATUS = """
 window.__status = [];
 new MutationObserver(() => {
+  document.getElementById('solve-start')?.click();  // a solve starts only on the user's click
   const box = document.getElementById('status');
   if (box && !box.hidden) window.__status.push(box.textContent);
 }).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});

@@ -29,6 +29,7 @@ NAME = "t6-2d6-one6-p3.msgpack"
 WATCH_PROGRESS = """
 window.__progress = [];
 new MutationObserver(() => {
+  document.getElementById('solve-start')?.click();  // a solve starts only on the user's click
   const text = document.getElementById('solve-text');
   const bar = document.getElementById('solve-progress');
   if (text && text.textContent && !document.getElementById('solve-status').hidden) {

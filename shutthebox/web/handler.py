@@ -7,11 +7,19 @@ each load and gets ``304 Not Modified`` while the file is unchanged. A client
 that accepts gzip gets the gzipped bytes, made once per file version and kept.
 Log lines escape control characters; a client that goes away is not an error.
 
-Only a ``POST`` starts a solve, and only from the page itself: it must carry
-``X-ShutTheBox: solve`` (which another site's page cannot send without this
-server's consent, never given), name this server by address or ``localhost``
-in ``Host`` (not a domain name that another site could point here: DNS
-rebinding), and ``Origin``, when sent, must be ``http://`` and that ``Host``.
+Only a ``POST`` starts a solve and only a ``DELETE`` stops one, and only from the
+page itself: it must carry ``X-ShutTheBox: solve`` (which another site's page
+cannot send without this server's consent, never given), name this server by
+address or ``localhost`` in ``Host`` (not a domain name that another site could
+point here: DNS rebinding), ``Origin``, when sent, must be ``http://`` and that
+``Host``, and it must come from this machine (a loopback address) unless
+``serve --allow-remote-solves``. Every answer forbids framing
+(``Content-Security-Policy: frame-ancestors 'none'``, ``X-Frame-Options: DENY``):
+no other site can put the page in a frame and have it clicked.
+
+Under ``pool.Server`` an answer is made in memory (headers and a short body) with,
+for a file, a duplicate of its descriptor; the server's selector thread sends it,
+so a client that reads slowly holds no worker thread.
 """
 
 from __future__ import annotations
@@ -30,11 +38,14 @@ import threading
 import urllib.parse
 from http.server import BaseHTTPRequestHandler
 
+from ..engine.text import shown
 from .tables import PROG, TABLE_FILE, games_list
 
 SOLVE = "/solve/"
 # The request header a solve needs: a page of another origin cannot send it (no CORS consent here).
 SOLVE_HEADER = ("X-ShutTheBox", "solve")
+# On every answer: no page of another site may show these pages in a frame (and have them clicked).
+NO_FRAMES = (("Content-Security-Policy", "frame-ancestors 'none'"), ("X-Frame-Options", "DENY"))
 
 TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".svg": "image/svg+xml",
          ".txt": "text/plain", ".msgpack": "application/vnd.msgpack"}
@@ -85,6 +96,16 @@ def accepts_gzip(header) -> bool:
     return False
 
 
+def loopback(address) -> bool:
+    """Whether a client's address is this machine's (127.0.0.0/8, ::1, or either as IPv4-mapped IPv6)."""
+    try:
+        ip = ipaddress.ip_address(str(address).split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return (mapped or ip).is_loopback
+
+
 def own_host(host, bound="127.0.0.1") -> bool:
     """Whether a ``Host`` header names this server: an IP address, ``localhost`` or the ``--host`` given,
     never another domain name (which a web site could point at this machine)."""
@@ -115,6 +136,7 @@ class RequestHandler(BaseHTTPRequestHandler):
     routes = None
     solves = None
     bound_host = "127.0.0.1"
+    remote_solves = False  # serve --allow-remote-solves: other machines may start and stop solves
     timeout = 10.0
     gzipped: Gzipped | None = None
     games_json = b""
@@ -122,10 +144,26 @@ class RequestHandler(BaseHTTPRequestHandler):
 
     def setup(self):
         super().setup()
+        self._body = None  # (descriptor, length) of a file the server sends after the answer made here
+        self._deferred = False
         head = getattr(self.server, "take_head", None)
         if head is not None:  # the server read the request head already (pool.Server)
             self.rfile.close()  # else the socket stays open until this file is collected
             self.rfile = io.BytesIO(head(self.request))
+        if getattr(self.server, "keep_answer", None) is not None:  # and it sends the answer (pool.Server)
+            self._deferred = True
+            self.wfile = io.BytesIO()
+
+    def finish(self):
+        if self._deferred:
+            self.server.keep_answer(self.request, self.wfile.getvalue(), self._body)
+            self._body = None
+        super().finish()
+
+    def end_headers(self):
+        for header in NO_FRAMES:
+            self.send_header(*header)
+        super().end_headers()
 
     def do_GET(self):
         self._send(body=True)
@@ -139,7 +177,7 @@ class RequestHandler(BaseHTTPRequestHandler):
             self._send_json(405, {"state": "failed", "error": "only /solve/NAME.msgpack takes a POST"},
                             ("Allow", "GET, HEAD"))
             return
-        refused = self._refused()
+        refused = self._refused("started")
         if refused:
             self._send_json(403, {"state": "failed", "error": refused})
             return
@@ -147,19 +185,38 @@ class RequestHandler(BaseHTTPRequestHandler):
         if name is not None:
             self._send_json(*self.solves.start(name))
 
+    def do_DELETE(self):
+        url = self._url()
+        if not url.startswith(SOLVE) or self.solves is None:
+            self._send_json(405, {"state": "failed", "error": "only /solve/NAME.msgpack takes a DELETE"},
+                            ("Allow", "GET, HEAD"))
+            return
+        refused = self._refused("stopped")
+        if refused:
+            self._send_json(403, {"state": "failed", "error": refused})
+            return
+        name = self._table_name(url)
+        if name is not None:
+            self._send_json(*self.solves.cancel(name))
+
     def _url(self):
         return self.path.split("?", 1)[0].split("#", 1)[0]
 
-    def _refused(self):
-        """Why this POST may not start a solve (None: it may): it must come from the page itself."""
+    def _refused(self, done):
+        """Why this POST or DELETE may not start or stop a solve (None: it may): it must come from the
+        page itself, on this machine unless other machines are allowed. The words the client sent are
+        echoed once, escaped and cut short (``shown``); the JSON around them escapes nothing more."""
+        if not self.remote_solves and not loopback(self.client_address[0]):
+            return ("a solve is started and stopped only from this machine, not from %s (ShutTheBox serve "
+                    "--allow-remote-solves allows other machines)" % shown(self.client_address[0]))
         if self.headers.get(SOLVE_HEADER[0], "").strip().lower() != SOLVE_HEADER[1]:
             return "a solve needs the request header %s: %s (the page sends it)" % SOLVE_HEADER
         given = self.headers.get("Host")
         if not own_host(given, self.bound_host):
-            return "a solve is started only through this server's address, not %r" % escape(given or "")[:60]
+            return "a solve is %s only through this server's address, not '%s'" % (done, shown(given or ""))
         origin = self.headers.get("Origin")
         if origin is not None and origin.lower() != "http://" + given.lower():
-            return "a solve is started only by this server's own pages, not by %s" % escape(origin)[:60]
+            return "a solve is %s only by this server's own pages, not by '%s'" % (done, shown(origin))
         return None
 
     def _table_name(self, url):
@@ -189,11 +246,17 @@ class RequestHandler(BaseHTTPRequestHandler):
 
     def _finish(self, data=None, handle=None):
         """End the headers, then write ``data`` or copy ``handle`` (neither: no body); a client
-        that went away mid-answer closes the connection, nothing to report."""
+        that went away mid-answer closes the connection, nothing to report. Under ``pool.Server`` the
+        file is not copied here: a duplicate of its descriptor goes to the server, which sends it."""
         try:
             self.end_headers()
             if data is not None:
                 self.wfile.write(data)
+            elif handle is not None and self._deferred:
+                length = os.fstat(handle.fileno()).st_size - handle.tell()
+                descriptor = os.dup(handle.fileno())
+                os.lseek(descriptor, handle.tell(), os.SEEK_SET)
+                self._body = (descriptor, length)
             elif handle is not None:
                 shutil.copyfileobj(handle, self.wfile, _CHUNK)
         except DISCONNECTS:
@@ -297,11 +360,13 @@ class RequestHandler(BaseHTTPRequestHandler):
         sys.stderr.write("%s: %s\n" % (PROG, escape(format % args)))
 
 
-def make_handler(routes, timeout=10.0, solves=None, host="127.0.0.1"):
+def make_handler(routes, timeout=10.0, solves=None, host="127.0.0.1", remote_solves=False):
     """The request handler class answering from ``routes`` (a ``tables.Routes``) and ``solves`` (a
     ``solving.Solves``; None: no solving); ``timeout`` (seconds) ends a connection whose client stops
-    reading; ``host`` is the address listened on (``--host``)."""
+    reading; ``host`` is the address listened on (``--host``); ``remote_solves``: other machines may
+    start and stop solves (``--allow-remote-solves``)."""
     games = json.dumps(games_list(), indent=1).encode() + b"\n"  # fixed order: the registry's
     return type("Handler", (RequestHandler,), {
-        "routes": routes, "solves": solves, "bound_host": host, "timeout": timeout, "gzipped": Gzipped(),
+        "routes": routes, "solves": solves, "bound_host": host, "remote_solves": remote_solves,
+        "timeout": timeout, "gzipped": Gzipped(),
         "games_json": games, "games_tag": '"%s"' % hashlib.sha256(games).hexdigest()[:20]})

@@ -3,18 +3,24 @@
 Serves the page (the files of ``shutthebox/web/static/``) and, beside it, the
 very bytes of the table files of the registry's games, which the page reads
 and verifies itself (``tables``: what is served; ``handler``: one answer;
-``pool``: connections and threads). At start it checks every byte of the
-two-player and single-player tables as the page will (docs/FORMAT.md section 4)
-and warns about a damaged one. Standard library and the query-time reader
-only; imported by the command line only when asked for.
+``pool``: connections and threads; ``solving``: tables solved on first use).
+At start it checks every byte of the two-player and single-player tables as
+the page will (docs/FORMAT.md section 4) and warns about a damaged one.
+Standard library and the query-time reader only; imported by the command line
+only when asked for.
 """
 
 from __future__ import annotations
 
 import errno
+import ipaddress
 import os
+import re
 import sys
 
+from ..engine.text import one_line, shown
+from .pool import ANSWER_TIMES
+from .solving import DEFAULT_IDLE, IDLE_ENV
 from .tables import (PROG, TABLE_URL, WEB, Routes, check_every_byte, check_two_player, find_solo_tables,  # noqa: F401
                      find_table_path, static_files)
 from .tables import warn_if_damaged as _warn_if_damaged
@@ -22,8 +28,12 @@ from .tables import warn_if_damaged as _warn_if_damaged
 DEFAULT_PORT = 8765
 TIMEOUT_ENV = "SHUTTHEBOX_SERVE_TIMEOUT"
 DEFAULT_TIMEOUT = 10.0
+# --solve-limit: a memory size written as the estimates write them (5GB, 500MB, 1.5GB).
+_MEMORY = re.compile(r"(\d{1,6}(?:\.\d{1,3})?) ?([kmgt]?b)\Z", re.I)
+_UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
 
-USAGE = "usage: ShutTheBox serve [--port N] [--host ADDRESS] [--table PATH]"
+USAGE = ("usage: ShutTheBox serve [--port N] [--host ADDRESS] [--table PATH] [--solve-limit MEMORY] "
+         "[--allow-remote-solves]")
 HELP = USAGE + """
 
 Start the browser assistant (coach, play against the optimal computer, and
@@ -31,23 +41,41 @@ solo play for one player's objectives) on a local web server and print its
 address; stop it with Ctrl-C. The page reads the table files itself, checks
 their CRC-32, and needs no network. The tables of every game are served from
 the data folders (and the cache) the Python API reads them from, and only
-those; a table not solved yet is solved on first use when the page asks
-(POST /solve/NAME.msgpack; one at a time, into the cache), as the command
-line would.
+those; a table not solved yet is solved on first use when you press Solve in
+the page, which shows its estimated size, memory and time first (POST
+/solve/NAME.msgpack; one at a time, in a child process, into the cache), as
+the command line would. Cancel in the page stops it (DELETE
+/solve/NAME.msgpack), and so does closing the page: a solve nobody has asked
+about for %(idle)g seconds is stopped.
 
 options:
-  --port N        port to listen on (default %d; 0 picks a free one)
-  --host ADDRESS  address to listen on (default 127.0.0.1, this machine only)
+  --port N        port to listen on (default %(port)d; 0 picks a free one)
+  --host ADDRESS  address to listen on (default 127.0.0.1, this machine only;
+                  any other address lets other machines read the pages)
   --table PATH    serve another two-player table as standard.msgpack
                   (or set SHUTTHEBOX_TABLE)
+  --solve-limit MEMORY
+                  refuse to solve a table estimated to need more memory than
+                  this (default 2GB, the command line's limit without
+                  --allow-large; e.g. 5GB or 500MB)
+  --allow-remote-solves
+                  let other machines start and stop solves (by default only
+                  this machine may, whatever --host says)
   -h, --help      print this help
 
-environment: %s=SECONDS closes a connection whose request has not
-arrived in that time, or that stops reading an answer (default %g)
+environment: %(timeout_env)s=SECONDS closes a connection whose request has
+not arrived in that time, or that stops reading an answer (default %(timeout)g;
+an answer must be sent within %(times)d times that); %(idle_env)s=SECONDS
+stops a solve nobody has asked about for that long (default %(idle)g)
 
 page addresses: /?mode=coach, /?mode=play&seed=42&seat=2 (seat 2: the
 computer plays first), /?mode=solo&seed=42&variant=two-dice&objective=score,
-/?table=URL (read another two-player table)""" % (DEFAULT_PORT, TIMEOUT_ENV, DEFAULT_TIMEOUT)
+/?table=URL (read another two-player table)""" % {
+    "port": DEFAULT_PORT, "timeout_env": TIMEOUT_ENV, "timeout": DEFAULT_TIMEOUT, "times": ANSWER_TIMES,
+    "idle_env": IDLE_ENV, "idle": DEFAULT_IDLE}
+
+OPTIONS = ("--port", "--host", "--table", "--solve-limit")  # each takes a value
+FLAGS = ("--allow-remote-solves",)
 
 
 class UsageError(Exception):
@@ -55,17 +83,22 @@ class UsageError(Exception):
 
 
 def parse_args(argv):
-    options = {"port": DEFAULT_PORT, "host": "127.0.0.1", "table": None, "help": False}
+    from ..engine.store import MEMORY_LIMIT
+
+    options = {"port": DEFAULT_PORT, "host": "127.0.0.1", "table": None, "solve-limit": MEMORY_LIMIT,
+               "allow-remote-solves": False, "help": False}
     words = list(argv)
     while words:
         word = words.pop(0)
         if word in ("-h", "--help"):
             options["help"] = True
             continue
+        if word in FLAGS:
+            options[word[2:]] = True
+            continue
         name, eq, value = word.partition("=")
-        if name not in ("--port", "--host", "--table"):
-            raise UsageError("unknown argument '%s' (%s)" % (word if len(word) <= 40 else word[:37] + "...",
-                                                             USAGE[len("usage: "):]))
+        if name not in OPTIONS:
+            raise UsageError("unknown argument '%s' (%s)" % (shown(word), USAGE[len("usage: "):]))
         if not eq:
             if not words:
                 raise UsageError("%s needs a value" % name)
@@ -74,37 +107,50 @@ def parse_args(argv):
     port = options["port"]
     if isinstance(port, str):
         if not (port.isascii() and port.isdigit()) or len(port) > 5 or not 0 <= int(port) <= 65535:
-            raise UsageError("--port must be a whole number from 0 to 65535, not '%s'"
-                             % (port if len(port) <= 40 else port[:37] + "..."))
+            raise UsageError("--port must be a whole number from 0 to 65535, not '%s'" % shown(port))
         options["port"] = int(port)
     if not options["host"]:
         raise UsageError("--host needs an address, like 127.0.0.1")
+    limit = options["solve-limit"]
+    if isinstance(limit, str):
+        found = _MEMORY.match(limit.strip())
+        if not found or float(found.group(1)) * _UNITS[found.group(2).lower()] < 10**6:
+            raise UsageError("--solve-limit must be a memory size of 1MB or more, like 5GB or 500MB, not '%s'"
+                             % shown(limit))
+        options["solve-limit"] = int(float(found.group(1)) * _UNITS[found.group(2).lower()])
     return options
 
 
-def make_handler(files, table_path, solo_tables=None, timeout=DEFAULT_TIMEOUT, host="127.0.0.1"):
+def make_handler(files, table_path, solo_tables=None, timeout=DEFAULT_TIMEOUT, host="127.0.0.1", solve_limit=None,
+                 remote_solves=False, idle=DEFAULT_IDLE):
     """The request handler class: the page's ``files``, the two-player table, the solo tables, every
     other table of the registry's games, ``/games.json``, and ``/solve/NAME.msgpack`` (tables solved on
-    first use, one at a time in one background thread)."""
+    first use, one at a time in a child process; ``solve_limit``: the most memory a solve may be estimated
+    to need, default the command line's; ``remote_solves``: other machines may start them; ``idle``: the
+    seconds after which a solve nobody asks about is stopped). The handler's ``solves`` must be closed
+    (``Solves.close``) when the server stops."""
     from .handler import make_handler as handler_for
     from .solving import Solves
 
     routes = Routes(files, table_path, solo_tables)
-    return handler_for(routes, timeout, Solves(routes), host)
+    return handler_for(routes, timeout, Solves(routes, solve_limit, idle), host, remote_solves)
 
 
-def timeout_from_environment() -> float:
-    text = os.environ.get(TIMEOUT_ENV)
+def seconds_from_environment(name, default) -> float:
+    text = os.environ.get(name)
     if not text:
-        return DEFAULT_TIMEOUT
+        return default
     try:
         seconds = float(text)
     except ValueError:
         seconds = 0.0
     if not 0.01 <= seconds <= 3600:
-        raise UsageError("%s must be a number of seconds from 0.01 to 3600, not '%s'"
-                         % (TIMEOUT_ENV, text if len(text) <= 40 else text[:37] + "..."))
+        raise UsageError("%s must be a number of seconds from 0.01 to 3600, not '%s'" % (name, shown(text)))
     return seconds
+
+
+def timeout_from_environment() -> float:
+    return seconds_from_environment(TIMEOUT_ENV, DEFAULT_TIMEOUT)
 
 
 def main(argv=None) -> int:
@@ -118,31 +164,47 @@ def main(argv=None) -> int:
             print(HELP)
             return 0
         timeout = timeout_from_environment()
+        idle = seconds_from_environment(IDLE_ENV, DEFAULT_IDLE)
         table_path = find_table_path(options["table"])
         if not os.path.isfile(table_path):
-            sys.stderr.write("%s: table file %s does not exist; build it with `make tables`\n" % (PROG, table_path))
+            sys.stderr.write("%s: table file %s does not exist; build it with `make tables`\n"
+                             % (PROG, one_line(table_path)))
             return 3
         check_two_player(table_path)
         _warn_if_damaged(table_path)
-        handler = make_handler(static_files(), table_path, find_solo_tables(), timeout, options["host"])
+        handler = make_handler(static_files(), table_path, find_solo_tables(), timeout, options["host"],
+                               options["solve-limit"], options["allow-remote-solves"], idle)
         server = _bind(options["host"], options["port"], handler, timeout)
     except UsageError as error:
-        sys.stderr.write("%s: %s\n" % (PROG, error))
+        sys.stderr.write("%s: %s\n" % (PROG, one_line(error)))
         return 2
     except ShutTheBoxError as error:
-        sys.stderr.write("%s: %s\n" % (PROG, error))
+        sys.stderr.write("%s: %s\n" % (PROG, one_line(error)))
         return error.exit_status
     host, port = server.server_address[:2]
-    shown = "[%s]" % host if ":" in host else host
+    if not _this_machine_only(host):
+        sys.stderr.write("%s: warning: listening on %s: every machine that can reach it can read the pages and "
+                         "tables%s\n" % (PROG, host, ", and start and stop solves (--allow-remote-solves)"
+                                         if options["allow-remote-solves"] else
+                                         "; solves are refused to them (--allow-remote-solves allows them)"))
+    address = "[%s]" % host if ":" in host else host
     print("Shut the Box assistant at http://%s:%d/  (table: %s; Ctrl-C to stop)"
-          % (shown, port, os.path.abspath(table_path)), flush=True)
+          % (address, port, one_line(os.path.abspath(table_path))), flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
+        handler.solves.close()
         server.server_close()
     return 0
+
+
+def _this_machine_only(host) -> bool:
+    try:
+        return ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
+    except ValueError:
+        return False
 
 
 def _bind(host, port, handler, timeout=DEFAULT_TIMEOUT):
@@ -155,12 +217,14 @@ def _bind(host, port, handler, timeout=DEFAULT_TIMEOUT):
 
     try:
         return Bound((host, port), handler, timeout)
-    except OSError as error:
-        if error.errno == errno.EADDRINUSE:
+    except (OSError, UnicodeError, ValueError) as error:
+        why = one_line(getattr(error, "strerror", None) or error)
+        if getattr(error, "errno", None) == errno.EADDRINUSE:
             raise UsageError("port %d on %s is in use; choose another with --port (0 picks a free one)"
-                             % (port, host)) from None
-        if error.errno == errno.EACCES:
+                             % (port, shown(host))) from None
+        if getattr(error, "errno", None) == errno.EACCES:
             raise UsageError("no permission to listen on port %d; choose a port above 1023" % port) from None
-        if isinstance(error, socket.gaierror) or error.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT):
-            raise UsageError("cannot listen on address '%s' (%s)" % (host, error.strerror or error)) from None
-        raise UsageError("cannot listen on %s port %d (%s)" % (host, port, error.strerror or error)) from None
+        if (isinstance(error, (socket.gaierror, UnicodeError, ValueError))
+                or getattr(error, "errno", None) in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT)):
+            raise UsageError("cannot listen on address '%s' (%s)" % (shown(host), why)) from None
+        raise UsageError("cannot listen on %s port %d (%s)" % (shown(host), port, why)) from None

@@ -100,7 +100,7 @@ def find_solo_tables(warn=True):
         url = "/" + table_name(variant)
         routes[url] = None
         try:
-            solo = load_solo(variant)
+            solo = load_solo(variant, build=False)  # never solved at start: only when the page asks
             routes[url] = solo.path
             check_every_byte(solo.file)
         except ShutTheBoxError as error:
@@ -111,21 +111,30 @@ def find_solo_tables(warn=True):
 
 def check_every_byte(tablefile):
     """Raise TableError unless every byte of the table is sound, as the page checks before it answers:
-    the whole-file CRC-32, then each array's checksums (the reader verified the header at open)."""
+    the whole-file CRC-32 (read a megabyte at a time), then each array's checksums (the reader verified
+    the header at open)."""
     import zlib
 
     from ..engine.format import CRC_TAIL
     from ..engine.reader import damaged
 
+    ends = 4 + len(CRC_TAIL)  # every file ends with CRC_TAIL and the CRC-32 of all the bytes before its last 4
     try:
         with open(tablefile.path, "rb") as handle:
-            data = handle.read()
+            size = os.fstat(handle.fileno()).st_size
+            marker = os.pread(handle.fileno(), len(CRC_TAIL), size - ends) if size >= ends else b""
+            crc, left = 0, size - 4
+            while left > 0 and marker == CRC_TAIL:
+                chunk = handle.read(min(1 << 20, left))
+                if not chunk:
+                    break
+                crc, left = zlib.crc32(chunk, crc), left - len(chunk)
+            stored = handle.read(4)
     except OSError as error:
         raise damaged(tablefile.path, "cannot be read (%s)" % (error.strerror or error), tablefile.fix) from None
-    tail = len(data) - 4 - len(CRC_TAIL)
-    if tail < 0 or data[tail : tail + len(CRC_TAIL)] != CRC_TAIL:
+    if marker != CRC_TAIL or left > 0 or len(stored) != 4:
         raise damaged(tablefile.path, "is truncated (no checksum at its end)", tablefile.fix)
-    if zlib.crc32(memoryview(data)[:-4]) != int.from_bytes(data[-4:], "big"):
+    if crc != int.from_bytes(stored, "big"):
         raise damaged(tablefile.path, "is damaged (checksum mismatch)", tablefile.fix)
     for name in tablefile.arrays:
         tablefile.whole(name)
@@ -134,12 +143,19 @@ def check_every_byte(tablefile):
 class Routes:
     """URL -> file path: the page's files and the tables found at start, then any other table of a
     registry game, looked up through ``engine.store`` when first asked for (a table solved on first
-    use by the command line while the server runs is served too)."""
+    use by the command line while the server runs is served too).
+
+    Every byte of such a table is verified before it is served, again whenever its file changes (size,
+    modification time, inode): a shipped table that is damaged is served all the same with a warning
+    (the page says why it refuses it), a damaged table in the cache is not served at all (404, and
+    ``damaged`` says why), so that the page has it solved again."""
 
     def __init__(self, files, table_path, solo_tables=None):
         self.files = dict(files)
         self.fixed = {TABLE_URL: table_path, **(solo_tables or {})}
-        self._found: dict = {}
+        self._found: dict = {}  # url -> (path, signature): verified (or shipped and warned about)
+        self._damaged: dict = {}  # url -> (path, signature, message): a damaged table of the cache
+        self._locks: dict = {}
         self._lock = threading.Lock()
         self._games = None
 
@@ -152,16 +168,33 @@ class Routes:
             return self.files[url]
         if url in self.fixed:
             return self.fixed[url]
+        if not TABLE_FILE.match(url):
+            return None
         found = self._found.get(url)
-        if found is None and TABLE_FILE.match(url):
-            with self._lock:  # one lookup (and one check of every byte) per table, not one per request
-                found = self._found.get(url) or self._look_up(url[1:])
-                if found:
-                    self._found[url] = found
-        return found
+        if found is not None and _signature(found[0]) == found[1]:
+            return found[0]
+        with self._lock:
+            lock = self._locks.setdefault(url, threading.Lock())
+        with lock:  # one lookup (and one check of every byte) per table version, not one per request
+            found = self._found.get(url)
+            if found is not None and _signature(found[0]) == found[1]:
+                return found[0]
+            self._found.pop(url, None)
+            found = self._look_up(url, url[1:])
+            if found is not None:
+                self._found[url] = found
+                return found[0]
+        return None
 
-    def _look_up(self, name):
-        from ..engine.store import open_table
+    def damaged(self, url):
+        """Why the cache's table ``url`` is not served (its bytes are damaged), or None."""
+        known = self._damaged.get(url)
+        if known is not None and _signature(known[0]) == known[1]:
+            return known[2]
+        return None
+
+    def _look_up(self, url, name):
+        from ..engine.store import open_table, shipped
         from ..errors import ShutTheBoxError
 
         try:
@@ -171,11 +204,21 @@ class Routes:
         try:
             if tablefile.header.get("game") not in self.games():
                 return None
+            signature = _signature(tablefile.path)
+            known = self._damaged.get(url)
+            if known is not None and known[:2] == (tablefile.path, signature):
+                return None  # damaged, and checked already
             try:
                 check_every_byte(tablefile)
             except ShutTheBoxError as error:
+                if shipped(name) != tablefile.path:  # the cache's: not served; the page has it solved again
+                    self._damaged[url] = (tablefile.path, signature, str(error))
+                    sys.stderr.write("%s: warning: %s (not served: it is solved again when the page asks)\n"
+                                     % (PROG, error))
+                    return None
                 sys.stderr.write("%s: warning: %s\n" % (PROG, error))
-            return tablefile.path
+            self._damaged.pop(url, None)
+            return tablefile.path, signature
         finally:
             tablefile.close()
 
@@ -186,3 +229,12 @@ class Routes:
 
             self._games = set().union(*(game.headers() for game in registry.declarations()))
         return self._games
+
+
+def _signature(path):
+    """What changes when a file is replaced or rewritten: size, modification time, inode; None when gone."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_size, info.st_mtime_ns, info.st_ino, info.st_dev

@@ -19,5 +19,6 @@ DECLARATION = Game(
                    rules_of="shutthebox.games.yahtzee.rules:rules_of",
                    open="shutthebox.games.yahtzee.table:load",
                    solve="shutthebox.games.yahtzee.build:solve_table",
+                   estimate="shutthebox.games.yahtzee.rules:estimate",
                    shipped="shutthebox.games.yahtzee.build:SHIPPED")],
 )

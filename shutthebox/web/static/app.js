@@ -62,7 +62,9 @@ class App {
     const wanted = rulesFromLink(main);
     if (wanted && !(sameRules(wanted.rules, main.rules) && wanted.players === main.players)) {
       try {
-        this.table = await this.rulesControl.fetch(wanted.rules, wanted.players);
+        // A table not solved yet is solved only when the player presses Solve: meanwhile the page is asking.
+        this.table = await this.rulesControl.fetch(wanted.rules, wanted.players,
+          (asking) => { document.body.dataset.state = asking ? "asking" : "loading"; });
       } catch (error) {
         badParam(params, wanted.param, `the table of these rules could not be had (${error.message})`,
           `the rules of ${main.url} instead (${describeRules(main.rules)}, ${main.players} players)`);

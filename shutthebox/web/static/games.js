@@ -7,13 +7,16 @@
 import { fetchTable, once, TableError } from "./lib/format.js";
 import { asking, badParam, el, showError } from "./lib/ui.js";
 import { fetchGames } from "./gamelist.js";
-import { fetchOrSolve } from "./solve.js";
+import { cancelButton, fetchOrSolve, solveQuestion } from "./solve.js";
 
 const params = new URLSearchParams(location.search);
 const tables = new Map(); // url -> Promise of a read table
 const mounted = new Map(); // game id -> controller
 const linkOf = new Map(); // game id -> its link parameters when another game was chosen
 const status = document.getElementById("status");
+// The question before a table is solved (its cost, Solve and Cancel), then Cancel while it is solved.
+const solveBox = el("div", { id: "solve-status", class: "notice", role: "status", hidden: true });
+status.after(solveBox);
 const ON_THIS_PAGE = /^games\.html\?game=([a-z0-9-]+)$/;
 let games = []; // [{id, title, about}] of this page, in the registry's order
 let current = null;
@@ -28,7 +31,8 @@ function setParams(values) {
 
 /** A game's table. spec: url, options for lib/format.js, and `command` (the command line that solves it
  * when the server cannot) or `hint` (for a table that is only shipped). One not solved yet (HTTP 404)
- * is solved by the server, its progress shown. */
+ * is solved by the server once the player presses Solve (the question shows what it costs), its
+ * progress shown with a Cancel button. */
 function load(spec) {
   const name = spec.options.name;
   const hint = spec.command ? ` It is solved on first use by \`ShutTheBox serve\` or by \`${spec.command}\`.` : spec.hint || "";
@@ -37,11 +41,43 @@ function load(spec) {
     say(`Reading and checking ${name}…`);
     return fetchTable(spec.url, spec.options, hint);
   };
-  const progress = ({ done, total }) =>
-    say(total ? `Solving ${name}: ${Math.floor((100 * done) / total)}%` : `Solving ${name} (the first time only)…`);
-  const promise = once(tables, spec.url,
-    () => (spec.command ? fetchOrSolve(name, fetchIt, progress, { command: spec.command }) : fetchIt()));
+  const promise = once(tables, spec.url, () => (spec.command ? solved(name, fetchIt, say, spec.command) : fetchIt()));
   return promise.finally(() => { status.hidden = true; });
+}
+
+/** The table `name` fetched, or solved first when the player says so (Solve), with Cancel while it is solved. */
+async function solved(name, fetchIt, say, command) {
+  const controller = new AbortController();
+  let removeCancel = null;
+  const progress = ({ done, total }) => {
+    removeCancel ??= cancelButton(solveBox, controller);
+    solveBox.hidden = false;
+    document.body.dataset.solve = "solving";
+    say(total ? `Solving ${name}: ${Math.floor((100 * done) / total)}%` : `Solving ${name} (the first time only)…`);
+  };
+  const askFirst = async (answer) => {
+    const before = document.body.dataset.state;
+    status.hidden = true;
+    document.body.dataset.state = "asking";
+    const yes = await solveQuestion(solveBox, answer, { signal: controller.signal });
+    document.body.dataset.state = before;
+    return yes;
+  };
+  try {
+    const table = await fetchOrSolve(name, fetchIt, progress, { command, signal: controller.signal, ask: askFirst });
+    document.body.dataset.solve = "done";
+    return table;
+  } catch (error) {
+    document.body.dataset.solve = "error";
+    if (error.name === "AbortError") {
+      throw new TableError(`The table ${name} is not solved: you did not ask for it (Solve), or cancelled its solve. `
+        + "Choose these rules again to be asked again.");
+    }
+    throw error;
+  } finally {
+    removeCancel?.();
+    solveBox.hidden = true;
+  }
 }
 
 function context(game) {

@@ -1,9 +1,13 @@
 /**
  * Solving a table on first use from the page, through `ShutTheBox serve`
- * (docs/WEB.md, "Solving on first use"): POST /solve/NAME.msgpack starts it,
- * GET follows it until the table is ready to fetch at NAME.msgpack.
+ * (docs/WEB.md, "Solving on first use"). Nothing is solved until the person at
+ * the page presses Solve: GET /solve/NAME.msgpack says what solving it would
+ * cost (size, memory, time), the page shows that with a Solve button, and only
+ * its click POSTs; GET then follows the solve until the table is ready to fetch
+ * at NAME.msgpack. Cancel (or leaving the page) DELETEs it: the server stops it.
  *
- *   await solveTable("t9-2d6-one6-p3.msgpack", ({state, done, total}) => ...);
+ *   await solveTable("t9-2d6-one6-p3.msgpack", ({state, done, total}) => ...);  // after a click
+ *   await fetchOrSolve(name, fetchIt, onProgress, {ask: (status) => solveQuestion(box, status, signal)});
  *
  * `done`/`total` count the solver's steps; both stay 0 for a solver that
  * reports none (show an indeterminate "Solving..."). Failures throw
@@ -16,52 +20,159 @@ import { TableError } from "./lib/format.js";
 const HEADERS = { "X-ShutTheBox": "solve" };
 
 const sleep = (ms, signal) => new Promise((resolve, reject) => {
+  if (signal?.aborted) { reject(signal.reason); return; }
   const timer = setTimeout(resolve, ms);
   signal?.addEventListener("abort", () => { clearTimeout(timer); reject(signal.reason); }, { once: true });
 });
 
-/** The server's status of NAME, or a TableError when no `ShutTheBox serve` answers for it. */
-async function ask(url, name, method, signal, command) {
-  const response = await fetch(url, { method, headers: method === "POST" ? HEADERS : {}, signal, cache: "no-store" });
+const solveUrl = (name) => new URL(`solve/${encodeURIComponent(name)}`, import.meta.url);
+
+/** Why there is no server to solve `name`, with the command line that solves it. */
+function noServer(name, command) {
+  return new TableError(`The table ${name} is not solved yet, and this page is not served by \`ShutTheBox serve\`, `
+    + `which solves it on first use: run \`ShutTheBox serve\` and open the address it prints`
+    + (command ? `, or solve it with \`${command}\`` : "") + ".");
+}
+
+/** The server's status of NAME, or a TableError when no `ShutTheBox serve` answers for it (or, unless
+ * `ended`, when the solve failed or was cancelled). */
+async function ask(url, name, method, signal, command, ended = false) {
+  const response = await fetch(url, { method, headers: method === "GET" ? {} : HEADERS, signal, cache: "no-store" });
   const status = response.headers.get("Content-Type")?.startsWith("application/json")
     ? await response.json() : null;
-  if (!status?.state) {
-    throw new TableError(`The table ${name} is not solved yet, and this page is not served by \`ShutTheBox serve\`, `
-      + `which solves it on first use: run \`ShutTheBox serve\` and open the address it prints`
-      + (command ? `, or solve it with \`${command}\`` : "") + ".");
+  if (!status?.state) throw noServer(name, command);
+  if ((status.state === "failed" || status.state === "cancelled") && !(ended && "limit" in status)) {
+    throw new TableError(status.error || `The table ${name} cannot be solved.`);
   }
-  if (status.state === "failed") throw new TableError(status.error || `The table ${name} cannot be solved.`);
   return status;
 }
 
+/** GET /solve/NAME: its status; for a table neither there nor asked for, "absent" with what solving it would
+ * cost: {size, memory, seconds, words, limit} and `refused` (why this server will not solve it), or `damaged`;
+ * a solve that failed or was cancelled comes with its `error` and the same cost (it may be asked for again). */
+export function solveStatus(name, { signal, command } = {}) {
+  return ask(solveUrl(name), name, "GET", signal, command, true);
+}
+
+/** DELETE /solve/NAME: stop solving it (a solve queued or running on the server); `keepalive` for a page
+ * being closed. */
+export function cancelSolve(name, { keepalive = false } = {}) {
+  return fetch(solveUrl(name), { method: "DELETE", headers: HEADERS, keepalive, cache: "no-store" })
+    .then(() => undefined, () => undefined);
+}
+
+// Solves this page started and still waits for: stopped when the page goes away.
+const started = new Set();
+if (typeof window !== "undefined") {
+  window.addEventListener("pagehide", () => { for (const name of started) cancelSolve(name, { keepalive: true }); });
+}
+
 /**
- * Solve the table file `name` on the server unless it is there already; resolves once it can be
- * fetched. `onProgress({state, done, total})` after each answer; `signal` stops waiting (the server
- * finishes the solve all the same); `command` is the command line that solves it, for the message
- * when the page is not served by `ShutTheBox serve`.
+ * Follow the solve of `name` until the table can be fetched (resolves) or it fails (TableError).
+ * `post`: start it (POST: the click) rather than only follow one already queued or running.
+ * `onProgress({state, done, total})` after each answer; aborting `signal` (the page's Cancel, other rules
+ * chosen) stops waiting and asks the server to stop the solve.
  */
-export async function solveTable(name, onProgress, { signal, interval = 250, command } = {}) {
-  const url = new URL(`solve/${encodeURIComponent(name)}`, import.meta.url);
-  let status = await ask(url, name, "POST", signal, command);
-  for (;;) {
-    onProgress?.({ state: status.state, done: status.done ?? 0, total: status.total ?? 0 });
-    if (status.state === "ready") return status;
-    await sleep(interval, signal);
-    // "absent": the server forgot it (restarted): ask again
-    status = await ask(url, name, status.state === "absent" ? "POST" : "GET", signal, command);
+async function follow(name, onProgress, { signal, interval = 250, command, post }) {
+  const url = solveUrl(name);
+  if (post) started.add(name);
+  try {
+    let status = await ask(url, name, post ? "POST" : "GET", signal, command);
+    for (;;) {
+      onProgress?.({ state: status.state, done: status.done ?? 0, total: status.total ?? 0 });
+      if (status.state === "ready") return status;
+      if (status.state === "absent") {  // the server forgot it (restarted): a new solve needs a new click
+        throw new TableError(`The server no longer knows about the solve of ${name} (was it restarted?); ask for it again.`);
+      }
+      await sleep(interval, signal);
+      status = await ask(url, name, "GET", signal, command);
+    }
+  } catch (error) {
+    if (signal?.aborted) await cancelSolve(name);
+    throw error;
+  } finally {
+    started.delete(name);
   }
 }
 
 /**
- * `fetchIt()` (a promise of the table `name`), or, when it is not there yet (HTTP 404), the server
- * solves it first (`onProgress` as for solveTable) and it is fetched again.
+ * Solve the table file `name` on the server unless it is there already: call this only on the click of
+ * the person at the page. Resolves once it can be fetched. `onProgress({state, done, total})` after each
+ * answer; aborting `signal` stops the solve on the server (DELETE); `command` is the command line that
+ * solves it, for the message when the page is not served by `ShutTheBox serve`.
  */
-export async function fetchOrSolve(name, fetchIt, onProgress, { signal, command } = {}) {
+export function solveTable(name, onProgress, { signal, interval = 250, command } = {}) {
+  return follow(name, onProgress, { signal, interval, command, post: true });
+}
+
+/**
+ * `fetchIt()` (a promise of the table `name`), or, when it is not there yet (HTTP 404), the server's status
+ * of it: one already being solved (another page asked) is followed; otherwise `ask(status)` shows what
+ * solving it would cost (status.words, or status.refused when the server will not) and resolves to true
+ * on the click of Solve, false otherwise. Without `ask`, or when the server refuses, a TableError says
+ * so. Then it is solved (`onProgress` as for solveTable) and fetched again. Aborting `signal` stops it.
+ */
+export async function fetchOrSolve(name, fetchIt, onProgress, { signal, command, ask: askFirst } = {}) {
   try {
     return await fetchIt();
   } catch (error) {
     if (!(error instanceof TableError) || error.status !== 404) throw error;
   }
-  await solveTable(name, onProgress, { signal, command });
+  const status = await solveStatus(name, { signal, command });
+  if (status.state === "queued" || status.state === "solving") {
+    await follow(name, onProgress, { signal, command, post: false });
+  } else if (status.state !== "ready") {
+    if (status.refused) {
+      throw new TableError(`The table ${name} is not solved yet, and ${status.refused}`
+        + (command ? ` (\`${command}\`).` : "."));
+    }
+    if (!askFirst) {
+      throw new TableError(`The table ${name} is not solved yet` + (status.words ? ` (${status.words})` : "") + "."
+        + (command ? ` Solve it with \`${command}\`.` : ""));
+    }
+    if (!(await askFirst(status))) throw new DOMException(`The table ${name} was not solved.`, "AbortError");
+    await solveTable(name, onProgress, { signal, command });
+  }
   return fetchIt();
+}
+
+/**
+ * The question before a solve, in `box` (an element of the page): what solving `status.name` costs (its
+ * estimate's words), a Solve button and a Cancel button. Resolves true on Solve, false on Cancel or when
+ * `signal` aborts. Used by both pages; the buttons are #solve-start and #solve-cancel.
+ */
+export function solveQuestion(box, status, { signal, what = "" } = {}) {
+  const name = status.name;
+  const text = document.createElement("span");
+  text.id = "solve-question";
+  const before = status.error ? `: ${status.error.replace(/\.$/, "")}` : "";
+  text.textContent = `The table ${name}${what ? ` (${what})` : ""} is not solved yet${before}. Solving it makes `
+    + `${status.words || "a table of a size nobody can say beforehand"}`
+    + `${status.damaged ? "; it replaces the cached copy, which is damaged" : ""}. Solve it now?`;
+  const yes = document.createElement("button");
+  const no = document.createElement("button");
+  Object.assign(yes, { type: "button", id: "solve-start", className: "primary", textContent: "Solve" });
+  Object.assign(no, { type: "button", id: "solve-cancel", textContent: "Cancel" });
+  const row = document.createElement("span");
+  row.className = "solve-question";
+  row.append(text, " ", yes, " ", no);
+  box.append(row);
+  box.hidden = false;
+  document.body.dataset.solve = "ask";
+  yes.focus();
+  return new Promise((resolve) => {
+    const done = (answer) => { row.remove(); resolve(answer); };
+    yes.addEventListener("click", () => done(true), { once: true });
+    no.addEventListener("click", () => done(false), { once: true });
+    signal?.addEventListener("abort", () => done(false), { once: true });
+  });
+}
+
+/** A Cancel button in `box` while a table is solved: aborts `controller` (which stops the solve). */
+export function cancelButton(box, controller) {
+  const button = document.createElement("button");
+  Object.assign(button, { type: "button", id: "solve-cancel", textContent: "Cancel" });
+  button.addEventListener("click", () => controller.abort(new DOMException("The solve was cancelled.", "AbortError")));
+  box.append(" ", button);
+  return () => button.remove();
 }

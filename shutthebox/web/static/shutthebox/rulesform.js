@@ -9,6 +9,7 @@ import {
   PRESETS, STANDARD, LIMITS, makeRules, optionNumber, parseOneDie, rulesFromOptions, oneDieText, presetOf, sameRules, describeRules, tableName,
 } from "./rules.js";
 import { loadPlayersTable } from "./tables.js";
+import { cancelButton, solveQuestion } from "../solve.js";
 import { $, params } from "./view.js";
 
 // The link's parameter of each option, and its rules field.
@@ -154,7 +155,10 @@ export class RulesControl {
       this.app.setTable(table);
       message.textContent = `Now: ${describeRules(table.rules)}, ${table.players} players.`;
     } catch (error) {
-      if (error.name === "AbortError") return;
+      if (error.name === "AbortError") {  // Cancel, or other rules asked for meanwhile (this.abort is theirs)
+        if (!this.abort) message.textContent = "Not changed: the table of these rules was not solved.";
+        return;
+      }
       message.textContent = "";
       const box = $("rules-error");
       box.textContent = error.message;
@@ -163,16 +167,29 @@ export class RulesControl {
     }
   }
 
-  /** The table of these rules and players, solved by the server first if need be, with its progress shown. */
-  async fetch(rules, players) {
+  /** The table of these rules and players, solved by the server first if need be: once the player presses
+   * Solve after seeing what it costs, with its progress and a Cancel button shown. `onAsk(asking)` is told
+   * when the question is shown (true) and answered (false). */
+  async fetch(rules, players, onAsk = null) {
     if (this.abort) this.abort.abort();
     const abort = this.abort = new AbortController();
     const status = $("solve-status"), text = $("solve-text"), bar = $("solve-progress");
     $("rules-error").hidden = true;
     document.body.dataset.solve = "loading";
+    let removeCancel = null;
+    const ask = async (answer) => {
+      text.hidden = bar.hidden = true;
+      onAsk?.(true);
+      const yes = await solveQuestion(status, answer, { signal: abort.signal, what: `${describeRules(rules)}, ${players} players` });
+      onAsk?.(false);
+      text.hidden = bar.hidden = false;
+      if (!yes) status.hidden = true;
+      return yes;
+    };
     try {
       const table = await loadPlayersTable(rules, players, this.app.mainUrl, ({ state, done, total, name }) => {
         status.hidden = false;
+        removeCancel ??= cancelButton(status, abort);
         document.body.dataset.solve = "solving";
         if (total > 0) {
           bar.max = total;
@@ -182,13 +199,14 @@ export class RulesControl {
           bar.removeAttribute("value");
           text.textContent = `Solving ${name}${state === "queued" ? " (waiting for another solve)" : ""}…`;
         }
-      }, abort.signal);
+      }, abort.signal, ask);
       document.body.dataset.solve = "done";
       return table;
     } catch (error) {
-      document.body.dataset.solve = "error";
+      document.body.dataset.solve = error.name === "AbortError" ? "cancelled" : "error";
       throw error;
     } finally {
+      removeCancel?.();
       status.hidden = true;
       if (this.abort === abort) this.abort = null;
     }

@@ -60,16 +60,17 @@ export function solveCommand(rules, players) {
 
 /**
  * The table of `rules` and `players`: fetched beside `near`, else (HTTP 404 there) solved by the
- * server and fetched then. onProgress({ state, done, total, name }) while it is solved.
+ * server and fetched then, once `ask(status)` resolves to true (the player pressed Solve after seeing
+ * what it costs: status.words). onProgress({ state, done, total, name }) while it is solved.
  */
-export async function loadPlayersTable(rules, players, near, onProgress, signal) {
+export async function loadPlayersTable(rules, players, near, onProgress, signal, ask) {
   const name = tableName(rules, players);
   const urls = candidates(name, near);
   const read = (found) => Object.assign(parseTable(found.bytes, { name: found.url, game: "players", rules, players }), { url: found.url });
   const fix = `Start the page with \`ShutTheBox serve\`, which solves it on first use, or solve it with \`${solveCommand(rules, players)}\`.`;
   const fetchIt = async () => read(await fetchFirst(urls, fix));
   return fetchOrSolve(name, fetchIt, (status) => onProgress({ ...status, name }),
-    { signal, command: solveCommand(rules, players) });
+    { signal, command: solveCommand(rules, players), ask });
 }
 
 /** The single-player table of a variant, beside `near` or in TABLE_FOLDERS. */
