@@ -1,7 +1,7 @@
 """A game's declaration: the one contract the command, the registry, ``build_tables.py``, the server
 and the tests read (docs/ARCHITECTURE.md, "The contract of a game").
 
-A game's package (``shutthebox/games/NAME/__init__.py``) holds ``GAME = Game(...)``. Everything it
+A game's package (``shutthebox/games/NAME/__init__.py``) holds ``DECLARATION = Game(...)``. Everything it
 names is a dotted ``"module:attribute"`` text, imported only when used, so reading a declaration
 costs a question nothing.
 """
@@ -13,7 +13,7 @@ from .format import SUFFIX
 
 
 def resolve(reference: str):
-    """``"shutthebox.games.toggle.rules:rules_from_fields"`` -> that object, imported now."""
+    """``"shutthebox.games.toggle.rules:rules_of"`` -> that object, imported now."""
     module, _, attribute = reference.partition(":")
     if module not in sys.modules:
         __import__(module)  # not importlib: importing that package costs a question a millisecond
