@@ -288,6 +288,7 @@ def test_other_goals_are_solved_on_first_use_and_cached(tmp_path):
     assert first.stdout.strip() == "%.6f" % strategy_turns(3, 9, 20)[3]
 
 
+@pytest.mark.slow
 def test_help_rules_and_report(tmp_path):
     assert "--stop-at" in run("goat", "--help").stdout
     assert "first to 100" in run("goat", "--rules").stdout

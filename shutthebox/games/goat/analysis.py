@@ -1,4 +1,5 @@
-"""Goat's fixed strategies (analysis time): every (k, t) exactly and by seeded Monte Carlo, the recommendation.
+"""Goat's fixed strategies (analysis time): every (k, t) exactly and by seeded Monte Carlo, the recommendation,
+the head-to-head table of the ten best (``duel``) and their distributions of turns (``turns``).
 
     ShutTheBox goat strategies [--games N] [--seed N] [--goal G]
     ShutTheBox goat report [--out DIR] [--games N] [--seed N] [--goal G]
@@ -22,7 +23,10 @@ from ...engine.progress import Progress
 from .rules import rules_from_options
 from .rules import DICE, MAX_GAIN, MAX_SUM, ROLLS, Rules
 from .table import load
+from .duel import OPTIMAL, Optimal, chances, checked
+from .turns import of_fixed, of_optimal
 
+HEAD_TO_HEAD = 10  # the strategies of the head-to-head table
 
 def strategies():
     """[(k, t, last)]: every strategy worth listing; ``last``: every higher t plays the same."""
@@ -120,6 +124,116 @@ def _threshold(t, same):
     return "%d" % t if len(same) == 1 else "any of %d-%d" % (min(same), max(same))
 
 
+def label(k: int, t: int, last: bool) -> str:
+    return "%d,%d%s" % (k, t, "+" if last else "")
+
+
+class HeadToHead:
+    """The ten best fixed strategies against each other and against optimal play, exactly (``duel``).
+
+    ``best``: their rows (k, t, last, exact turns, ...), fewest expected turns first; ``beats[i][j]``: the
+    chance that i beats j (a tie counts half). A fixed strategy ignores the score, so its duels do not
+    depend on who moves first: j moving first beats i with 1 - beats[i][j] (the tests check it).
+    ``first[i]`` / ``second[i]``: i's chance against optimal play, i moving first / second."""
+
+    def __init__(self, rules: Rules, rows, count: int = HEAD_TO_HEAD):
+        self.rules = rules
+        self.best = sorted(rows, key=lambda row: (row[3], row[0], row[1]))[:count]
+        sides = [(k, t) for k, t, *_ in self.best]
+        n = len(sides)
+        pairs = [(sides[i], sides[j]) for i in range(n) for j in range(i + 1, n)]
+        optimal = Optimal(load(rules))
+        found = chances(rules.goal, pairs + [(side, OPTIMAL) for side in sides] + [(OPTIMAL, side) for side in sides],
+                        optimal)
+        names = [label(*row[:3]) for row in self.best]
+        values = [checked(value, bound, "a duel") for value, bound in found]
+        self.beats = [[0.5] * n for _ in range(n)]
+        for (a, b), value in zip(pairs, values):
+            i, j = sides.index(a), sides.index(b)
+            self.beats[i][j], self.beats[j][i] = value, 1.0 - value
+        self.first = values[len(pairs):len(pairs) + n]
+        self.second = [1.0 - value for value in values[len(pairs) + n:]]
+        self.names = names
+
+    def premise(self) -> list:
+        """Lines: whether fewer expected turns means more wins, pair by pair, with the numbers."""
+        n = len(self.best)
+        pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+        held = [(i, j) for i, j in pairs if self.beats[i][j] > 0.5]
+        closest = min(pairs, key=lambda pair: self.beats[pair[0]][pair[1]])
+        i, j = closest
+        lines = ['premise "fewer expected turns means more wins": %s for %d of the %d pairs of the ten best: in each '
+                 "pair %s wins more than half of the games." % (
+                     "holds" if len(held) == len(pairs) else "fails", len(held), len(pairs),
+                     "the strategy with fewer expected turns" if len(held) == len(pairs) else "mostly the one with "
+                     "fewer expected turns")]
+        lines.append("closest pair: %s (%.6f turns) beats %s (%.6f turns) with %.6f; widest: %s beats %s with %.6f."
+                     % (self.names[i], self.best[i][3], self.names[j], self.best[j][3], self.beats[i][j],
+                        self.names[0], self.names[-1], self.beats[0][n - 1]))
+        for i, j in pairs:
+            if (i, j) not in held:
+                lines.append("exception: %s (%.6f turns) wins only %.6f against %s (%.6f turns)."
+                             % (self.names[i], self.best[i][3], self.beats[i][j], self.names[j], self.best[j][3]))
+        ordered = all(self.first[i] > self.first[i + 1] and self.second[i] > self.second[i + 1] for i in range(n - 1))
+        lines.append("against optimal play the order by expected turns %s the order by wins (moving first: %.6f for "
+                     "%s down to %.6f for %s; second: %.6f down to %.6f); optimal play wins %.6f moving second "
+                     "against %s." % ("is" if ordered else "is not", self.first[0], self.names[0], self.first[-1],
+                                      self.names[-1], self.second[0], self.second[-1], 1 - self.first[0],
+                                      self.names[0]))
+        return lines
+
+    def text(self) -> str:
+        width = max(len(name) for name in self.names) + 1
+        lines = ["head to head (exact): the chance that the row beats the column, a tie counting half; the seat "
+                 "does not matter between fixed strategies", " " * width + "".join("%9s" % name for name in self.names)]
+        for i, name in enumerate(self.names):
+            lines.append("%-*s" % (width, name) + "".join("%9s" % ("-" if i == j else "%.6f" % value)
+                                                          for j, value in enumerate(self.beats[i])))
+        lines.append("against optimal play (the --one/--two --move answers), the row's chance:")
+        lines.append("%-*s%9s%9s%12s" % (width, "", "first", "second", "exp. turns"))
+        for i, name in enumerate(self.names):
+            lines.append("%-*s%9.6f%9.6f%12.6f" % (width, name, self.first[i], self.second[i], self.best[i][3]))
+        return "\n".join(lines + [""] + self.premise())
+
+    def markdown(self) -> list:
+        lines = ["| row beats column | " + " | ".join(self.names) + " |",
+                 "| --- |" + " ---: |" * len(self.names)]
+        for i, name in enumerate(self.names):
+            lines.append("| **%s** | " % name + " | ".join("" if i == j else "%.6f" % value
+                                                         for j, value in enumerate(self.beats[i])) + " |")
+        lines += ["", "Against optimal play (the answers of `--one`/`--two --move`):", "",
+                  "| strategy | expected turns | wins moving first | wins moving second |",
+                  "| --- | ---: | ---: | ---: |"]
+        for i, name in enumerate(self.names):
+            lines.append("| %s | %.6f | %.6f | %.6f |" % (name, self.best[i][3], self.first[i], self.second[i]))
+        return lines + [""] + self.premise()
+
+
+def turn_distributions(rules: Rules, best) -> list:
+    """[(name, exact expected turns, Distribution)] of the given rows and of optimal play."""
+    table = load(rules)
+    out = [(label(k, t, last), exact, of_fixed(table, k, t)) for k, t, last, exact, _ in best]
+    return out + [("optimal", table.probe_solo(0), of_optimal(table))]
+
+
+def turns_text(dists) -> str:
+    lines = ["the number of turns to the goal from 0 (exact distributions: `ShutTheBox goat turns`)",
+             "%-9s %10s %7s %7s %9s %9s" % ("strategy", "mean", "sd", "median", "90% in", "99% in")]
+    for name, exact, dist in dists:
+        lines.append("%-9s %10.6f %7.3f %7d %9d %9d" % (name, dist.mean, dist.sd, dist.quantile(0.5),
+                                                         dist.quantile(0.9), dist.quantile(0.99)))
+    return "\n".join(lines)
+
+
+def turns_csv(dists) -> str:
+    longest = max(len(dist.chances) for _, _, dist in dists)
+    lines = ["turns," + ",".join(name for name, _, _ in dists)]
+    for n in range(longest):
+        lines.append("%d," % (n + 1) + ",".join("%.9f" % (dist.chances[n] if n < len(dist.chances) else 0.0)
+                                                for _, _, dist in dists))
+    return "\n".join(lines) + "\n"
+
+
 def text_table(rules: Rules, rows, games: int, seed: int) -> str:
     lines = ["goat: %s; fixed strategies, expected turns from 0" % rules.describe(),
              "%2s %4s %16s %28s %7s" % ("k", "t", "exact", "Monte Carlo (95% interval)", "z")]
@@ -197,7 +311,7 @@ def svg_chart(rows) -> str:
     return "\n".join(parts) + "\n"
 
 
-def markdown(rules: Rules, rows, games: int, seed: int) -> str:
+def markdown(rules: Rules, rows, games: int, seed: int, duels=None, dists=None) -> str:
     lines = ["# Goat: the best fixed strategy", "",
              "Goat (%s). A fixed strategy (k, t) rolls k dice every roll and stops once the turn total reaches t "
              "or the goal, or after the third roll. Exact values solve each strategy's Markov chain in rationals; "
@@ -213,6 +327,21 @@ def markdown(rules: Rules, rows, games: int, seed: int) -> str:
         else:
             mean, half = simulated
             lines.append("| %d | %s | %.6f | %.3f | %.3f to %.3f |" % (k, label, exact, mean, mean - half, mean + half))
+    if duels is not None:
+        lines += ["", "## Head to head: the ten best", "",
+                  "Two fixed strategies playing each other (the two-player rules: rounds, the game ends after a round "
+                  "in which a player reached %d, the higher total winning, a tie counting half). Exact chances "
+                  "(`ShutTheBox goat --duel A B`). A fixed strategy ignores the score, so the seat does not matter "
+                  "between two of them." % rules.goal, ""]
+        lines += duels.markdown()
+    if dists is not None:
+        lines += ["", "## How many turns", "",
+                  "Exact distributions of the number of turns from 0 (`ShutTheBox goat turns`; all of them in "
+                  "[turns.csv](turns.csv)); the mean is the expected turns.", "",
+                  "| strategy | mean | sd | median | 90% within | 99% within |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+        for name, exact, dist in dists:
+            lines.append("| %s | %.6f | %.3f | %d | %d | %d |" % (name, dist.mean, dist.sd, dist.quantile(0.5),
+                                                                 dist.quantile(0.9), dist.quantile(0.99)))
     return "\n".join(lines) + "\n"
 
 
@@ -225,11 +354,18 @@ def _run(argv, report: bool) -> int:
                              out="goat-report" if report else None)
         rules = rules_from_options(args.rules)
         rows = analyse(rules, args.games, args.seed)
+        duels = HeadToHead(rules, rows)
+        dists = turn_distributions(rules, duels.best)
         if report:
-            write_report(args.out, (("report.md", markdown(rules, rows, args.games, args.seed)),
-                                    ("strategies.svg", svg_chart(rows)), ("strategies.csv", csv_text(rows))))
+            write_report(args.out, (("report.md", markdown(rules, rows, args.games, args.seed, duels, dists)),
+                                    ("strategies.svg", svg_chart(rows)), ("strategies.csv", csv_text(rows)),
+                                    ("turns.csv", turns_csv(dists))))
         else:
             print(text_table(rules, rows, args.games, args.seed))
+            print()
+            print(duels.text())
+            print()
+            print(turns_text(dists))
         return 0
 
     return run_command(prog, work)

@@ -2,12 +2,13 @@
 
     ShutTheBox goat --solo --expect 0 --dice 2 --stop-at 23     ->  8.783638
     ShutTheBox goat --one --move 0 0 11 1                       ->  roll 1
+    ShutTheBox goat --duel 2,23 optimal                          ->  0.398872
 """
 
 from ...engine.command import SHARED_HELP, TableSession, looks_like_option, no_question, option_value, shown, whole, wrong_count
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
-from .rules import DEFAULT_GOAL, GOAL_LIMITS, OPTIONS, rules_from_options
+from .rules import DEFAULT_GOAL, DICE, GOAL_LIMITS, OPTIONS, THRESHOLDS, rules_from_options
 from .table import action_text, load
 
 HELP = """\
@@ -16,10 +17,12 @@ usage: ShutTheBox goat [--goal G] --solo --expect SCORE --dice K --stop-at T
        ShutTheBox goat [--goal G] --solo --move SCORE TURN ROLLS
        ShutTheBox goat [--goal G] --one|--two --expect MY OPP [TURN ROLLS]
        ShutTheBox goat [--goal G] --one|--two --move MY OPP TURN ROLLS
+       ShutTheBox goat [--goal G] --duel A B
        ShutTheBox goat [--goal G] --batch < questions.txt
        ShutTheBox goat [--goal G] --rules
        ShutTheBox goat strategies [--games N] [--seed N] [--goal G]
        ShutTheBox goat report [--out DIR] [--games N] [--seed N] [--goal G]
+       ShutTheBox goat turns [--goal G] [--dice K --stop-at T] [--max N]
 
 Goat (an algorithms-course homework): before each roll the player puts 1 to 6
 dice in the cup. If any two dice match, the turn ends with 0 points; otherwise
@@ -43,6 +46,18 @@ questions:
   --two --expect MY OPP [TURN ROLLS]   the second player's; OPP at or above the
         goal: the first player has banked OPP and this is the last turn
   --one|--two --move MY OPP TURN ROLLS the optimal action: roll K or stop
+  --duel A B    the chance that A, moving first, beats B from 0 to 0 (a tie is
+        half a win); A and B are each K,T (the fixed strategy of --dice K
+        --stop-at T, which ignores the other's score) or optimal (the moves
+        --one/--two --move answer); computed when asked (under a second)
+      $ ShutTheBox goat --duel 2,23 optimal
+      0.398872
+
+subcommands:
+  strategies, report   every fixed strategy exactly and by Monte Carlo, the
+        recommendation, the head-to-head table of the ten best
+  turns [--dice K --stop-at T] [--max N]   the distribution of the number of
+        turns of a solo game: a fixed strategy, or optimal play without them
 
 Two players play rounds: the first player's turn, then the second's; after the
 second's turn the game ends if either has reached the goal, the higher total
@@ -56,11 +71,40 @@ options:
 
 GAME_OPTIONS = OPTIONS
 COMMANDS = {"strategies": "shutthebox.games.goat.analysis:strategies_main",
-            "report": "shutthebox.games.goat.analysis:report_main"}
+            "report": "shutthebox.games.goat.analysis:report_main",
+            "turns": "shutthebox.games.goat.turns:turns_main"}
 _PLAYERS = {"--solo": 0, "--one": 1, "--two": 2}
 _QUESTIONS = ("--expect", "--move")
 _VALUED = ("--dice", "--stop-at")
 
+
+
+_DUEL = "--duel"
+_DUEL_FORM = "--duel A B, each K,T (dice, stop at turn total T) or optimal"
+
+
+def parse_side(text: str):
+    """``optimal`` or ``K,T`` -> "optimal" or (K, T) (T above THRESHOLDS plays as THRESHOLDS)."""
+    if text == "optimal":
+        return text
+    dice, comma, stop = text.partition(",")
+    if not comma or not dice or not stop:
+        raise InvalidQuery("a duel side is K,T (dice, stop at turn total T) or optimal, not '%s'" % shown(text))
+    k, t = whole("number of dice K", dice), whole("turn total T", stop)
+    if not 1 <= k <= DICE:
+        raise InvalidQuery("K is the number of dice, 1 to %d, not %d" % (DICE, k))
+    if t < 1:
+        raise InvalidQuery("T is the turn total to stop at, 1 or more, not %d" % t)
+    return k, min(t, THRESHOLDS)
+
+
+def parse_duel(tokens):
+    """``["--duel", "2,23", "optimal"]`` -> ((2, 23), "optimal")."""
+    if tokens[:1] != [_DUEL] or any(looks_like_option(word) for word in tokens[1:]):
+        raise InvalidQuery("ask one question: %s alone (see --help)" % _DUEL_FORM)
+    if len(tokens) != 3:
+        raise wrong_count(_DUEL, "A B", tokens[1:])
+    return parse_side(tokens[1]), parse_side(tokens[2])
 
 
 def parse(tokens):
@@ -101,11 +145,14 @@ class Session(TableSession):
     def __init__(self, options: dict, table: str | None):
         super().__init__(table)
         self.rules = rules_from_options(options)
+        self._optimal = None
 
     def open_table(self):
         return load(self.rules, self.path)
 
     def answer(self, tokens) -> str:
+        if _DUEL in tokens:
+            return self.duel(*parse_duel(tokens))
         player, question, args, valued = parse(tokens)
         table = self.table()
         if valued:
@@ -117,6 +164,18 @@ class Session(TableSession):
         if question == "--move":
             return action_text(table.probe_move(player, *args))
         return "%.6f" % table.probe_win(player, *args)
+
+    def duel(self, first, second) -> str:
+        """Computed when asked, by the analysis-time module ``duel`` (numpy), imported only for this
+        question; the optimal player's turn laws are kept for the next duel of a batch."""
+        from .duel import OPTIMAL, Optimal, answer
+
+        optimal = None
+        if OPTIMAL in (first, second):
+            if self._optimal is None:
+                self._optimal = Optimal(self.table())
+            optimal = self._optimal
+        return "%.6f" % answer(self.rules.goal, first, second, optimal)
 
     def describe(self, tokens) -> str:
         no_question("--rules", tokens)

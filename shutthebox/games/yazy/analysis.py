@@ -7,7 +7,9 @@
 95% interval (which must contain the exact 165.757319) and the distribution.
 ``report`` adds, exactly (a forward pass of the probabilities of every state
 under the table's moves, numpy), each category's expected score and how often
-it scores zero, and writes report.md and an SVG histogram of the final scores.
+it scores zero, the exact law of the final total (``distribution``) and how it
+compares with the target mode's moves (the highest chance of reaching 150, 175,
+200: ``target``), and writes report.md and an SVG histogram of the final scores.
 
 The moves maximise the expected score. That is not maximising the chance to
 beat an opponent: a player who needs 20 points in the last turn plays
@@ -19,33 +21,17 @@ import random
 
 import numpy as np
 
+from ...engine.analysis import histogram as engine_histogram
 from ...engine.analysis import parse_options, run_command, write_report
+from ...engine.analysis import svg_histogram as engine_svg_histogram
 from ...engine.progress import Progress
 from .rules import ALL, CATEGORIES, DICE, REROLLS, ROLLS, SCORE, SIDES, score
-from .table import load
+from .distribution import at_least, final_law, keep_chances, mean
+from .table import load, load_target
+
+TARGETS_SHOWN = (150, 175, 200)  # the report's comparison of the two policies
 
 BIN = 10  # points per bar of the distribution
-
-
-def keep_chances():
-    """{kept dice (sorted tuple): array over ROLLS of the chance of each final roll}."""
-    index = {roll: number for number, roll in enumerate(ROLLS)}
-    chances = {}
-    for roll in ROLLS:
-        for bits in range(1 << DICE):
-            kept = tuple(die for position, die in enumerate(roll) if bits >> position & 1)
-            if kept in chances:
-                continue
-            row = np.zeros(len(ROLLS))
-            rolled = DICE - len(kept)
-            for number in range(SIDES**rolled):
-                dice = list(kept)
-                for _ in range(rolled):
-                    number, face = divmod(number, SIDES)
-                    dice.append(face + 1)
-                row[index[tuple(sorted(dice))]] += 1
-            chances[kept] = row / SIDES**rolled
-    return chances
 
 
 def breakdown(table):
@@ -120,11 +106,7 @@ def interval(totals) -> tuple[float, float]:
 
 
 def histogram(totals) -> list:
-    """[(low score of the bin, games)] for bins of BIN points, from the lowest to the highest total."""
-    counts: dict = {}
-    for total in totals:
-        counts[total // BIN * BIN] = counts.get(total // BIN * BIN, 0) + 1
-    return [(low, counts.get(low, 0)) for low in range(min(counts), max(counts) + 1, BIN)]
+    return engine_histogram(totals, BIN)
 
 
 def summary(totals, exact: float, seed: int) -> str:
@@ -142,33 +124,31 @@ def summary(totals, exact: float, seed: int) -> str:
 
 
 def svg_histogram(totals, exact: float) -> str:
-    bins = histogram(totals)
-    top = max(count for _, count in bins)
-    width, height, left, bottom = 560, 260, 50, 40
-    bar = width / len(bins)
-    parts = ['<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif" '
-             'font-size="11">' % (left + width + 20, height + bottom + 30),
-             '<text x="%d" y="16" font-weight="bold">yazy: final scores of %d games under optimal play</text>'
-             % (left, len(totals))]
-    for number, (low, count) in enumerate(bins):
-        tall = height * count / top
-        x = left + number * bar
-        parts.append('<rect x="%.1f" y="%.1f" width="%.1f" height="%.1f" fill="#4c78a8"/>'
-                     % (x + 1, 25 + height - tall, bar - 2, tall))
-        if number % 2 == 0:
-            parts.append('<text x="%.1f" y="%d" text-anchor="middle">%d</text>' % (x + bar / 2, 25 + height + 15,
-                                                                                 low))
-    mark = left + width * (exact - bins[0][0]) / (len(bins) * BIN)
-    parts.append('<line x1="%.1f" x2="%.1f" y1="25" y2="%d" stroke="#e45756" stroke-width="2"/>'
-                 % (mark, mark, 25 + height))
-    parts.append('<text x="%.1f" y="%d" fill="#e45756">exact mean %.2f</text>' % (mark + 4, 38, exact))
-    parts.append('<text x="%d" y="%d" text-anchor="middle">final score (bins of %d points)</text>'
-                 % (left + width // 2, 25 + height + 32, BIN))
-    parts.append("</svg>")
-    return "\n".join(parts) + "\n"
+    return engine_svg_histogram(totals, exact, "yazy: final scores of %d games under optimal play" % len(totals),
+                                BIN, 2)
 
 
-def markdown(totals, exact: float, seed: int, expected, zero) -> str:
+def policies(table, target, law) -> list:
+    """[(X, chance of a final total of X or more under the expected-score moves, under the target mode's
+    moves for X)]."""
+    return [(x, at_least(law, x), target.probe_target(x)) for x in TARGETS_SHOWN]
+
+
+def policies_markdown(compared, law, exact: float) -> list:
+    lines = ["## Expected score or a target: how much the two policies differ", "",
+             "The table's moves maximise the expected total. The target mode (`ShutTheBox yazy --target X ...`) "
+             "maximises instead the chance that the total reaches X, with moves that change with the points still "
+             "needed. Both exactly: under the expected-score moves, the law of the final total (`ShutTheBox yazy "
+             "distribution`: mean %.6f, the maximum expected score %.6f); under the target moves, the start of the "
+             "target table." % (mean(law), exact), "",
+             "| final total of at least | expected-score moves | moves for that target | gain |",
+             "| ---: | ---: | ---: | ---: |"]
+    for x, expected_moves, target_moves in compared:
+        lines.append("| %d | %.6f | %.6f | %+.6f |" % (x, expected_moves, target_moves, target_moves - expected_moves))
+    return lines
+
+
+def markdown(totals, exact: float, seed: int, expected, zero, compared=None, law=None) -> str:
     mean, half = interval(totals)
     lines = ["# yazy under optimal play", "",
              "The moves of the table maximise the expected final score: %.6f from the start. Maximising the "
@@ -182,6 +162,8 @@ def markdown(totals, exact: float, seed: int, expected, zero) -> str:
     for c, name in enumerate(CATEGORIES):
         lines.append("| %s | %.6f | %.4f%% |" % (name, expected[c], 100 * zero[c]))
     lines.append("| total | %.6f | |" % sum(expected))
+    if compared is not None:
+        lines += [""] + policies_markdown(compared, law, exact)
     return "\n".join(lines) + "\n"
 
 
@@ -198,7 +180,9 @@ def _run(argv, report: bool) -> int:
             print(summary(totals, exact, args.seed))
             return 0
         expected, zero = breakdown(table)
-        write_report(args.out, (("report.md", markdown(totals, exact, args.seed, expected, zero)),
+        law = final_law(table)
+        compared = policies(table, load_target(), law)
+        write_report(args.out, (("report.md", markdown(totals, exact, args.seed, expected, zero, compared, law)),
                                 ("histogram.svg", svg_histogram(totals, exact))))
         return 0
 

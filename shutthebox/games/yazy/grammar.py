@@ -3,21 +3,28 @@
     ShutTheBox yazy --expect [CATS]                ->  165.757319
     ShutTheBox yazy --expect CATS DICE REROLLS     ->  the same, mid-turn
     ShutTheBox yazy --move CATS DICE REROLLS       ->  keep 6 6 | score full-house | keep none
+    ShutTheBox yazy --target X --expect [CATS [DICE REROLLS]]   ->  the highest chance to reach X more points
+    ShutTheBox yazy --target X --move CATS DICE REROLLS         ->  the move that gives it
 """
 
-from ...engine.command import SHARED_HELP, TableSession, no_question, one_question, wrong_count
+from ...engine.command import SHARED_HELP, TableSession, no_question, one_question, option_value, whole, wrong_count
+from ...errors import InvalidQuery
 from ...engine.store import describe as describe_file
 from .rules import describe
-from .table import load
+from .table import load, load_target
+from .turn import TARGETS
 
 HELP = """\
 usage: ShutTheBox yazy --expect [CATS]
        ShutTheBox yazy --expect CATS DICE REROLLS
        ShutTheBox yazy --move CATS DICE REROLLS
+       ShutTheBox yazy --target X --expect [CATS [DICE REROLLS]]
+       ShutTheBox yazy --target X --move CATS DICE REROLLS
        ShutTheBox yazy --batch < questions.txt
        ShutTheBox yazy --rules
        ShutTheBox yazy simulate [--games N] [--seed S]
        ShutTheBox yazy report [--out DIR] [--games N] [--seed S]
+       ShutTheBox yazy distribution
 
 yazy, a Yahtzee variant: 11 turns; each turn rolls five 6-sided dice, then up to
 2 rerolls (keep any dice, roll the rest), then scores one open category:
@@ -25,7 +32,7 @@ ones..sixes (the face times how many show it), three-kind and four-kind (the sum
 of the dice with 3 or 4 of a face), full-house (25 for 3 + 2 of two faces),
 straight (40 for 12345 or 23456), yazy (50 for five of a kind). No bonuses.
 Answers maximise the expected total, which is not the same as maximising the
-chance to beat an opponent.
+chance to beat an opponent, or the chance to reach a score (that is --target).
 
 questions:
   --expect [CATS]              the maximum expected sum of the scores still to
@@ -37,6 +44,28 @@ questions:
                                kept dice, increasing), or keep none
       $ ShutTheBox yazy --move all 13366 2
       keep 6 6
+  --target X --expect [CATS [DICE REROLLS]]
+                               the highest chance that the points still to
+                               come reach X (0 to 280); from the start, the
+                               chance that the final total reaches X
+      $ ShutTheBox yazy --target 200 --expect
+      0.219134
+  --target X --move CATS DICE REROLLS
+                               the move that gives that chance
+      $ ShutTheBox yazy --target 200 --move all 13366 2
+      keep 6 6
+
+subcommands: simulate and report (seeded games; the report adds, exactly, each
+category's share, the law of the final total and the chance of reaching 150,
+175 and 200 under the expected-score moves and under the target moves);
+distribution (the exact law of the final total under the expected-score moves:
+each total's chance, the mean 165.757319 and the spread).
+
+The target mode has its own table (4.6 MB: the chance at the start of a turn for
+every set of open categories and every X), solved on first use (about 15 s) and
+cached (--table names it for --target questions); a question inside a turn is
+worked out from it when asked. Its moves within 1e-11 of each other are tied
+and broken by the rule below.
 
 CATS is the open categories: names separated by commas (ones,twos,threes,
 fours,fives,sixes,three-kind,four-kind,full-house,straight,yazy), all or none.
@@ -50,26 +79,62 @@ options:
 
 GAME_OPTIONS = ()
 COMMANDS = {"simulate": "shutthebox.games.yazy.analysis:simulate_main",
-            "report": "shutthebox.games.yazy.analysis:report_main"}
+            "report": "shutthebox.games.yazy.analysis:report_main",
+            "distribution": "shutthebox.games.yazy.distribution:distribution_main"}
 _FORMS = {"--expect": ((0, 1, 3), "[CATS] or CATS DICE REROLLS"), "--move": ((3,), "CATS DICE REROLLS")}
+_TARGET = "--target"
 
 
-def parse(tokens) -> tuple[str, list]:
-    """``["--move", "all", "13366", "2"]`` -> ("--move", ["all", "13366", "2"])."""
-    question, args = one_question(tokens, _FORMS, "a yazy question is --expect [CATS] [DICE REROLLS] or --move "
-                                  "CATS DICE REROLLS", "--expect [CATS] or --move CATS DICE REROLLS")
+def target_x(text: str) -> int:
+    """The X of ``--target X``: the points still to come, 0 to 280 (checked before any table is opened)."""
+    x = whole("target X", text)
+    if not 0 <= x < TARGETS:
+        raise InvalidQuery("the target X is the points still to come, 0 to %d (the most a game scores), not %d"
+                           % (TARGETS - 1, x))
+    return x
+
+
+def parse(tokens) -> tuple[str, list, int | None]:
+    """``["--move", "all", "13366", "2"]`` -> ("--move", ["all", "13366", "2"], None); with
+    ``--target X`` (or ``--target=X``) anywhere, X last instead of None."""
+    target, rest, words = None, [], iter(tokens)
+    for word in words:
+        if word.partition("=")[0] == _TARGET:
+            if target is not None:
+                raise InvalidQuery("--target is given twice")
+            target = target_x(option_value(word, words, " (--target X: the points to reach)")[1])
+        else:
+            rest.append(word)
+    question, args = one_question(rest, _FORMS, "a yazy question is [--target X] --expect [CATS] [DICE REROLLS] "
+                                  "or [--target X] --move CATS DICE REROLLS",
+                                  "--expect [CATS] or --move CATS DICE REROLLS")
     counts, names = _FORMS[question]
     if len(args) not in counts:
         raise wrong_count(question, names, args)
-    return question, args
+    return question, args, target
 
 
 class Session(TableSession):
+    def __init__(self, path):
+        super().__init__(path)
+        self._target = None
+
     def open_table(self):
         return load(self.path)
 
+    def target(self):
+        """The target mode's table (``--table`` names it for target questions), opened when first asked."""
+        if self._target is None:
+            self._target = load_target(self.path)
+        return self._target
+
     def answer(self, tokens) -> str:
-        question, args = parse(tokens)
+        question, args, target = parse(tokens)
+        if target is not None:
+            table = self.target()
+            if question == "--move":
+                return table.probe_target_move(target, *args)
+            return "%.6f" % table.probe_target(target, *(args or ["all"]))
         table = self.table()
         if question == "--move":
             return table.probe_move(*args)

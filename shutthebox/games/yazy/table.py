@@ -14,10 +14,13 @@ from ...engine.table import Table
 from ...engine.text import shown_value, whole
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
-from .rules import ALL, GAME, NO_MOVE, REROLLS, ROLLS, RULES, categories, describe_move, roll_index
+from .turn import TARGETS, Turn, best, checked
+from .rules import ALL, CATEGORIES, GAME, NO_MOVE, REROLLS, ROLLS, RULES, categories, describe_move, roll_index
 
 TABLE_NAME = DECLARATION.tables[0].name(RULES)
 _SHAPE = (ALL + 1, REROLLS + 1, len(ROLLS))
+_TARGET = DECLARATION.tables[1]
+TARGET_GAME = _TARGET.headers[0]
 
 
 def describe_fields(fields: dict) -> str:
@@ -104,3 +107,76 @@ class YazyTable(Table):
         if code == NO_MOVE:
             raise TableError("table file %s has no move for a turn with categories open; rebuild it" % self.path)
         return describe_move(code, ROLLS[roll])
+
+
+# -- the target mode: the highest chance that the points still to come reach X ---------------------------
+
+def describe_target_fields(fields: dict) -> str:
+    if fields.get("game") == TARGET_GAME and fields.get("rules") == RULES:
+        return "the yazy target table"
+    return "a %r table (%r)" % (fields.get("game"), fields.get("rules"))
+
+
+def load_target(path: str | None = None) -> "TargetTable":
+    """The verified target table (or the one at ``path``); solved on first use (about 15 s) and cached."""
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise InvalidQuery("path must be the name of a table file, not %s" % shown_value(path))
+    tablefile = open_table(_TARGET.name(RULES), expect={"game": TARGET_GAME, "rules": RULES},
+                           describe=describe_target_fields, path=path, build=_TARGET.solver(RULES))
+    return TargetTable(tablefile)
+
+
+def open_target_rules(rules) -> "TargetTable":
+    return load_target()
+
+
+class TargetTable(Table):
+    """The target mode: ``T[cats, x]``, the highest chance at the start of a turn that the points still to come
+    reach ``x`` (0 to 280); mid-turn chances and moves are computed from it when asked (``turn.py``)."""
+
+    ARRAYS = {"_target": "target"}
+
+    def __init__(self, tablefile):
+        super().__init__(tablefile)
+        self.targets = TARGETS
+        if tablefile.shapes.get("target") != (ALL + 1, TARGETS):
+            raise TableError("table file %s has arrays of the wrong shape for the yazy target mode; delete it to "
+                             "solve it again" % self.path)
+        self._target = tablefile.arrays["target"]
+        self._sets: dict = {}
+
+    # the same words as the expected-score table's questions: its parsing, on this table's cache
+    categories = YazyTable.categories
+    _state = YazyTable._state
+
+    def _x(self, x) -> int:
+        if isinstance(x, str):
+            x = whole("target X", x)
+        if type(x) is not int or not 0 <= x < self.targets:
+            raise InvalidQuery("the target X is the points still to come, 0 to %d (the most a game scores), not %s"
+                               % (self.targets - 1, shown_value(x)))
+        return x
+
+    def _turn(self, cats, dice, rerolls, x):
+        x = self._x(x)
+        _, roll = self._state(cats, dice, rerolls)
+        mask = self.categories(cats)
+        rows = {}
+        for c in range(len(CATEGORIES)):
+            if mask >> c & 1:
+                base = (mask & ~(1 << c)) * self.targets
+                rows[c] = [self._target[base + i] for i in range(self.targets)]
+        rerolls = int(rerolls)
+        return Turn(mask, x, rows).choices(roll, rerolls)
+
+    def probe_target(self, x, cats="all", dice=None, rerolls=None) -> float:
+        """The highest chance that the points still to come reach ``x``: from the start of a turn (no dice),
+        or mid-turn with ``dice`` showing and ``rerolls`` left."""
+        if dice is None and rerolls is None:
+            x = self._x(x)
+            return self._target[self.categories(cats) * self.targets + x]
+        return checked(best(self._turn(cats, dice, rerolls, x))[0], "the chance")
+
+    def probe_target_move(self, x, cats, dice, rerolls) -> str:
+        """The move that gives that chance: ``score CATEGORY``, ``keep D D D`` or ``keep none``."""
+        return best(self._turn(cats, dice, rerolls, x))[1]

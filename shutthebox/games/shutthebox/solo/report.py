@@ -1,5 +1,5 @@
 """``ShutTheBox report [--variant NAME] [GAME OPTIONS] [--out DIR] [--games N] [--seed N]``: what a single
-player wants to know.
+player wants to know. (``ShutTheBox report --published``: every published figure, ``published.py``.)
 
 Writes ``DIR/report.md`` and the chart it shows, ``DIR/strategies.svg``
 (hand-written SVG, no plotting library), both atomically: an interrupted run
@@ -547,7 +547,13 @@ MAX_GAMES = 10_000_000
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser = Parser(prog=PROG, description="Write the single-player report (Markdown and an SVG chart).")
+    if "--published" in argv:  # every published exact figure beside ours (docs/RESULTS.md)
+        from .published import main as published
+
+        return published([word for word in argv if word != "--published"])
+    parser = Parser(prog=PROG, description="Write the single-player report (Markdown and an SVG chart). "
+                    "`ShutTheBox report --published` instead prints docs/RESULTS.md: every published exact "
+                    "figure beside ours, with a command that prints each.")
     add_rule_options(parser, "all three")
     parser.add_argument("--out", default="report", help="folder to write into (default: report/)")
     parser.add_argument("--games", type=int, default=200_000,
