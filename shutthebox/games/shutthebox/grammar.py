@@ -36,6 +36,7 @@ usage: ShutTheBox --one --expect POSITION
        ShutTheBox simulate [--variant NAME|all] [GAME OPTIONS] [--strategy NAME] [--games N] [--seed N]
                            [--log FILE]
        ShutTheBox report [--variant NAME] [GAME OPTIONS] [--out DIR] [--games N] [--seed N]
+       ShutTheBox report --published
        ShutTheBox serve [--port N] [--host ADDRESS]   (the browser assistant)
        ShutTheBox toggle|goat|yazy --help             (the other games)"""
 
@@ -108,7 +109,9 @@ single player (one turn; the aim is to close every tile):
                     exact values; --log FILE writes every game, throw by throw
                     (ShutTheBox simulate --help)
   report            write a Markdown report with an SVG chart (--out DIR), for
-                    --variant NAME or the rules the game options give
+                    --variant NAME or the rules the game options give;
+                    --published prints every published figure beside its
+                    source and the command that reproduces it
 
 options:
   --batch        answer one query per line of standard input (the arguments
