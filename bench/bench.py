@@ -261,6 +261,52 @@ def bench_builds() -> None:
                    "< %d s, %d MiB" % (limit[0], limit[1] >> 20), total_seconds < limit[0] and total_bytes < limit[1])
 
 
+# Env steps a second with exact info (shutthebox.rl, docs/RL.md), and the bare step loop without it.
+RL_TARGETS = {"shutthebox/ShutTheBoxSolo-v0": 50_000, "shutthebox/Toggle-v0": 50_000,
+              "shutthebox/GoatSolo-v0": 50_000, "shutthebox/Yazy-v0": None, "shutthebox/Yahtzee-v0": 5_000}
+
+
+def bench_rl(seconds: float) -> None:
+    """Steps a second of each environment made by ``gymnasium.make``, exact info against the bare loop
+    (``exact_info=False``: the legal actions only), the action a seeded random legal one in both."""
+    try:
+        import gymnasium  # noqa: F401
+        import pettingzoo  # noqa: F401
+    except ImportError:
+        print("installing the rl extra into %s ..." % sys.prefix, flush=True)
+        subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", ROOT + "[rl]"], check=True)
+        import importlib
+
+        importlib.invalidate_caches()
+    import gymnasium
+    import numpy as np
+
+    import shutthebox.rl  # noqa: F401 - registers the environments
+    from shutthebox import registry
+
+    def rate(env_id: str, exact: bool) -> float:
+        env = gymnasium.make(env_id, exact_info=exact)
+        draw = random.Random(1).random
+        _, info = env.reset(seed=1)
+        steps, started = 0, time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            for _ in range(500):
+                legal = np.flatnonzero(info["action_mask"])
+                _, _, terminated, _, info = env.step(legal[int(draw() * len(legal))])
+                if terminated:
+                    _, info = env.reset()
+            steps += 500
+        return steps / (time.perf_counter() - started)
+
+    for env_id, target in RL_TARGETS.items():
+        if env_id.endswith("Yahtzee-v0") and "yahtzee" not in registry.GAMES:
+            continue
+        rate(env_id, True)  # tables read, caches warm
+        exact, bare = rate(env_id, True), rate(env_id, False)
+        report("rl %s steps/s" % env_id.split("/")[1], "%.0f exact info, %.0f bare (x%.2f)" % (exact, bare, bare / exact),
+               "> %d" % target if target else "", exact > target if target else None)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Speed and size figures with their targets.")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -276,6 +322,7 @@ def main(argv=None) -> int:
     bench_batch(200_000, 3)
     bench_api(3 if args.quick else 7)
     bench_builds()
+    bench_rl(1.0 if args.quick else 3.0)
     missed = [row for row in ROWS if row[3] == "MISSED"]
     print("%d figures, %d missed their target" % (len(ROWS), len(missed)))
     return 0

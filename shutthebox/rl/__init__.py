@@ -1,0 +1,61 @@
+"""Reinforcement-learning environments with exact answers: every decision's value from the tables
+(``pip install "shutthebox[rl]"``; docs/RL.md).
+
+Importing this package registers the Gymnasium environments (one player)::
+
+    import gymnasium
+    import shutthebox.rl
+
+    env = gymnasium.make("shutthebox/ShutTheBoxSolo-v0")       # variant=, objective=
+    env = gymnasium.make("shutthebox/Toggle-v0", cards=8, sides=4)
+    env = gymnasium.make("shutthebox/GoatSolo-v0", goal=50)
+    env = gymnasium.make("shutthebox/Yazy-v0")
+    env = gymnasium.make("shutthebox/Yahtzee-v0", joker="free")  # when the registry has Yahtzee
+
+and the PettingZoo ones (several players) follow PettingZoo's module convention::
+
+    from shutthebox.rl import shutthebox_v0, goat_v0
+    env = shutthebox_v0.env(players=3, tiles=10)
+    env = goat_v0.env(goal=100)
+
+``evaluate(policy, env_id, ...)`` gives a policy's exact value where the state space allows and its mean
+regret per decision along seeded episodes. Nothing else in ``shutthebox`` imports this package: questions
+never import Gymnasium, PettingZoo or numpy.
+"""
+
+import gymnasium
+
+from .. import registry
+
+NAMESPACE = "shutthebox"
+# id -> entry point: the one-player environments
+ENVIRONMENTS = {
+    "ShutTheBoxSolo-v0": "shutthebox.rl.solo:ShutTheBoxSoloEnv",
+    "Toggle-v0": "shutthebox.rl.toggle:ToggleEnv",
+    "GoatSolo-v0": "shutthebox.rl.goat:GoatSoloEnv",
+    "Yazy-v0": "shutthebox.rl.yazy:YazyEnv",
+}
+if "yahtzee" in registry.GAMES:
+    ENVIRONMENTS["Yahtzee-v0"] = "shutthebox.rl.yahtzee:YahtzeeEnv"
+
+ENV_IDS = tuple("%s/%s" % (NAMESPACE, name) for name in ENVIRONMENTS)
+
+
+def _register() -> None:
+    for name, entry_point in ENVIRONMENTS.items():
+        env_id = "%s/%s" % (NAMESPACE, name)
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point=entry_point)
+
+
+_register()
+
+
+def evaluate(policy, env_id: str, **options):
+    """See :func:`shutthebox.rl.evaluation.evaluate`."""
+    from .evaluation import evaluate as _evaluate
+
+    return _evaluate(policy, env_id, **options)
+
+
+__all__ = ["ENV_IDS", "NAMESPACE", "evaluate"]

@@ -1,0 +1,235 @@
+"""Goat: ``shutthebox/GoatSolo-v0`` (fewest turns) and the two-player model of ``goat_v0`` (docs/RL.md).
+
+A roll of k dice either matches (two dice show the same face: the turn ends with nothing) or adds the sum
+of k different faces; each such sum has a whole number of the 6^k ordered outcomes. An action's value is
+the table's values after it weighted by those counts, summed in the solver's order (the bust first, then by
+increasing column) and divided by 6^k.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from math import factorial
+
+import numpy as np
+
+from ..games.goat.rules import DEFAULT_GOAL, DICE, NEEDS, ROLLS, SLOTS, Rules, slot
+from ..games.goat.table import load
+from ._base import Decision, ExactEnv, Model
+
+TIE = 1e-11  # the table's tie (docs/GOAT.md)
+_MODELS: dict = {}
+
+
+def _law(k: int):
+    """(ordered outcomes that match, [(sum, ordered outcomes)] by increasing sum) for k six-sided dice."""
+    counts: dict = {}
+    for faces in combinations(range(1, 7), k):
+        counts[sum(faces)] = counts.get(sum(faces), 0) + factorial(k)
+    sums = sorted(counts.items())
+    return 6 ** k - sum(count for _, count in sums), [(total, float(count)) for total, count in sums]
+
+
+LAW = {k: _law(k) for k in range(1, DICE + 1)}
+TURN_ENDS = ROLLS  # the third roll ends the turn
+
+
+def roll_dice(die, k: int) -> int:
+    """k dice thrown (each one drawn, whatever the others show): their sum, or 0 when two match."""
+    faces = [die(6) for _ in range(k)]
+    return 0 if len(set(faces)) < k else sum(faces)
+
+
+def action_values(stop_allowed: bool, turn: int, rolls: int, payoff, later) -> dict:
+    """{0: stop, k: roll k} from ``payoff(gain)`` (the value of the turn ending with that gain) and
+    ``later(turn, rolls)`` (the value at a slot of the turn)."""
+    values = {}
+    if stop_allowed:
+        values[0] = payoff(turn)
+    bust = payoff(0)
+    last = rolls + 1 == TURN_ENDS
+    for k in range(1, DICE + 1):
+        busts, sums = LAW[k]
+        total = bust * busts
+        if last:
+            for gain, count in sums:
+                total += payoff(turn + gain) * count
+        else:
+            for gain, count in sums:
+                total += later(turn + gain, rolls + 1) * count
+        values[k] = total / 6 ** k
+    return values
+
+
+class GoatSoloModel(Model):
+    """Solo Goat: fewest expected turns; the table's ``solo`` values (this turn counted)."""
+
+    n_actions = 1 + DICE
+    more = False
+
+    def __init__(self, goal: int):
+        self.goal = goal
+        self.table = table = load(Rules(goal))
+        self.tie = float(table.file.header.get("tie", TIE))
+        super().__init__()
+        self.values = table.file.whole("solo").tolist()
+        self.moves = table.file.whole("solo_move").tolist()
+
+    def start(self, score: int) -> float:
+        return self.values[score * SLOTS] if score < self.goal else 0.0
+
+    def decide(self, state, exact: bool) -> Decision:
+        score, turn, rolls = state
+        if not exact:
+            return Decision(self.n_actions, dict.fromkeys(range(0 if rolls else 1, DICE + 1), 0.0), False, exact=False)
+        values, base, goal = self.values, score * SLOTS, self.goal
+
+        def payoff(gain):
+            banked = score + gain
+            return 1.0 + values[banked * SLOTS] if banked < goal else 1.0
+
+        def later(total, taken):
+            return values[base + slot(taken, total)]
+
+        index = base + slot(rolls, turn)
+        return Decision(self.n_actions, action_values(rolls > 0, turn, rolls, payoff, later), False, self.tie,
+                        value=values[index], table_move=self.moves[index])
+
+
+class GoatTwoModel(Model):
+    """Two-player Goat: the mover's chance to win (a tie half); the table's ``one``, ``two``, ``last``."""
+
+    n_actions = 1 + DICE
+    more = True
+
+    def __init__(self, goal: int):
+        self.goal = goal
+        self.table = table = load(Rules(goal))
+        self.tie = float(table.file.header.get("tie", TIE))
+        super().__init__()
+        whole = table.file.whole
+        self.arrays = {name: whole(name).tolist() for name in ("one", "two", "last")}
+        self.moves = {name: whole(name + "_move").tolist() for name in ("one", "two", "last")}
+
+    def where(self, player: int, my: int, opp: int, turn: int, rolls: int):
+        """(array, index) of the mover's state."""
+        goal = self.goal
+        if player == 1:
+            return "one", (my * goal + opp) * SLOTS + slot(rolls, turn)
+        if opp < goal:
+            return "two", (my * goal + opp) * SLOTS + slot(rolls, turn)
+        return "last", (min(opp - my, NEEDS) - 1) * SLOTS + slot(rolls, turn)
+
+    def decide(self, state, exact: bool) -> Decision:
+        player, my, opp, turn, rolls = state
+        if not exact:
+            return Decision(self.n_actions, dict.fromkeys(range(0 if rolls else 1, DICE + 1), 0.0), True, exact=False)
+        goal, arrays = self.goal, self.arrays
+        one, two, last = arrays["one"], arrays["two"], arrays["last"]
+
+        if player == 1:
+            def payoff(gain):
+                total = my + gain
+                if total >= goal:
+                    return 1.0 - last[(min(total - opp, NEEDS) - 1) * SLOTS]
+                return 1.0 - two[(opp * goal + total) * SLOTS]
+        elif opp < goal:
+            def payoff(gain):
+                total = my + gain
+                return 1.0 if total >= goal else 1.0 - one[(opp * goal + total) * SLOTS]
+        else:
+            need = min(opp - my, NEEDS)
+
+            def payoff(gain):
+                return 1.0 if gain > need else 0.5 if gain == need else 0.0
+
+        name, index = self.where(player, my, opp, turn, rolls)
+        values = arrays[name]
+        offset = index - slot(rolls, turn)
+
+        def later(total, taken):
+            return values[offset + slot(taken, total)]
+
+        return Decision(self.n_actions, action_values(rolls > 0, turn, rolls, payoff, later), True, self.tie,
+                        value=values[index], table_move=self.moves[name][index])
+
+
+def model(kind: str, goal: int):
+    key = (kind, goal)
+    found = _MODELS.get(key)
+    if found is None:
+        Rules(goal)  # refuses a goal the command refuses, in its words
+        found = _MODELS[key] = (GoatSoloModel if kind == "solo" else GoatTwoModel)(goal)
+    return found
+
+
+def action_words(action: int) -> str:
+    return "stop" if action == 0 else "roll %d" % action
+
+
+class GoatSoloEnv(ExactEnv):
+    """Goat alone: reach the goal in the fewest turns. Before each roll put 1 to 6 dice in the cup; if two
+    match, the turn ends with nothing; else their sum adds to the turn total; stop to bank it; the third roll
+    ends the turn (and banks).
+
+    ``gymnasium.make("shutthebox/GoatSolo-v0", goal=100)`` (``--goal`` 2-150; goals other than 100 are
+    solved on first use and cached, as ``ShutTheBox goat --goal G`` does).
+
+    - **Actions**: ``Discrete(7)``: 0 stop (bank the turn total; not before the turn's first roll), ``k``
+      (1-6) roll k dice.
+    - **Observation**: ``MultiDiscrete([goal + 1, 43, 3])``: the banked score (the goal once reached), the
+      turn total, the rolls taken this turn (0-2).
+    - **Reward**: -1 as each turn ends (a stop, a match, or the third roll). The return is minus the number
+      of turns; fewer is better. The game ends when the banked score reaches the goal; a turn total past the
+      goal counts once banked (the optimal play stops there).
+    - **Info**: ``q_values`` in expected turns, this turn counted (``goat --solo --expect SCORE TURN ROLLS``
+      for the state an action leads to, one roll's chances weighted), +inf where illegal;
+      ``optimal_actions``: within the table's tie (1e-11) of the best, the table's ``--solo --move`` among
+      them; ``regret`` in expected turns.
+    """
+
+    def __init__(self, goal: int = DEFAULT_GOAL, render_mode: str | None = None, exact_info: bool = True):
+        found = model("solo", goal)
+        self.goal = goal
+        super().__init__(found, [goal + 1, 2 * 21 + 1, ROLLS], render_mode, exact_info)
+        self.score = self.turn = self.rolls = 0
+
+    def _start(self) -> float:
+        self.score = self.turn = self.rolls = 0
+        self.state = (0, 0, 0)
+        return 0.0
+
+    def _bank(self, gain: int):
+        self.score += gain
+        self.turn = self.rolls = 0
+        self.state = (self.score, 0, 0)
+        return -1.0, self.score >= self.goal
+
+    def _play(self, action: int):
+        if action == 0:
+            return self._bank(self.turn)
+        total = roll_dice(self.dice.die, action)
+        if not total:
+            return self._bank(0)
+        self.turn += total
+        self.rolls += 1
+        if self.rolls == TURN_ENDS:
+            return self._bank(self.turn)
+        self.state = (self.score, self.turn, self.rolls)
+        return 0.0, False
+
+    def _observe(self) -> np.ndarray:
+        return np.array([min(self.score, self.goal), self.turn, self.rolls], dtype=np.int64)
+
+    def question(self) -> list:
+        return ["goat", "--goal", str(self.goal), "--solo", "--move", str(self.score), str(self.turn), str(self.rolls)]
+
+    def _words(self) -> str:
+        if self.score >= self.goal:
+            return "banked %d: the goal %d is reached" % (self.score, self.goal)
+        return "banked %d, turn total %d after %d roll%s   (ShutTheBox %s)" % (
+            self.score, self.turn, self.rolls, "" if self.rolls == 1 else "s", " ".join(self.question()))
+
+
+__all__ = ["GoatSoloEnv", "LAW", "action_words"]
+
