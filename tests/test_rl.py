@@ -32,6 +32,7 @@ GYM_CASES = [
     ("shutthebox/ShutTheBoxSolo-v0", {}),
     ("shutthebox/ShutTheBoxSolo-v0", {"variant": "two-dice", "objective": "score"}),
     ("shutthebox/ShutTheBoxSolo-v0", {"variant": "two-tiles"}),
+    ("shutthebox/ShutTheBoxSolo-v0", {"tiles": 6, "one_die": "never", "objective": "score"}),
     ("shutthebox/Toggle-v0", {}),
     ("shutthebox/Toggle-v0", {"cards": 4, "sides": 2}),
     ("shutthebox/Toggle-v0", {"cards": 3, "sides": 5}),  # dice above the cards: rolls that pass

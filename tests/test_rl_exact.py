@@ -90,6 +90,28 @@ def test_solo_agrees_with_the_command(variant, objective, fresh_cache):
             assert answer == expected
 
 
+@pytest.mark.parametrize("options,objective", [({"tiles": 6, "one_die": "never"}, "shut"),
+                                               ({"tiles": 10, "max_move_tiles": 3}, "score")])
+def test_solo_under_any_rules_agrees_with_the_command(options, objective, fresh_cache):
+    """Rules given as the command's game options: its table is solved on first use, and the env's values
+    are the command's --solo answers under the same options."""
+    env = gymnasium.make("shutthebox/ShutTheBoxSolo-v0", objective=objective, **options)
+    prefix = [word for option, value in options.items() for word in ("--" + option.replace("_", "-"), str(value))]
+    tiles = options["tiles"]
+    lines, checks = [], []
+
+    def visit(game, info):
+        assert game.question()[-6:-4] == ["--solo", "--move"]
+        for move, value in legal_values(info).items():
+            after = game.position ^ move
+            if after:
+                lines.append("--solo --expect %s --objective %s" % (format_set(after, tiles), objective))
+                checks.append("%.6f" % value)
+
+    walk(env, 400, 3, visit)
+    assert lines and batch(prefix, lines, fresh_cache) == checks
+
+
 @pytest.mark.parametrize("cards,sides", [(12, 6), (4, 2), (3, 5), (7, 4)])
 def test_toggle_agrees_with_the_command(cards, sides, fresh_cache):
     env = gymnasium.make("shutthebox/Toggle-v0", cards=cards, sides=sides)

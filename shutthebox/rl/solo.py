@@ -6,18 +6,20 @@ import numpy as np
 
 from ..engine.notation import format_set
 from ..games.shutthebox.rules import moves_by_roll, tile_sums
-from ..games.shutthebox.solo.table import DEFAULT_VARIANT, check_objective, load_solo
+from ..errors import InvalidQuery
+from ..games.shutthebox.solo.table import DEFAULT_VARIANT, check_objective, load_solo, variant_of, variant_rules
 from ._base import Decision, ExactEnv, Model
+from .players import game_of, one_die_text
 
 _MODELS: dict = {}
 
 
 class SoloModel(Model):
-    """One shipped rule set and one objective: the table's values before each throw give every move's value."""
+    """One rule set and one objective: the table's values before each throw give every move's value."""
 
-    def __init__(self, variant: str, objective: str):
-        self.table = table = load_solo(variant)
-        self.variant, self.objective = variant, objective
+    def __init__(self, rules, objective: str):
+        self.table = table = load_solo(rules=rules)
+        self.objective = objective
         self.rules = rules = table.rules
         self.n_actions = 1 << rules.tiles
         self.more = objective == "shut"
@@ -49,21 +51,37 @@ class SoloModel(Model):
         return decision
 
 
-def model(variant: str, objective: str) -> SoloModel:
-    key = (variant, objective)
+def model(rules, objective: str) -> SoloModel:
+    key = (rules, objective)
     found = _MODELS.get(key)
     if found is None:
-        found = _MODELS[key] = SoloModel(variant, objective)
+        found = _MODELS[key] = SoloModel(rules, objective)
     return found
+
+
+def solo_rules(variant, tiles, dice, sides, one_die, max_move_tiles):
+    """The rules of a named rule set, or of the command line's game options (checked as it checks them)."""
+    options = (tiles, dice, sides, one_die, max_move_tiles)
+    if all(option is None for option in options):
+        return variant_rules(variant or DEFAULT_VARIANT)
+    rules, _ = game_of(2, *options)
+    if variant is not None and variant_rules(variant) != rules:
+        raise InvalidQuery("variant %s is not the rules the options give (%s)" % (variant, rules.describe()))
+    if rules.one_die_optional:
+        raise InvalidQuery("the one-player environment throws the dice the rules say: an optional one die "
+                           "is not among its actions")
+    return rules
 
 
 class ShutTheBoxSoloEnv(ExactEnv):
     """Single-player Shut the Box: one turn from every tile open, exact info from the shipped table.
 
-    ``gymnasium.make("shutthebox/ShutTheBoxSolo-v0", variant="standard", objective="shut")``. The rules are
-    the shipped single-player rule sets (``variant``: ``standard``, ``two-dice``, ``two-tiles``; the command
-    line's ``--solo --variant``; no table is solved on first use for one player). ``objective``: ``shut``
-    (the highest chance of closing every tile) or ``score`` (the lowest expected final score).
+    ``gymnasium.make("shutthebox/ShutTheBoxSolo-v0", variant="standard", objective="shut")``. The rules are a
+    named single-player rule set (``variant``: ``standard``, ``two-dice``, ``two-tiles``; the command line's
+    ``--solo --variant``) or any rule set the command's game options give (``tiles``, ``dice``, ``sides``,
+    ``one_die``, ``max_move_tiles``, as for ``shutthebox_v0``; not an optional one die), whose table is
+    solved on first use and cached. ``objective``: ``shut`` (the highest chance of closing every tile) or
+    ``score`` (the lowest expected final score).
 
     - **Actions**: ``Discrete(2 ** tiles)`` (512): action ``a`` closes the tiles of its bits (bit ``i``: tile
       ``i + 1``); legal when those tiles are open and sum to the roll (``two-tiles``: at most two of them).
@@ -80,12 +98,13 @@ class ShutTheBoxSoloEnv(ExactEnv):
       (the last action's loss against the best, in chance to shut or points of score), ``illegal``.
     """
 
-    def __init__(self, variant: str = DEFAULT_VARIANT, objective: str = "shut", render_mode: str | None = None,
-                 exact_info: bool = True):
+    def __init__(self, variant: str | None = None, objective: str = "shut", render_mode: str | None = None,
+                 exact_info: bool = True, *, tiles=None, dice=None, sides=None, one_die=None, max_move_tiles=None):
         check_objective(objective)
-        self.model = found = model(variant, objective)
-        rules = found.rules
-        self.tiles, self.variant, self.objective, self.sides = rules.tiles, variant, objective, rules.sides
+        rules = solo_rules(variant, tiles, dice, sides, one_die, max_move_tiles)
+        self.model = found = model(rules, objective)
+        self.variant = variant_of(rules)  # None: the rules are said by the game options
+        self.tiles, self.objective, self.sides = rules.tiles, objective, rules.sides
         super().__init__(found, [2] * rules.tiles + [rules.max_roll + 1], render_mode, exact_info)
         self._bits = [[position >> i & 1 for i in range(rules.tiles)] for position in range(1 << rules.tiles)]
 
@@ -120,9 +139,18 @@ class ShutTheBoxSoloEnv(ExactEnv):
         return np.array(self._bits[self.position] + [self.roll], dtype=np.int64)
 
     def question(self) -> list:
-        """The command line's words for the position: ``--solo --move POSITION ROLL --variant V --objective O``."""
-        return ["--solo", "--move", format_set(self.position, self.tiles), str(self.roll), "--variant", self.variant,
-                "--objective", self.objective]
+        """The command line's words for the position: ``[GAME OPTIONS] --solo --move POSITION ROLL --variant V
+        --objective O``."""
+        rules = self.model.rules
+        if self.variant is not None:
+            chosen = ["--variant", self.variant]
+        else:
+            chosen = ["--tiles", str(rules.tiles), "--dice", str(rules.dice), "--sides", str(rules.sides),
+                      "--one-die", one_die_text(rules)]
+            if rules.max_move_tiles is not None:
+                chosen += ["--max-move-tiles", str(rules.max_move_tiles)]
+        return chosen + ["--solo", "--move", format_set(self.position, self.tiles), str(self.roll),
+                         "--objective", self.objective]
 
     def _words(self) -> str:
         tiles = format_set(self.position, self.tiles)
