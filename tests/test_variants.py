@@ -164,7 +164,7 @@ def test_impossible_rules_are_refused_in_one_line(args, message):
     ("--one-die high --one --move 1237 1", "a tile above 6 is open, so two dice are thrown (2 to 12)"),
     ("--one-die optional:6 --one --move 123 13", "two dice or one die may be thrown (1 to 12)"),
     ("--one-die never --one --move 123 1", "roll 1 is impossible: two dice are thrown (2 to 12)"),
-    ("--tiles 10 --solo --expect 123", "single-player questions choose their rules with --variant, not with --tiles"),
+    ("--tiles 10 --solo --expect 123", "position '123' is ambiguous"),  # the options choose the one-player rules too
 ])
 def test_bad_questions_in_variants(args, message):
     result = run(*args.split())
