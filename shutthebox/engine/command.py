@@ -203,6 +203,33 @@ class TableSession:
         return remembered_lines(self, lines, self._memo)
 
 
+def inline_batch(session, quick):
+    """``answer(lines) -> (texts, ok)`` for a batch: ``quick(words)`` answers a line written in its canonical
+    form straight from the whole arrays (None, or KeyError, for any other line); every other line, errors
+    included, takes the session's reference path and is remembered, so the texts are the same either way."""
+
+    def answer(lines):
+        out, slow = [], []
+        for line in lines:
+            try:
+                text = quick(line.split())
+            except KeyError:
+                text = None
+            if text is None:
+                slow.append(len(out))
+                out.append(line)
+            else:
+                out.append(text)
+        ok = True
+        if slow:
+            answered, ok = remembered_lines(session, [out[index] for index in slow], session._memo)
+            for index, text in zip(slow, answered):
+                out[index] = text
+        return out, ok
+
+    return answer
+
+
 # A batch line longer than this is refused without being parsed.
 MAX_LINE = 1 << 16
 
