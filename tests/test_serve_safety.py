@@ -442,6 +442,8 @@ def test_a_solve_nobody_polls_is_stopped_by_the_server(tmp_path):
     with running_server(env={"SHUTTHEBOX_CACHE": str(cache), "SHUTTHEBOX_SOLVE_IDLE": "1"}) as (url, proc):
         child = solving_child(url, proc, BIG)
         wait_for(lambda: not alive(child), "the child stopped, nobody asking")  # nothing asked meanwhile
+        # The server records the stop just after the child is gone: ask until it has.
+        wait_for(lambda: status_of(url, BIG)["state"] != "solving", "the stop recorded")
         answer = status_of(url, BIG)
         assert answer["state"] == "cancelled", answer
         assert answer["error"] == "the solve of %s was stopped: nobody asked about it for 1 seconds" % BIG
