@@ -25,8 +25,10 @@ def declaration(name: str):
     """The game's ``engine.game.Game``: its package is imported (light: it imports only the engine's
     declaration classes)."""
     package = GAMES[name]
-    if package not in sys.modules:
-        __import__(package)  # not importlib: importing that package costs a question a millisecond
+    # Always __import__, never a look in sys.modules first: a module is there while another thread still
+    # runs it, and only the import waits for it to finish (the server answers on 16 threads). Not importlib:
+    # importing that package would cost a question a millisecond.
+    __import__(package)
     return sys.modules[package].DECLARATION
 
 
@@ -38,6 +40,5 @@ def declarations() -> list:
 def grammar(name: str):
     """The game's query grammar module, imported now."""
     dotted = declaration(name).grammar
-    if dotted not in sys.modules:
-        __import__(dotted)
+    __import__(dotted)  # always: see declaration()
     return sys.modules[dotted]

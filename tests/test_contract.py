@@ -286,6 +286,42 @@ def test_no_game_imports_another_game():
 
 # -- the notation corpus: every surface reads a question alike -------------------------------------
 
+FIRST_USE_ON_THREADS = r"""
+import threading
+from shutthebox import registry
+from shutthebox.engine.game import resolve
+
+failures = []
+
+
+def use():
+    try:
+        for game in registry.declarations():
+            registry.grammar(game.id)
+            for tables in game.tables:
+                resolve(tables.rules_of)
+    except Exception as error:  # noqa: BLE001 - counted below
+        failures.append(repr(error))
+
+
+threads = [threading.Thread(target=use) for _ in range(12)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(failures[:1] or "ok")
+"""
+
+
+def test_games_are_found_from_many_threads_at_once():
+    # The server answers on 16 threads: a game first used by several at once must be found by each, never
+    # seen half imported (a module is in sys.modules while another thread still runs it).
+    for _ in range(3):  # each run a fresh interpreter: the first use is what is tested
+        done = subprocess.run([sys.executable, "-c", FIRST_USE_ON_THREADS], cwd=ROOT, capture_output=True,
+                              text=True, timeout=120)
+        assert done.stdout.strip() == "ok", done.stdout + done.stderr
+
+
 QUESTIONS = os.path.join(DATA, "questions")
 CORPUS = sorted(name for name in os.listdir(QUESTIONS) if name.endswith(".txt"))
 

@@ -15,8 +15,7 @@ from .format import SUFFIX
 def resolve(reference: str):
     """``"shutthebox.games.toggle.rules:rules_of"`` -> that object, imported now."""
     module, _, attribute = reference.partition(":")
-    if module not in sys.modules:
-        __import__(module)  # not importlib: importing that package costs a question a millisecond
+    __import__(module)  # always: it waits while another thread is still importing it (see registry)
     return getattr(sys.modules[module], attribute)
 
 
