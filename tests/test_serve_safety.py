@@ -567,6 +567,27 @@ def test_one_client_address_holds_a_bounded_number_of_connections():
                 sock.close()
 
 
+def test_an_answer_that_fails_is_a_500_never_a_closed_connection(capsys):
+    from shutthebox.web import handler, pool
+
+    class Failing(handler.RequestHandler):
+        def handle_one_request(self):
+            raise RuntimeError("a defect of ours")
+
+    server = pool.Server(("127.0.0.1", 0), Failing, timeout=5, threads=2)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = "http://127.0.0.1:%d/" % server.server_address[1]
+        answer = exchange(url, b"GET /app.js HTTP/1.0\r\n\r\n")
+        assert answer.startswith(b"HTTP/1.0 500 ") and b"standard error says why" in answer, answer[:120]
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+    assert "error answering 127.0.0.1: a defect of ours" in capsys.readouterr().err
+
+
 # -- 4. a damaged table in the cache -------------------------------------------------------------------------------
 
 

@@ -50,6 +50,7 @@ def _answer(status: str, text: str) -> bytes:
 
 
 BUSY = _answer("503 Service Unavailable", "503: the server is busy; try again\n")
+FAILED = _answer("500 Internal Server Error", "500: the server failed to answer; its standard error says why\n")
 TOO_LONG = _answer("431 Request Header Fields Too Large", "431: the request head is too long\n")
 
 
@@ -223,6 +224,7 @@ class Server(HTTPServer):
                 self.finish_request(sock, address)
             except Exception:  # noqa: BLE001 - one request's failure never ends a worker
                 self.handle_error(sock, address)
+                self.keep_answer(sock, FAILED, None)  # what the handler made is partial: the client hears why
             finally:
                 self._heads.pop(sock, None)
                 self._made.put((sock, address))
