@@ -210,3 +210,59 @@ def test_the_api_answers_or_refuses_any_arguments_never_crashes(name):
                     getter = getattr(table, "get_" + probe[len("probe_"):])
                     assert getter(*args, default="refused") == "refused", (probe, args)
     assert calls >= 600
+
+
+# -- a batch's quick paths answer exactly as the reference path ---------------------------------------------------
+
+MUTATIONS = (
+    lambda words, rng: words,  # canonical: the quick path's own
+    lambda words, rng: words[:-1],  # a number short
+    lambda words, rng: words + [words[-1]],  # a number too many
+    lambda words, rng: [("0" + w if w.isdigit() else w) for w in words],  # leading zeros: not canonical
+    lambda words, rng: [(str(int(w) + rng.choice((-99, -1, 1, 63, 99))) if w.isdigit() else w) for w in words],
+    lambda words, rng: _shift_one(words, rng),
+    lambda words, rng: rng.sample(words, len(words)),  # any order
+    lambda words, rng: words[:1] + ["--bogus"] + words[1:],
+    lambda words, rng: [w.upper() for w in words],
+)
+
+
+def _shift_one(words, rng):
+    """One number moved, maybe out of its range (a Goat total past the goal, a roll the dice cannot show)."""
+    numbers = [n for n, word in enumerate(words) if word.isdigit()]
+    if numbers:
+        n = rng.choice(numbers)
+        words = words[:n] + [str(max(0, int(words[n]) + rng.randint(-3, 70)))] + words[n + 1:]
+    return words
+
+
+@pytest.mark.parametrize("game", ["shutthebox", "toggle", "goat", "yazy", "yahtzee"])
+def test_a_batch_answers_every_line_as_the_reference_path_does(game):
+    """The batch's inline paths (canonical lines straight from the arrays) against ``remembered_lines``
+    (each line through ``session.answer``): the lines users send (bench's generators) and lines near them."""
+    import random
+
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    try:
+        from bench import BATCH_LINES
+    finally:
+        sys.path.pop(0)
+    from shutthebox import registry
+    from shutthebox.engine.command import remembered_lines
+
+    rng = random.Random(640)
+    count = 300 if game == "yahtzee" else 6000
+    lines = []
+    for n in range(count):
+        words = BATCH_LINES[game](rng).split()
+        lines.append(" ".join(MUTATIONS[n % len(MUTATIONS)](words, rng)))
+    if game == "goat":  # the fixed strategies' question, which users ask too
+        lines += ["--solo --expect %d --dice %d --stop-at %d" % (rng.randrange(-1, 101), rng.randrange(8),
+                                                                 rng.randrange(70)) for _ in range(500)]
+    lines += ["", "   ", "--rules", "--expect"]
+    grammar = registry.grammar(game)
+    quick, _ = grammar.open_game({}, None).answer_lines(lines)
+    reference, _ = remembered_lines(grammar.open_game({}, None), lines, {})
+    for line, got, wanted in zip(lines, quick, reference):
+        assert got == wanted, line
+    assert sum(not text.startswith("error:") for text in reference) > count // 10  # not only refusals
