@@ -391,3 +391,15 @@ def test_golden_duels_are_the_checked_values():
     assert lines["--duel optimal optimal"] == "0.454979"  # the table's --one --expect 0 0
     assert lines["--duel 2,23 optimal"] == "0.398872"  # the engine's policy evaluation
     assert lines["--duel 2,23 2,22"] == "0.500475"  # the distributions of turns
+
+
+def test_a_duel_without_numpy_says_what_to_install():
+    import subprocess
+    import sys
+
+    blocked = ("import runpy, sys; sys.modules['numpy'] = None; sys.argv = ['ShutTheBox', 'goat', '--duel', "
+               "'2,23', 'optimal']; runpy.run_module('shutthebox', run_name='__main__')")
+    done = subprocess.run([sys.executable, "-c", blocked], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3 and done.stdout == "", done
+    assert done.stderr.count("\n") == 1 and "numpy package is missing" in done.stderr, done.stderr
+    assert "pip install 'shutthebox[build]'" in done.stderr

@@ -101,9 +101,9 @@ def guarded(work, prog: str = PROG) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
-    except ImportError as error:  # msgpack or numpy, needed to solve a table on first use
-        _say("%s: the %s package is missing; install it with `python3 -m pip install .[build]`\n"
-             % (prog, error.name or error))
+    except ImportError as error:  # msgpack or numpy: solving a table on first use, goat --duel
+        _say("%s: the %s package is missing; install it with `python3 -m pip install 'shutthebox[build]'` "
+             "(in a checkout: '.[build]')\n" % (prog, error.name or error))
         return 3
 
 
