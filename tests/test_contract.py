@@ -223,6 +223,24 @@ def test_damaged_copies_of_a_good_table_are_refused_with_exit_3(name, tmp_path):
         assert done.stderr.count("\n") == 1 and str(damaged) in done.stderr, (damage, done.stderr)
 
 
+@pytest.mark.parametrize("name", GAMES)
+def test_a_table_file_is_asked_under_its_own_rules(name):
+    """``--table`` alone answers under the file's rules; with game options, they must be the file's."""
+    path, prefix, question = good_table(name)
+    with_options = command(name, *prefix, "--table", path, *question.split())
+    alone = command(name, "--table", path, *question.split())
+    assert with_options.returncode == alone.returncode == 0, (with_options.stderr, alone.stderr)
+    assert alone.stdout == with_options.stdout
+
+
+@pytest.mark.parametrize("name, other", [("toggle", ["--cards", "6"]), ("goat", ["--goal", "6"]),
+                                         ("shutthebox", ["--tiles", "5"])])
+def test_game_options_that_are_not_the_table_file_s_rules_are_refused(name, other):
+    path, _, question = good_table(name)
+    done = command(name, *other, "--table", path, *question.split())
+    assert done.returncode == 3 and done.stdout == "" and path in done.stderr, done.stderr
+
+
 # -- imports --------------------------------------------------------------------------------------
 
 

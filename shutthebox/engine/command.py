@@ -19,7 +19,8 @@ FLAGS = {"--batch", "--rules", "--version", "--help", "-h", "--allow-large"}
 SHARED_HELP = """\
   --batch        one question per line of standard input (the words after
                  `%s`), one answer per line; a bad line prints "error: ..."
-  --table PATH   answer from another table file
+  --table PATH   answer from another table file, under its own rules (game
+                 options, if given, must match them)
   --rules        print the rules, size and location of the table
   --allow-large  solve a table on first use even if it needs over 2 GB of memory
   -h, --help     print this help
@@ -192,6 +193,13 @@ class TableSession:
 
     def open_table(self):
         raise NotImplementedError
+
+    def rules_to_open(self, given, options: dict, family):
+        """The rules a table is opened with: the game options' ``given``; with ``--table`` and no game option,
+        the file's own, so a table file is asked without repeating its rules (a mismatch is still refused)."""
+        if self.path is None or options:
+            return given
+        return family.rules_in(self.path) or given
 
     def table(self):
         if self._table is None:

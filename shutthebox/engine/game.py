@@ -128,6 +128,22 @@ class Tables:
             self._regex = re.compile(text + re.escape(SUFFIX) + r"\Z")
         return self._regex
 
+    def rules_in(self, path: str):
+        """The rules of the table file at ``path`` (``--table`` with no game option: the file's own rules, as
+        Shut the Box reads them); None for a file of another game, which opening it then refuses in its words."""
+        from ..errors import InvalidQuery, TableError
+        from .reader import read_table
+
+        with read_table(path, fix="give a valid table file") as table:
+            game, rules = table.header.get("game"), table.header.get("rules")
+        if game not in self.headers or not isinstance(rules, dict):
+            return None
+        try:
+            return resolve(self.rules_of)({key: str(value) for key, value in rules.items()})
+        except (InvalidQuery, KeyError) as error:
+            raise TableError("table file %s holds rules this version does not take (%s); give a valid table file"
+                             % (path, error)) from None
+
     def opener(self, name: str):
         """The call that opens the table file ``name`` as the command line does, solving it on first use;
         None when ``name`` is not of this family."""

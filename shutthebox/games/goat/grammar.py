@@ -10,6 +10,7 @@ from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
 from .rules import DEFAULT_GOAL, DICE, GOAL_LIMITS, MAX_GAIN, MAX_SUM, NEEDS, OPTIONS, ROLLS, SLOTS, THRESHOLDS, \
     rules_from_options, slot
+from . import DECLARATION
 from .table import action_text, load
 
 HELP = """\
@@ -146,10 +147,12 @@ class Session(TableSession):
     def __init__(self, options: dict, table: str | None):
         super().__init__(table)
         self.rules = rules_from_options(options)
+        self.options = options
         self._optimal = None
         self._fast = None
 
     def open_table(self):
+        self.rules = self.rules_to_open(self.rules, self.options, DECLARATION.tables[0])
         return load(self.rules, self.path)
 
     def answer(self, tokens) -> str:
@@ -184,7 +187,7 @@ class Session(TableSession):
             if self._optimal is None:
                 self._optimal = Optimal(self.table())
             optimal = self._optimal
-        return "%.6f" % answer(self.rules.goal, first, second, optimal)
+        return "%.6f" % answer(self.table().rules.goal, first, second, optimal)
 
     def describe(self, tokens) -> str:
         no_question("--rules", tokens)

@@ -8,6 +8,7 @@ from ...engine.command import SHARED_HELP, TableSession, inline_batch, no_questi
 from ...engine.notation import format_set
 from ...engine.store import describe as describe_file
 from .rules import DEFAULT_CARDS, DEFAULT_SIDES, LIMITS, OPTIONS, rules_from_options
+from . import DECLARATION
 from .table import load
 
 HELP = """\
@@ -64,9 +65,11 @@ class Session(TableSession):
     def __init__(self, options: dict, table: str | None):
         super().__init__(table)
         self.rules = rules_from_options(options)
+        self.options = options
         self._fast = None
 
     def open_table(self):
+        self.rules = self.rules_to_open(self.rules, self.options, DECLARATION.tables[0])
         return load(self.rules, self.path)
 
     def answer(self, tokens) -> str:

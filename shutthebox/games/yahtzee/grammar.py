@@ -11,6 +11,7 @@ from ...engine.store import describe as describe_file
 from ...engine.text import option_value, wrong_count
 from ...errors import InvalidQuery
 from .rules import OPTIONS, describe, rules_from_options
+from . import DECLARATION
 from .table import load
 
 HELP = """\
@@ -112,8 +113,10 @@ class Session(TableSession):
     def __init__(self, options: dict, table: str | None):
         super().__init__(table)
         self.joker = rules_from_options(options)
+        self.options = options
 
     def open_table(self):
+        self.joker = self.rules_to_open(self.joker, self.options, DECLARATION.tables[0])
         return load(self.joker, self.path)
 
     def answer(self, tokens) -> str:
