@@ -91,7 +91,7 @@ def test_games_json_is_the_registry_s_list_with_each_package_s_words():
     with running_server() as (url, proc):
         status, headers, games = call(url + "games.json")
         assert status == 200 and headers["Content-Type"] == "application/json"
-        assert games == {"games": expected}
+        assert games == {"games": expected, "solving": True}  # a static copy (serve --export) says False
         for game in games["games"]:
             assert game["title"] and game["about"] and "\n" not in game["about"], game
             if game["page"] is not None:  # every page is a file the server serves
@@ -194,7 +194,7 @@ def test_a_missing_table_is_solved_on_first_use_and_served(name, tmp_path, monke
     with running_server(env={"SHUTTHEBOX_CACHE": str(cache)}) as (url, proc):
         assert call(url + name)[0] == 404  # not there yet (and this 404 must not be remembered)
         status, _, answer = call(url + "solve/" + name)
-        assert status == 404 and answer == absent(name), answer
+        assert status == 200 and answer == absent(name), answer  # expected, not an error: no 404
         seen = solve(url, name)
         assert seen[0]["state"] in ("queued", "solving") and seen[-1]["state"] == "ready", seen
         status, headers, served = call(url + name)
@@ -207,7 +207,7 @@ def test_a_missing_table_is_solved_on_first_use_and_served(name, tmp_path, monke
             assert all(answer["done"] == answer["total"] == 0 for answer in seen + [final])
         again = call(url + "solve/" + name, "POST", SOLVE)  # there now: nothing to do
         assert again[0] == 200 and again[2]["state"] == "ready"
-    assert proc.stderr_text.count(" 404 ") == 2, proc.stderr_text  # the two asked before: nothing else failed
+    assert proc.stderr_text.count(" 404 ") == 1, proc.stderr_text  # the table asked before: nothing else failed
     # The served bytes, read by the Python reader, answer as the Python API's own table solved apart.
     served_path = tmp_path / name
     served_path.write_bytes(served)
@@ -361,3 +361,102 @@ def test_solve_js_solves_follows_and_explains(tmp_path, browser):
         plain.terminate()
         plain.wait(timeout=10)
         plain.stdout.close()
+
+
+# -- solve.js: no failed request for an expected absence; "waiting" only behind another solve ---------------
+
+# Every text the progress line shows, kept from the page's first moment; Solve clicked when asked.
+WATCH_SOLVE = """
+window.__texts = [];
+new MutationObserver(() => {
+  document.getElementById('solve-start')?.click();
+  const text = document.getElementById('solve-text');
+  if (text && text.textContent && !document.getElementById('solve-status').hidden) window.__texts.push(text.textContent);
+}).observe(document, {subtree: true, childList: true, characterData: true, attributes: true});
+"""
+
+
+def _watched_page(browser, errors):
+    context = browser.new_context()
+    page = context.new_page()
+    page.add_init_script(WATCH_SOLVE)
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    return context, page
+
+
+def test_a_first_use_solve_logs_no_console_error_and_waits_for_no_one(tmp_path, browser):
+    """Asking whether a table is there is no failed request (GET /solve/NAME answers 200, "absent"); and
+    with nothing else solving, the page never says it waits for another solve (the POST's answer is
+    "queued" with nothing ahead)."""
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    errors = []
+    with running_server(env={"SHUTTHEBOX_CACHE": str(cache)}) as (url, proc):
+        context, page = _watched_page(browser, errors)
+        try:
+            page.goto(url + "?mode=coach&tiles=5&players=3")
+            page.wait_for_function("document.body.dataset.state === 'ready'", timeout=DEADLINE * 1000)
+            assert page.evaluate("window.shutTheBox.tableName()") == "t5-2d6-one6-p3.msgpack"
+            texts = page.evaluate("window.__texts")
+            assert any(text.startswith("Solving t5-2d6-one6-p3.msgpack") for text in texts), texts
+            assert not any("waiting for another solve" in text for text in texts), texts
+            page.goto(url + "games.html?game=toggle&cards=5&sides=3")
+            page.wait_for_function("document.body.dataset.state === 'ready'", timeout=DEADLINE * 1000)
+            assert (cache / "toggle-c5-s3.msgpack").exists()
+        finally:
+            context.close()
+    assert errors == [], errors
+    assert " 404 " not in proc.stderr_text, proc.stderr_text
+
+
+def test_a_queued_solve_says_how_many_solves_are_ahead(tmp_path):
+    from shutthebox.web.solving import Solves
+
+    class Nothing:
+        def path(self, url):
+            return None
+
+        def damaged(self, url):
+            return None
+
+    cost = type("Cost", (), {"size": 1, "memory": 1, "seconds": 1.0, "words": lambda self: "tiny"})
+    waits = "import sys; sys.stdin.read()"  # a solve that goes on until stopped
+    solves = Solves(Nothing(), command=[sys.executable, "-c", waits], find=lambda name: (True, cost(), True))
+    try:
+        status, first = solves.start("a.msgpack")
+        assert status == 202 and first["state"] == "queued" and first["ahead"] == 0, first  # it starts at once
+        deadline = time.monotonic() + DEADLINE
+        while solves.status("a.msgpack")[1]["state"] != "solving":
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        assert "ahead" not in solves.status("a.msgpack")[1]
+        assert solves.start("b.msgpack")[1]["ahead"] == 1
+        assert solves.start("c.msgpack")[1]["ahead"] == 2
+        assert solves.status("b.msgpack")[1]["ahead"] == 1 and solves.status("c.msgpack")[1]["ahead"] == 2
+        solves.cancel("b.msgpack")
+        assert solves.status("c.msgpack")[1]["ahead"] == 1
+    finally:
+        solves.close()
+
+
+@pytest.mark.slow
+def test_waiting_for_another_solve_is_said_while_another_solve_is_ahead(tmp_path, browser):
+    cache = tmp_path / "cache"
+    cache.mkdir(mode=0o700)
+    big = "t11-2d6-one6-p4.msgpack"  # seconds to solve: ahead of the page's while the page asks
+    errors = []
+    with running_server(env={"SHUTTHEBOX_CACHE": str(cache)}) as (url, proc):
+        assert call(url + "solve/" + big, "POST", SOLVE)[0] == 202
+        context, page = _watched_page(browser, errors)
+        try:
+            page.goto(url + "?mode=coach&tiles=5&players=3")
+            page.wait_for_function("window.__texts.some((text) => text.includes('waiting for another solve'))",
+                                   timeout=DEADLINE * 1000)
+            assert call(url + "solve/t5-2d6-one6-p3.msgpack")[2]["ahead"] == 1
+            assert call(url + "solve/" + big, "DELETE", SOLVE)[2]["state"] == "cancelled"
+            page.wait_for_function("document.body.dataset.state === 'ready'", timeout=DEADLINE * 1000)
+            assert page.evaluate("window.shutTheBox.tableName()") == "t5-2d6-one6-p3.msgpack"
+        finally:
+            context.close()
+    assert errors == [], errors

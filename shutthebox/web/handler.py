@@ -365,7 +365,7 @@ def make_handler(routes, timeout=10.0, solves=None, host="127.0.0.1", remote_sol
     ``solving.Solves``; None: no solving); ``timeout`` (seconds) ends a connection whose client stops
     reading; ``host`` is the address listened on (``--host``); ``remote_solves``: other machines may
     start and stop solves (``--allow-remote-solves``)."""
-    games = json.dumps(games_list(), indent=1).encode() + b"\n"  # fixed order: the registry's
+    games = json.dumps(games_list(solving=solves is not None), indent=1).encode() + b"\n"  # the registry's order
     return type("Handler", (RequestHandler,), {
         "routes": routes, "solves": solves, "bound_host": host, "remote_solves": remote_solves,
         "timeout": timeout, "gzipped": Gzipped(),

@@ -3,7 +3,8 @@
 Serves the page (the files of ``shutthebox/web/static/``) and, beside it, the
 very bytes of the table files of the registry's games, which the page reads
 and verifies itself (``tables``: what is served; ``handler``: one answer;
-``pool``: connections and threads; ``solving``: tables solved on first use).
+``pool``: connections and threads; ``solving``: tables solved on first use;
+``export``: ``--export DIR``, the same files written as a static site).
 At start it checks every byte of the two-player and single-player tables as
 the page will (docs/FORMAT.md section 4) and warns about a damaged one.
 Standard library and the query-time reader only; imported by the command line
@@ -33,7 +34,7 @@ _MEMORY = re.compile(r"(\d{1,6}(?:\.\d{1,3})?) ?([kmgt]?b)\Z", re.I)
 _UNITS = {"b": 1, "kb": 10**3, "mb": 10**6, "gb": 10**9, "tb": 10**12}
 
 USAGE = ("usage: ShutTheBox serve [--port N] [--host ADDRESS] [--table PATH] [--solve-limit MEMORY] "
-         "[--allow-remote-solves]")
+         "[--allow-remote-solves] | --export DIR [--table PATH]")
 HELP = USAGE + """
 
 Start the browser assistant (coach, play against the optimal computer, and
@@ -61,6 +62,13 @@ options:
   --allow-remote-solves
                   let other machines start and stop solves (by default only
                   this machine may, whatever --host says)
+  --export DIR    start no server: write the pages, games.json and the
+                  shipped tables into DIR as a static site for any static
+                  web host, then exit. Solving is unavailable there: the
+                  pages name the command line that solves a table not in
+                  DIR. DIR must be new, empty, or an earlier export (its
+                  games.json says "solving": false), whose own other files
+                  are kept; only --table may go with it
   -h, --help      print this help
 
 environment: %(timeout_env)s=SECONDS closes a connection whose request has
@@ -74,8 +82,10 @@ computer plays first), /?mode=solo&seed=42&variant=two-dice&objective=score,
     "port": DEFAULT_PORT, "timeout_env": TIMEOUT_ENV, "timeout": DEFAULT_TIMEOUT, "times": ANSWER_TIMES,
     "idle_env": IDLE_ENV, "idle": DEFAULT_IDLE}
 
-OPTIONS = ("--port", "--host", "--table", "--solve-limit")  # each takes a value
+OPTIONS = ("--port", "--host", "--table", "--solve-limit", "--export")  # each takes a value
 FLAGS = ("--allow-remote-solves",)
+# What a server needs and a static copy cannot use: refused beside --export.
+SERVER_ONLY = ("--port", "--host", "--solve-limit", "--allow-remote-solves")
 
 
 class UsageError(Exception):
@@ -86,7 +96,8 @@ def parse_args(argv):
     from ..engine.store import MEMORY_LIMIT
 
     options = {"port": DEFAULT_PORT, "host": "127.0.0.1", "table": None, "solve-limit": MEMORY_LIMIT,
-               "allow-remote-solves": False, "help": False}
+               "allow-remote-solves": False, "export": None, "help": False}
+    given = []
     words = list(argv)
     while words:
         word = words.pop(0)
@@ -95,6 +106,7 @@ def parse_args(argv):
             continue
         if word in FLAGS:
             options[word[2:]] = True
+            given.append(word)
             continue
         name, eq, value = word.partition("=")
         if name not in OPTIONS:
@@ -104,6 +116,14 @@ def parse_args(argv):
                 raise UsageError("%s needs a value" % name)
             value = words.pop(0)
         options[name[2:]] = value
+        given.append(name)
+    if options["export"] is not None:
+        if not options["export"]:
+            raise UsageError("--export needs a folder to write the static copy into")
+        idle = list(dict.fromkeys(word for word in given if word in SERVER_ONLY))  # as given, once each
+        if idle:
+            raise UsageError("--export writes a static copy and starts no server: %s make%s no sense with it"
+                             % (" and ".join(idle), "" if len(idle) > 1 else "s"))
     port = options["port"]
     if isinstance(port, str):
         if not (port.isascii() and port.isdigit()) or len(port) > 5 or not 0 <= int(port) <= 65535:
@@ -171,7 +191,18 @@ def main(argv=None) -> int:
                              % (PROG, one_line(table_path)))
             return 3
         check_two_player(table_path)
+        if options["export"] is not None:
+            from .export import Refused, check_folder
+
+            try:
+                check_folder(options["export"])  # refused before any table is read
+            except Refused as error:
+                raise UsageError(str(error)) from None
         _warn_if_damaged(table_path)
+        if options["export"] is not None:
+            from .export import main as export
+
+            return export(options["export"], table_path, find_solo_tables())
         handler = make_handler(static_files(), table_path, find_solo_tables(), timeout, options["host"],
                                options["solve-limit"], options["allow-remote-solves"], idle)
         server = _bind(options["host"], options["port"], handler, timeout)

@@ -126,7 +126,7 @@ class Solves:
         damaged = self.routes.damaged("/" + name)
         if damaged:
             absent["damaged"] = damaged
-        return 404, absent
+        return 200, absent  # an expected answer, not an error: the page asks before every first use
 
     def start(self, name: str) -> tuple[int, dict]:
         """(HTTP status, JSON object) for ``POST /solve/NAME``: queue the solve unless the table is there,
@@ -215,12 +215,14 @@ class Solves:
                                "it; solve it with the command line" % name)
         return {"cost": cost}
 
-    @staticmethod
-    def _shown(name, status) -> dict:
+    def _shown(self, name, status) -> dict:
         done, total = status.get("progress") or (0, 0)
         shown = {"name": name, "state": status["state"], "done": done, "total": total}
         if status["state"] in (FAILED, CANCELLED):
             shown["error"] = status["error"]
+        if status["state"] == QUEUED:  # (under the lock) the solves before it: 0 when it is next, about to start
+            solving = sum(1 for other in self._status.values() if other["state"] == SOLVING)
+            shown["ahead"] = solving + (self._queue.index(name) if name in self._queue else 0)
         return shown
 
     # -- the worker: one child process at a time --------------------------------------------------------------

@@ -35,10 +35,11 @@ def static_files(folder=WEB):
     return files
 
 
-def games_list(folder=WEB) -> dict:
+def games_list(folder=WEB, solving=True) -> dict:
     """``/games.json``: the registry's games in its order, from each game's declaration: ``id``, ``title``,
     ``about`` and ``page`` (``games.html?game=NAME`` for a module of the games page, a page of its own
-    by its URL, None for the command line only)."""
+    by its URL, None for the command line only); and ``solving``: whether this server solves tables on
+    first use (False in a static copy, ``export``, which adds the list of its ``tables``)."""
     from .. import registry
 
     games = []
@@ -47,7 +48,7 @@ def games_list(folder=WEB) -> dict:
         if page is not None and page.endswith(".js"):
             page = "games.html?game=" + game.id
         games.append({"id": game.id, "title": game.title, "about": game.about, "page": page})
-    return {"games": games}
+    return {"games": games, "solving": solving}
 
 
 def find_table_path(option):

@@ -10,8 +10,15 @@
  *   await fetchOrSolve(name, fetchIt, onProgress, {ask: (status) => solveQuestion(box, status, signal)});
  *
  * `done`/`total` count the solver's steps; both stay 0 for a solver that
- * reports none (show an indeterminate "Solving..."). Failures throw
- * lib/format.js's TableError with the server's one-line reason.
+ * reports none (show an indeterminate "Solving..."); `state` is "queued" only
+ * while another solve is ahead of it. Failures throw lib/format.js's
+ * TableError with the server's one-line reason.
+ *
+ * games.json says where the pages are: under `ShutTheBox serve` ("solving": true)
+ * GET /solve/NAME is asked before the table, so that a table not solved yet is
+ * no failed request (its answer is 200, state "absent"); in a static copy
+ * (`ShutTheBox serve --export`, "solving": false) only the `tables` it lists
+ * are fetched, and any other is a message naming the command that solves it.
  */
 
 import { TableError } from "./lib/format.js";
@@ -29,9 +36,31 @@ const solveUrl = (name) => new URL(`solve/${encodeURIComponent(name)}`, import.m
 
 /** Why there is no server to solve `name`, with the command line that solves it. */
 function noServer(name, command) {
-  return new TableError(`The table ${name} is not solved yet, and this page is not served by \`ShutTheBox serve\`, `
+  const error = new TableError(`The table ${name} is not solved yet, and this page is not served by \`ShutTheBox serve\`, `
     + `which solves it on first use: run \`ShutTheBox serve\` and open the address it prints`
     + (command ? `, or solve it with \`${command}\`` : "") + ".");
+  error.noServer = true;
+  return error;
+}
+
+/** Why a static copy of the pages (`ShutTheBox serve --export`) cannot have `name`. */
+function unavailable(name, command) {
+  return new TableError(`The table ${name} is not in this folder, and solving is unavailable here: these pages `
+    + "are a static copy (`ShutTheBox serve --export`) holding the shipped tables only. "
+    + (command ? `Solve it with the command line, \`${command}\`, or run` : "Run")
+    + " `ShutTheBox serve` and open the address it prints to solve it in the page.");
+}
+
+let site = null;
+/** What games.json beside these pages says of solving (read once): {solving: true} under `ShutTheBox serve`;
+ * {solving: false, tables: [names]} in a static copy; {solving: undefined} when no games.json says. */
+function siteSays() {
+  site ??= fetch(new URL("games.json", import.meta.url), { cache: "no-cache" })
+    .then((answer) => (answer.ok ? answer.json() : {}))
+    .then((said) => ({ solving: typeof said?.solving === "boolean" ? said.solving : undefined,
+      tables: Array.isArray(said?.tables) ? said.tables : [] }))
+    .catch(() => ({ solving: undefined, tables: [] }));
+  return site;
 }
 
 /** The server's status of NAME, or a TableError when no `ShutTheBox serve` answers for it (or, unless
@@ -79,7 +108,10 @@ async function follow(name, onProgress, { signal, interval = 250, command, post 
   try {
     let status = await ask(url, name, post ? "POST" : "GET", signal, command);
     for (;;) {
-      onProgress?.({ state: status.state, done: status.done ?? 0, total: status.total ?? 0 });
+      // Queued with nothing ahead (the answer to the POST): it starts at once, no other solve to wait for.
+      const ahead = status.ahead ?? 0;
+      const state = status.state === "queued" && ahead === 0 ? "solving" : status.state;
+      onProgress?.({ state, ahead, done: status.done ?? 0, total: status.total ?? 0 });
       if (status.state === "ready") return status;
       if (status.state === "absent") {  // the server forgot it (restarted): a new solve needs a new click
         throw new TableError(`The server no longer knows about the solve of ${name} (was it restarted?); ask for it again.`);
@@ -106,19 +138,38 @@ export function solveTable(name, onProgress, { signal, interval = 250, command }
 }
 
 /**
- * `fetchIt()` (a promise of the table `name`), or, when it is not there yet (HTTP 404), the server's status
- * of it: one already being solved (another page asked) is followed; otherwise `ask(status)` shows what
- * solving it would cost (status.words, or status.refused when the server will not) and resolves to true
- * on the click of Solve, false otherwise. Without `ask`, or when the server refuses, a TableError says
- * so. Then it is solved (`onProgress` as for solveTable) and fetched again. Aborting `signal` stops it.
+ * `fetchIt()` (a promise of the table `name`) once it is there; else the server's status of it: one
+ * already being solved (another page asked) is followed; otherwise `ask(status)` shows what solving it
+ * would cost (status.words, or status.refused when the server will not) and resolves to true on the
+ * click of Solve, false otherwise. Without `ask`, or when the server refuses, a TableError says so. Then
+ * it is solved (`onProgress` as for solveTable) and fetched. Aborting `signal` stops it. Under
+ * `ShutTheBox serve` the status is asked first (no request fails for a table not solved yet); in a
+ * static copy a table it does not list is a TableError saying solving is unavailable here; elsewhere
+ * the table is fetched first and its 404 asks for the status.
  */
 export async function fetchOrSolve(name, fetchIt, onProgress, { signal, command, ask: askFirst } = {}) {
-  try {
-    return await fetchIt();
-  } catch (error) {
-    if (!(error instanceof TableError) || error.status !== 404) throw error;
+  const { solving, tables } = await siteSays();
+  if (solving === false) {
+    if (!tables.includes(name)) throw unavailable(name, command);
+    return fetchIt();
   }
-  const status = await solveStatus(name, { signal, command });
+  let status = null;
+  if (solving) {
+    try {
+      status = await solveStatus(name, { signal, command });
+    } catch (error) {
+      if (!error.noServer) throw error;  // no /solve/ after all: the table first, as elsewhere
+    }
+    if (status?.state === "ready") return fetchIt();
+  }
+  if (status === null) {
+    try {
+      return await fetchIt();
+    } catch (error) {
+      if (!(error instanceof TableError) || error.status !== 404) throw error;
+    }
+    status = await solveStatus(name, { signal, command });
+  }
   if (status.state === "queued" || status.state === "solving") {
     await follow(name, onProgress, { signal, command, post: false });
   } else if (status.state !== "ready") {
