@@ -33,6 +33,8 @@ GYM_CASES = [
     ("shutthebox/ShutTheBoxSolo-v0", {"variant": "two-dice", "objective": "score"}),
     ("shutthebox/ShutTheBoxSolo-v0", {"variant": "two-tiles"}),
     ("shutthebox/ShutTheBoxSolo-v0", {"tiles": 6, "one_die": "never", "objective": "score"}),
+    ("shutthebox/ShutTheBoxSolo-v0", {"tiles": 6, "one_die": "optional:high"}),  # a choice before every throw
+    ("shutthebox/ShutTheBoxSolo-v0", {"one_die": "optional:6,high", "objective": "score"}),
     ("shutthebox/Toggle-v0", {}),
     ("shutthebox/Toggle-v0", {"cards": 4, "sides": 2}),
     ("shutthebox/Toggle-v0", {"cards": 3, "sides": 5}),  # dice above the cards: rolls that pass
@@ -130,7 +132,7 @@ def test_pettingzoo_api_and_seed(name, options):
     seed_test(lambda: make_aec(name, options), num_cycles=200)
 
 
-@pytest.mark.parametrize("env_id,options", GYM_CASES[:1] + GYM_CASES[3:4] + GYM_CASES[6:7] + GYM_CASES[8:9])
+@pytest.mark.parametrize("env_id,options", GYM_CASES[:1] + GYM_CASES[3:5] + GYM_CASES[8:9] + GYM_CASES[10:11])
 def test_illegal_action_changes_nothing(env_id, options):
     env = gymnasium.make(env_id, **options)
     obs, info = env.reset(seed=5)
@@ -216,4 +218,59 @@ def test_evaluate_optimal_policy_is_the_optimum():
     report = rl.evaluate(optimal, "shutthebox/ShutTheBoxSolo-v0", episodes=200, seed=2)
     assert report.exact == report.optimum  # the same float: the table stores the exact value correctly rounded
     assert isinstance(report.exact_fraction, Fraction)
+    assert report.regret == 0.0 and report.illegal == 0
+
+
+def test_solo_optional_one_die_is_a_decision_before_the_throw():
+    """Under an optional one die the actions are the moves and two throws (all dice, one die), as in
+    shutthebox_v0; the choice waits with no dice showing (roll 0); a throw anywhere else, or a move then, is
+    illegal and changes nothing; the same seed gives the same episode, choices included."""
+    assert gymnasium.make("shutthebox/ShutTheBoxSolo-v0", tiles=6, one_die="6").action_space.n == 64
+    env = gymnasium.make("shutthebox/ShutTheBoxSolo-v0", render_mode="ansi", tiles=6, one_die="optional:high")
+    game = env.unwrapped
+    assert env.action_space.n == 66 and game.model.throw == 64
+    obs, info = env.reset(seed=4)
+    assert obs.tolist() == [1] * 6 + [0] and np.flatnonzero(info["action_mask"]).tolist() == [64, 65]
+    assert game.render().startswith("open 123456, throw one die or all   (ShutTheBox --tiles 6 --dice 2 --sides 6 "
+                                    "--one-die optional:high --solo --expect 123456 --objective shut)")
+    for illegal in (0, 1, 63, 66, -1):
+        assert env.step(illegal)[4]["illegal"] and (env.unwrapped._observe() == obs).all()
+    obs, _, terminated, _, info = env.step(65)  # one die
+    assert 1 <= obs[6] <= 6 and not terminated and not info["illegal"]
+    assert not info["action_mask"][64:].any() and env.step(64)[4]["illegal"]
+
+    def episode(seed):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        trace, terminated = [], False
+        while not terminated:
+            legal = np.flatnonzero(env.unwrapped.action_masks())
+            obs, reward, terminated, _, _ = env.step(int(legal[rng.integers(len(legal))]))
+            trace.append((obs.tolist(), reward))
+        return trace
+
+    traces = [episode(seed) for seed in range(20)]
+    assert traces == [episode(seed) for seed in range(20)]
+    assert sum(obs[6] == 0 for trace in traces for obs, _ in trace[:-1]) >= 20  # choices along the way
+
+
+@pytest.mark.parametrize("objective", ["shut", "score"])
+def test_evaluate_optimal_policy_under_an_optional_one_die(objective):
+    """The table's own choice of dice and moves, as a policy, is worth exactly the table's value, with no
+    regret."""
+    from shutthebox.engine.notation import format_set
+    from shutthebox.games.shutthebox.rules import rules_from_options
+    from shutthebox.games.shutthebox.solo.table import load_solo
+
+    table = load_solo(rules=rules_from_options({"--tiles": "7", "--one-die": "optional:8"})[0])
+
+    def optimal(observation):
+        position, roll = sum(int(bit) << i for i, bit in enumerate(observation[:7])), int(observation[7])
+        if not roll:
+            return 128 + (table.dice(format_set(position, 7), objective) == 1)
+        return table.move_mask(position, roll, objective)
+
+    report = rl.evaluate(optimal, "shutthebox/ShutTheBoxSolo-v0", episodes=100, seed=3, tiles=7,
+                         one_die="optional:8", objective=objective)
+    assert report.exact == report.optimum == table.expect("1234567", objective)
     assert report.regret == 0.0 and report.illegal == 0

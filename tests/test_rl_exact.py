@@ -112,6 +112,73 @@ def test_solo_under_any_rules_agrees_with_the_command(options, objective, fresh_
     assert lines and batch(prefix, lines, fresh_cache) == checks
 
 
+@pytest.mark.parametrize("options,objective", [({"one_die": "optional:6,high"}, "shut"),
+                                               ({"tiles": 8, "one_die": "optional:12"}, "score")])
+def test_solo_optional_one_die_agrees_with_the_command(options, objective, fresh_cache):
+    """Under an optional one die: a move's value is the command's --solo --expect after it, its optimal moves
+    hold --solo --move; before a throw the best choice is worth --solo --expect of the position (the
+    table's value) and holds the table's own choice of dice, and each choice's value is its rolls weighed
+    by hand, each roll played by the command's --solo --move (a roll no move fits ends the turn)."""
+    from shutthebox.games.shutthebox.rules import rules_from_options
+    from shutthebox.games.shutthebox.solo.table import load_solo
+
+    env = gymnasium.make("shutthebox/ShutTheBoxSolo-v0", objective=objective, **options)
+    prefix = [word for option, value in options.items() for word in ("--" + option.replace("_", "-"), str(value))]
+    rules = rules_from_options(dict(zip(prefix[::2], prefix[1::2])))[0]
+    table = load_solo(rules=rules)
+    tiles, throw = rules.tiles, 1 << rules.tiles
+    tail = " --objective " + objective
+    lines, checks = [], []
+    choices = set()
+
+    def visit(game, info):
+        position, values = game.position, legal_values(info)
+        words = format_set(position, tiles)
+        if game.roll:
+            assert game.question()[-6:-3] == ["--solo", "--move", words]
+            lines.append("--solo --move %s %d%s" % (words, game.roll, tail))
+            checks.append(("move", set(info["optimal_actions"])))
+            for move, value in values.items():
+                if position ^ move:
+                    lines.append("--solo --expect %s%s" % (format_set(position ^ move, tiles), tail))
+                    checks.append(("value", "%.6f" % value))
+                else:
+                    assert value == (1.0 if objective == "shut" else 0.0)
+            return
+        assert game.question()[-5:-2] == ["--solo", "--expect", words]
+        assert set(values) == {throw, throw + 1}
+        assert throw + (table.dice(words, objective) == 1) in info["optimal_actions"]
+        best = max(values.values()) if objective == "shut" else min(values.values())
+        assert abs(best - game.value()) < 1e-12 and game.value() == table.expect(words, objective)
+        lines.append("--solo --expect %s%s" % (words, tail))
+        checks.append(("value", "%.6f" % best))
+        choices.add(position)
+        for action, value in values.items():  # the choice's rolls weighed by hand
+            total = 0.0
+            for roll, weight in rules.roll_weights(1 if action == throw + 1 else rules.dice).items():
+                move = table.get_move(words, roll, objective)
+                if move is None:
+                    total += weight * (0.0 if objective == "shut" else table.open_sum(position))
+                    continue
+                lines.append("--solo --move %s %d%s" % (words, roll, tail))
+                checks.append(("tiles", list(move)))
+                after = position ^ sum(1 << (tile - 1) for tile in move)
+                total += weight * (table.expect(format_set(after, tiles), objective) if after else
+                                   (1.0 if objective == "shut" else 0.0))
+            assert abs(value - total / rules.outcomes) < 1e-12
+
+    walk(env, STEPS, 10, visit)
+    assert len(choices) >= 10
+    for (kind, expected), answer in zip(checks, batch(prefix, lines, fresh_cache)):
+        if kind == "move":
+            tiles_closed = [int(t) for t in answer.strip("[]").split(", ")]
+            assert sum(1 << (t - 1) for t in tiles_closed) in expected
+        elif kind == "tiles":
+            assert answer == "[%s]" % ", ".join(map(str, expected))
+        else:
+            assert answer == expected
+
+
 @pytest.mark.parametrize("cards,sides", [(12, 6), (4, 2), (3, 5), (7, 4)])
 def test_toggle_agrees_with_the_command(cards, sides, fresh_cache):
     env = gymnasium.make("shutthebox/Toggle-v0", cards=cards, sides=sides)
@@ -328,6 +395,7 @@ def test_goat_two_players_agree_with_the_command(goal, fresh_cache):
 # -- returns and regrets ---------------------------------------------------------------------
 
 RETURN_CASES = [("shutthebox/ShutTheBoxSolo-v0", {}, 6000), ("shutthebox/ShutTheBoxSolo-v0", {"objective": "score"}, 3000),
+                ("shutthebox/ShutTheBoxSolo-v0", {"tiles": 8, "one_die": "optional:12", "objective": "score"}, 3000),
                 ("shutthebox/Toggle-v0", {}, 600), ("shutthebox/Toggle-v0", {"cards": 3, "sides": 5}, 2000),
                 ("shutthebox/GoatSolo-v0", {}, 600), ("shutthebox/Yazy-v0", {}, 200)]
 if "yahtzee" in registry.GAMES:
@@ -356,7 +424,8 @@ def test_optimal_returns_average_to_the_exact_value(env_id, options, episodes):
 
 
 def _solo_greedy(observation, mask):
-    """Close the highest tiles that make the roll (the largest legal bitmask)."""
+    """Close the highest tiles that make the roll (the largest legal bitmask); one die where it is a choice
+    (the largest action)."""
     return int(np.flatnonzero(mask)[-1])
 
 
@@ -374,6 +443,7 @@ def _goat_two_dice(observation):
 @pytest.mark.parametrize("env_id,options,policy", [
     ("shutthebox/ShutTheBoxSolo-v0", {}, _solo_greedy),
     ("shutthebox/ShutTheBoxSolo-v0", {"objective": "score", "variant": "two-tiles"}, _solo_greedy),
+    ("shutthebox/ShutTheBoxSolo-v0", {"one_die": "optional:6,high"}, _solo_greedy),  # one die wherever it may
     ("shutthebox/Toggle-v0", {"cards": 4, "sides": 2}, _toggle_highest_up),
     ("shutthebox/GoatSolo-v0", {"goal": 30}, _goat_two_dice),
 ])

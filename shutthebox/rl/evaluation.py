@@ -189,7 +189,8 @@ class NeverEnds(ValueError):
 
 
 def _solo_exact(game, choose) -> Fraction:
-    """Shut the Box solo: the chance to shut (or the expected score) of the policy, as a Fraction."""
+    """Shut the Box solo: the chance to shut (or the expected score) of the policy, as a Fraction (asked once
+    per state: its choice of dice at each position where the rules give one, its move for each roll)."""
     model = game.model
     rules = model.rules
     outcomes = rules.outcomes
@@ -203,7 +204,17 @@ def _solo_exact(game, choose) -> Fraction:
             return found
         legal = model.legal(position)
         total = Fraction(0)
-        for roll, weight in rules.roll_weights(model.dice(position)).items():
+        dice = model.choices[position]
+        if len(dice) > 1:  # one die optional: the policy chooses before the throw, no dice showing (roll 0)
+            throws = [model.throw_action(count) for count in dice]
+            mask = np.zeros(model.n_actions, dtype=np.int8)
+            mask[throws] = 1
+            action = choose(np.array(bits[position] + [0], dtype=np.int64), mask)
+            if action not in throws:
+                raise NeverEnds("the policy chooses an illegal action at open %s before the throw: its episodes "
+                                "never end" % bin(position))
+            dice = (model.dice_of(action),)
+        for roll, weight in rules.roll_weights(dice[0]).items():
             moves = legal.get(roll)
             if not moves:
                 total += weight * (0 if shut else model.sums[position])

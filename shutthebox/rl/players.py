@@ -13,10 +13,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.notation import format_set
-from ..games.shutthebox.rules import moves_by_roll, rules_from_options, tile_sums
 from ..games.shutthebox.table import load
 from ._aec import ExactAEC
-from ._base import Decision, Model
+from ._base import Decision
+from ._box import CHOOSING, BoxModel, game_of, rule_words, throw
 
 _MODELS: dict = {}
 _WHOLE_LIMIT = 64 << 20  # arrays up to this many bytes are read whole; larger ones block by block
@@ -31,17 +31,14 @@ def _array(tablefile, name):
     return tablefile.whole(name) if count * 8 <= _WHOLE_LIMIT else tablefile.arrays[name]
 
 
-class PlayersModel(Model):
+class PlayersModel(BoxModel):
     more = True
 
     def __init__(self, rules, players: int):
-        self.rules, self.players = rules, players
+        self.players = players
         self.table = table = load(rules=rules, players=players)
-        self.n_actions = (1 << rules.tiles) + (2 if rules.one_die_optional else 0)
-        self.throw = 1 << rules.tiles  # action: throw all the dice; throw + 1: one die
-        super().__init__()
-        self.positions, self.scores, self.width = 1 << rules.tiles, rules.max_score + 1, rules.max_roll + 1
-        self.sums = tile_sums(rules.tiles)
+        super().__init__(rules)
+        self.scores = rules.max_score + 1
         file = table.file
         if players == 2:
             self.e1, self.e2 = _array(file, "e1"), _array(file, "e2")
@@ -49,9 +46,7 @@ class PlayersModel(Model):
             self.c1, self.c2 = _array(file, "c1"), _array(file, "c2")
         else:
             self.e, self.m, self.c = _array(file, "e"), _array(file, "m"), _array(file, "c")
-        self._legal: dict = {}
         self._shares: dict = {}
-        self.weights = {dice: rules.roll_weights(dice) for dice in {1, rules.dice}}
 
     # -- the table, by turn (player, best, shared) -------------------------------------------------
 
@@ -79,19 +74,13 @@ class PlayersModel(Model):
 
     def dice(self, turn, position: int) -> int:
         """The dice the table throws at ``position`` (the only choice unless one die is optional)."""
-        choices = self.rules.dice_choices(position, self.sums[position])
+        choices = self.choices[position]
         if len(choices) == 1:
             return choices[0]
         player, best, shared = turn
         if self.players == 2:
             return self.c1[position] if player == 1 else self.c2[position * self.scores + best]
         return self.c[self._row(player, best, shared) * self.positions + position]
-
-    def legal(self, position: int) -> dict:
-        found = self._legal.get(position)
-        if found is None:
-            found = self._legal[position] = moves_by_roll(self.rules, position, self.sums)
-        return found
 
     # -- what ending a turn is worth ---------------------------------------------------------------
 
@@ -154,41 +143,13 @@ class PlayersModel(Model):
             return Decision(self.n_actions, {move: self.value(turn, position ^ move) for move in moves}, True,
                             table_move=self.move(turn, position, roll))
         # before throwing, one die optional: throw all (action ``throw``) or one (``throw + 1``)
-        choices = self.rules.dice_choices(position, self.sums[position])
         if not exact:
-            return Decision(self.n_actions, {self.throw + (dice == 1): 0.0 for dice in choices}, True, exact=False)
-        values = {}
-        legal = self.legal(position)
-        for dice in choices:
-            total = 0.0
-            for throw, weight in self.weights[dice].items():
-                moves = legal.get(throw)
-                if moves:
-                    total += weight * max(self.value(turn, position ^ move) for move in moves)
-                else:
-                    total += weight * self.end(turn, self.sums[position])
-            values[self.throw + (dice == 1)] = total / self.rules.outcomes
+            return Decision(self.n_actions, dict.fromkeys(map(self.throw_action, self.choices[position]), 0.0), True,
+                            exact=False)
+        values = self.throw_values(position, lambda after: self.value(turn, after),
+                                   lambda: self.end(turn, self.sums[position]))
         return Decision(self.n_actions, values, True, value=self.value(turn, position),
-                        table_move=self.throw + (self.dice(turn, position) == 1))
-
-
-def one_die_text(rules) -> str:
-    """The command line's ``--one-die`` value of ``rules``."""
-    when = []
-    if rules.one_die_at_most is not None:
-        when.append(str(rules.one_die_at_most))
-    if rules.one_die_high_shut:
-        when.append("high")
-    if not when:
-        return "never"
-    return ("optional:" if rules.one_die_optional else "") + ",".join(when)
-
-
-def game_of(players=2, tiles=None, dice=None, sides=None, one_die=None, max_move_tiles=None):
-    """(rules, players) from the command line's options, checked as it checks them (InvalidQuery)."""
-    options = {"--players": players, "--tiles": tiles, "--dice": dice, "--sides": sides, "--one-die": one_die,
-               "--max-move-tiles": max_move_tiles}
-    return rules_from_options({name: str(value) for name, value in options.items() if value is not None})
+                        table_move=self.throw_action(self.dice(turn, position)))
 
 
 def model(rules, players: int) -> PlayersModel:
@@ -247,8 +208,7 @@ class ShutTheBoxPlayersEnv(ExactAEC):
     def _throw(self, dice: int):
         """Throw ``dice`` dice at the current position: the final rewards if the turn (and the game) ends
         there, else None."""
-        die, sides = self.dice.die, self.rules.sides
-        self.roll = sum(die(sides) for _ in range(dice))
+        self.roll = throw(self.dice.die, self.rules.sides, dice)
         if self.roll in self.model.legal(self.position):
             self.state = (self._turn(), self.position, self.roll)
             return None
@@ -256,7 +216,7 @@ class ShutTheBoxPlayersEnv(ExactAEC):
 
     def _ready(self):
         """Before a throw: the dice choice waits for the player, else the dice are thrown."""
-        choices = self.rules.dice_choices(self.position, self.model.sums[self.position])
+        choices = self.model.choices[self.position]
         if len(choices) > 1:
             self.roll = 0
             self.state = (self._turn(), self.position, 0)
@@ -279,7 +239,7 @@ class ShutTheBoxPlayersEnv(ExactAEC):
 
     def _play(self, action: int):
         if action >= self.model.throw:
-            return self._throw(1 if action == self.model.throw + 1 else self.rules.dice)
+            return self._throw(self.model.dice_of(action))
         self.position ^= action
         if not self.position:
             self.roll = 0
@@ -295,10 +255,7 @@ class ShutTheBoxPlayersEnv(ExactAEC):
     def question(self) -> list:
         """The command line's words for the mover's position."""
         rules = self.rules
-        words = ["--players", str(self.players), "--tiles", str(rules.tiles), "--dice", str(rules.dice),
-                 "--sides", str(rules.sides), "--one-die", one_die_text(rules)]
-        if rules.max_move_tiles is not None:
-            words += ["--max-move-tiles", str(rules.max_move_tiles)]
+        words = ["--players", str(self.players)] + rule_words(rules)
         words += ["--scores", ",".join(map(str, self.posted))] if self.posted else ["--one"]
         position = format_set(self.position, rules.tiles)
         return words + (["--move", position, str(self.roll)] if self.roll else ["--expect", position])
@@ -312,5 +269,5 @@ class ShutTheBoxPlayersEnv(ExactAEC):
         if self.roll:
             return "player_%d: open %s, roll %d%s   (ShutTheBox %s)" % (
                 self.seat, format_set(self.position, self.rules.tiles), self.roll, posted, " ".join(self.question()))
-        return "player_%d: open %s, throw one die or all%s   (ShutTheBox %s)" % (
-            self.seat, format_set(self.position, self.rules.tiles), posted, " ".join(self.question()))
+        return "player_%d: open %s, %s%s   (ShutTheBox %s)" % (
+            self.seat, format_set(self.position, self.rules.tiles), CHOOSING, posted, " ".join(self.question()))

@@ -5,50 +5,48 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.notation import format_set
-from ..games.shutthebox.rules import moves_by_roll, tile_sums
 from ..errors import InvalidQuery
 from ..games.shutthebox.solo.table import DEFAULT_VARIANT, check_objective, load_solo, variant_of, variant_rules
-from ._base import Decision, ExactEnv, Model
-from .players import game_of, one_die_text
+from ._base import Decision, ExactEnv
+from ._box import CHOOSING, BoxModel, game_of, rule_words, throw
 
 _MODELS: dict = {}
 
 
-class SoloModel(Model):
-    """One rule set and one objective: the table's values before each throw give every move's value."""
+class SoloModel(BoxModel):
+    """One rule set and one objective: the table's values before each throw give every move's value, and
+    (an optional one die) each choice of dice's value by weighing its rolls."""
 
     def __init__(self, rules, objective: str):
         self.table = table = load_solo(rules=rules)
         self.objective = objective
-        self.rules = rules = table.rules
-        self.n_actions = 1 << rules.tiles
         self.more = objective == "shut"
-        super().__init__()
-        self.width = rules.max_roll + 1
+        super().__init__(table.rules)
         self.values = table.file.whole(objective).tolist()  # before throwing, by position (0: shut)
         self.moves = table.file.whole(objective + "_move").tolist()
-        self.sums = sums = tile_sums(rules.tiles)
-        self.dice_at = [rules.dice_choices(position, sums[position])[0] for position in range(1 << rules.tiles)]
-        self._legal: dict = {}
-
-    def legal(self, position: int) -> dict:
-        """{roll: [moves]} at ``position``."""
-        found = self._legal.get(position)
-        if found is None:
-            found = self._legal[position] = moves_by_roll(self.rules, position, self.sums)
-        return found
+        # the dice the table throws at each position: its choice where the rules give one
+        self.chosen = (table.file.whole(objective + "_dice").tolist() if self.rules.one_die_optional
+                       else [choices[0] for choices in self.choices])
+        self.stuck = [0.0 if self.more else float(score) for score in self.sums]  # a turn's end, by position
 
     def dice(self, position: int) -> int:
-        return self.dice_at[position]
+        """The dice the table throws at ``position``."""
+        return self.chosen[position]
 
     def decide(self, state, exact: bool) -> Decision:
         position, roll = state
+        n, more, values = self.n_actions, self.more, self.values
+        if not roll:  # before a throw, one die optional: throw all (action ``throw``) or one (``throw + 1``)
+            throws = map(self.throw_action, self.choices[position])
+            if not exact:
+                return Decision(n, dict.fromkeys(throws, 0.0), more, exact=False)
+            stuck = self.stuck[position]
+            return Decision(n, self.throw_values(position, values.__getitem__, lambda: stuck), more,
+                            value=values[position], table_move=self.throw_action(self.chosen[position]))
         moves = self.legal(position).get(roll, ())
-        values = self.values
         table_move = self.moves[position * self.width + roll] if exact else None
-        decision = Decision(self.n_actions, {move: values[position ^ move] for move in moves}, self.more,
-                            table_move=table_move, exact=exact)
-        return decision
+        return Decision(n, {move: values[position ^ move] for move in moves}, more, table_move=table_move,
+                        exact=exact)
 
 
 def model(rules, objective: str) -> SoloModel:
@@ -67,9 +65,6 @@ def solo_rules(variant, tiles, dice, sides, one_die, max_move_tiles):
     rules, _ = game_of(2, *options)
     if variant is not None and variant_rules(variant) != rules:
         raise InvalidQuery("variant %s is not the rules the options give (%s)" % (variant, rules.describe()))
-    if rules.one_die_optional:
-        raise InvalidQuery("the one-player environment throws the dice the rules say: an optional one die "
-                           "is not among its actions")
     return rules
 
 
@@ -79,23 +74,29 @@ class ShutTheBoxSoloEnv(ExactEnv):
     ``gymnasium.make("shutthebox/ShutTheBoxSolo-v0", variant="standard", objective="shut")``. The rules are a
     named single-player rule set (``variant``: ``standard``, ``two-dice``, ``two-tiles``; the command line's
     ``--solo --variant``) or any rule set the command's game options give (``tiles``, ``dice``, ``sides``,
-    ``one_die``, ``max_move_tiles``, as for ``shutthebox_v0``; not an optional one die), whose table is
-    solved on first use and cached. ``objective``: ``shut`` (the highest chance of closing every tile) or
-    ``score`` (the lowest expected final score).
+    ``one_die``, ``max_move_tiles``, as for ``shutthebox_v0``; ``one_die="optional:6"`` lets the player choose
+    one die or all), whose table is solved on first use and cached. ``objective``: ``shut`` (the highest
+    chance of closing every tile) or ``score`` (the lowest expected final score).
 
-    - **Actions**: ``Discrete(2 ** tiles)`` (512): action ``a`` closes the tiles of its bits (bit ``i``: tile
-      ``i + 1``); legal when those tiles are open and sum to the roll (``two-tiles``: at most two of them).
+    - **Actions**: ``Discrete(2 ** tiles)`` (512), plus 2 when one die is optional: ``a < 2 ** tiles`` closes
+      the tiles of its bits (bit ``i``: tile ``i + 1``), legal when those tiles are open and sum to the roll
+      (``two-tiles``: at most two of them); ``2 ** tiles`` throws all the dice, ``2 ** tiles + 1`` one die
+      (only before a throw where the rules let the player choose), as in ``shutthebox_v0``.
     - **Observation**: ``MultiDiscrete([2] * tiles + [max_roll + 1])``: ``obs[i]`` is 1 while tile ``i + 1`` is
-      open, ``obs[tiles]`` the dice total showing (at the end: the roll no move fits, 0 once shut).
+      open, ``obs[tiles]`` the dice total showing (0 while the dice are to be chosen, no dice showing yet; at
+      the end: the roll no move fits, 0 once shut).
     - **Dynamics**: reset throws the dice (one die once the open tiles sum to 6 or less, ``standard`` and
-      ``two-tiles``); each legal action closes its tiles and the dice are thrown again; the episode ends
-      when the box is shut or no move fits the roll.
+      ``two-tiles``); each legal move closes its tiles and the dice are thrown again. Where the rules let the
+      player choose, the dice wait instead (after reset or a move) for a throwing action, which throws them.
+      The episode ends when the box is shut or no move fits the roll.
     - **Reward**: ``shut``: 1 when the box is shut, else 0 (more is better). ``score``: minus the final score
       (the sum of the tiles left open) at the end, 0 before (fewer is better: values are expected scores).
     - **Info**: ``action_mask`` (int8), ``q_values`` (each legal move's exact value: the table's value of the
-      position it leaves, ``--solo --expect``; illegal ones -inf for ``shut``, +inf for ``score``),
-      ``optimal_actions`` (the moves of the best value; the table's ``--solo --move`` among them), ``regret``
-      (the last action's loss against the best, in chance to shut or points of score), ``illegal``.
+      position it leaves, ``--solo --expect``; a choice of dice's: each roll's best move weighed by its
+      chance, the best choice's being the table's value before the throw; illegal ones -inf for ``shut``,
+      +inf for ``score``), ``optimal_actions`` (the actions of the best value; the table's ``--solo --move``
+      and its own choice of dice among them), ``regret`` (the last action's loss against the best, in chance
+      to shut or points of score), ``illegal``.
     """
 
     def __init__(self, variant: str | None = None, objective: str = "shut", render_mode: str | None = None,
@@ -108,49 +109,52 @@ class ShutTheBoxSoloEnv(ExactEnv):
         super().__init__(found, [2] * rules.tiles + [rules.max_roll + 1], render_mode, exact_info)
         self._bits = [[position >> i & 1 for i in range(rules.tiles)] for position in range(1 << rules.tiles)]
 
-    def _throw(self) -> int:
-        die, sides = self.dice.die, self.sides
-        if self.model.dice_at[self.position] == 2:
-            return die(sides) + die(sides)
-        return sum(die(sides) for _ in range(self.model.dice_at[self.position]))
+    def _throw(self, dice: int):
+        """Throw ``dice`` dice: (the reward, True) when no move fits the roll (the score left), else (0, False)."""
+        self.roll = roll = throw(self.dice.die, self.sides, dice)
+        self.state = (self.position, roll)
+        if roll not in self.model.legal(self.position):
+            stuck = self.model.stuck[self.position]
+            return (-stuck if stuck else 0.0), True
+        return 0.0, False
+
+    def _ready(self):
+        """Before a throw: the choice of dice waits for the player where the rules give one (roll 0), else the
+        dice are thrown."""
+        choices = self.model.choices[self.position]
+        if len(choices) > 1:
+            self.roll = 0
+            self.state = (self.position, 0)
+            return 0.0, False
+        return self._throw(choices[0])
 
     def _start(self) -> float:
         self.position = self.model.rules.all_open
-        self.roll = self._throw()
-        if self.roll not in self.model.legal(self.position):
+        if self._ready()[1]:
             raise RuntimeError("no move fits the first roll under these rules")
-        self.state = (self.position, self.roll)
         return 0.0
 
     def _play(self, action: int):
-        position = self.position ^ action
-        self.position = position
+        if action >= self.model.throw:
+            return self._throw(self.model.dice_of(action))
+        self.position = position = self.position ^ action
         if not position:
             self.roll = 0
             self.state = (0, 0)
             return (1.0 if self.objective == "shut" else 0.0), True
-        self.roll = roll = self._throw()
-        self.state = (position, roll)
-        if roll not in self.model.legal(position):
-            return (0.0 if self.objective == "shut" else -float(self.model.sums[position])), True
-        return 0.0, False
+        return self._ready()
 
     def _observe(self) -> np.ndarray:
         return np.array(self._bits[self.position] + [self.roll], dtype=np.int64)
 
     def question(self) -> list:
-        """The command line's words for the position: ``[GAME OPTIONS] --solo --move POSITION ROLL --variant V
-        --objective O``."""
+        """The command line's words for the position: ``[GAME OPTIONS | --variant V] --solo --move POSITION ROLL
+        --objective O``, or ``--solo --expect POSITION`` before a throw whose dice the player chooses."""
         rules = self.model.rules
-        if self.variant is not None:
-            chosen = ["--variant", self.variant]
-        else:
-            chosen = ["--tiles", str(rules.tiles), "--dice", str(rules.dice), "--sides", str(rules.sides),
-                      "--one-die", one_die_text(rules)]
-            if rules.max_move_tiles is not None:
-                chosen += ["--max-move-tiles", str(rules.max_move_tiles)]
-        return chosen + ["--solo", "--move", format_set(self.position, self.tiles), str(self.roll),
-                         "--objective", self.objective]
+        chosen = ["--variant", self.variant] if self.variant is not None else rule_words(rules)
+        position = format_set(self.position, self.tiles)
+        asked = ["--move", position, str(self.roll)] if self.roll else ["--expect", position]
+        return chosen + ["--solo"] + asked + ["--objective", self.objective]
 
     def _words(self) -> str:
         tiles = format_set(self.position, self.tiles)
@@ -158,4 +162,6 @@ class ShutTheBoxSoloEnv(ExactEnv):
             return "the box is shut"
         if self._done:
             return "open %s, roll %d: no move fits, score %d" % (tiles, self.roll, self.model.sums[self.position])
+        if not self.roll:
+            return "open %s, %s   (ShutTheBox %s)" % (tiles, CHOOSING, " ".join(self.question()))
         return "open %s, roll %d   (ShutTheBox %s)" % (tiles, self.roll, " ".join(self.question()))
