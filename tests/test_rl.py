@@ -196,6 +196,17 @@ def test_options_checked_as_the_command_checks_them():
         shutthebox_v0.env(players=9)
 
 
+def test_rules_whose_first_roll_may_fit_no_move_are_refused_never_a_failing_reset():
+    # 4 tiles sum to 10, so two dice are thrown first, and 11 or 12 fits no move: a game could end before the
+    # first action. Such rules are refused when the environment is made; every seed of the others resets.
+    with pytest.raises(InvalidQuery, match="no move fits a first roll of 11 or 12"):
+        gymnasium.make("shutthebox/ShutTheBoxSolo-v0", tiles=4)
+    for rules in ({"tiles": 4, "one_die": "optional:10"}, {"tiles": 5}):
+        env = gymnasium.make("shutthebox/ShutTheBoxSolo-v0", **rules)
+        for seed in range(60):
+            env.reset(seed=seed)
+
+
 def test_render_writes_the_command_line_question():
     env = gymnasium.make("shutthebox/Toggle-v0", render_mode="ansi")
     env.reset(seed=3)

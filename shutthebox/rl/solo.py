@@ -104,6 +104,13 @@ class ShutTheBoxSoloEnv(ExactEnv):
         check_objective(objective)
         rules = solo_rules(variant, tiles, dice, sides, one_die, max_move_tiles)
         self.model = found = model(rules, objective)
+        start = rules.all_open
+        if len(found.choices[start]) == 1:  # no choice of dice first: the first roll must fit a move
+            stuck = sorted(set(found.weights[found.choices[start][0]]) - set(found.legal(start)))
+            if stuck:
+                raise InvalidQuery("under these rules no move fits a first roll of %s, so a game could end before "
+                                   "its first action, which an episode cannot say; add tiles or change the dice"
+                                   % " or ".join(map(str, stuck)))
         self.variant = variant_of(rules)  # None: the rules are said by the game options
         self.tiles, self.objective, self.sides = rules.tiles, objective, rules.sides
         super().__init__(found, [2] * rules.tiles + [rules.max_roll + 1], render_mode, exact_info)
@@ -130,8 +137,7 @@ class ShutTheBoxSoloEnv(ExactEnv):
 
     def _start(self) -> float:
         self.position = self.model.rules.all_open
-        if self._ready()[1]:
-            raise RuntimeError("no move fits the first roll under these rules")
+        self._ready()  # never ends the game: the rules were checked when the environment was made
         return 0.0
 
     def _play(self, action: int):
