@@ -507,3 +507,254 @@ def test_another_game_s_link_parameters_do_not_leak(open_page):
     page.click("#tab-toggle")
     page.wait_for_function("document.body.dataset.game === 'toggle' && document.body.dataset.state === 'ready'")
     assert "seed=42" in page.url and "mode=play" in page.url
+
+
+# -- link parameters: every one of every game, each refused value named in the command line's words --
+
+
+def command_says(*words):
+    """The one line ``ShutTheBox WORDS`` prints on stderr for a refused question, without its prefix."""
+    import subprocess
+
+    from serving import COMMAND
+
+    done = subprocess.run(COMMAND + list(words), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2, done
+    return done.stderr.strip().removeprefix("ShutTheBox: ")
+
+
+# (link, the parameter named as "NAME=VALUE:", its refusal: words or the command whose refusal it is,
+#  then [selector, value] pairs the page shows instead: the parameter's working default)
+BAD_LINKS = [
+    ("game=chess", "game=chess", "not a game of this page", [("#toggle-answer .answer-value", "50.317928")]),
+    ("game=toggle&mode=solo", "mode=solo", "choose coach or play", [("#toggle-mode-coach", "true")]),
+    ("game=toggle&mode=play&seed=x", "seed=x", "a seed is a whole number from 0 to 4294967295", []),
+    ("game=toggle&up=1,13", "up=1,13", "no card 13", [("#toggle-answer .answer-value", "50.317928")]),
+    ("game=toggle&cards=30", "cards=30", ["toggle", "--cards", "30", "--expect", "all"],
+     [("#toggle-cards", "12"), ("#toggle-answer .answer-value", "50.317928")]),
+    ("game=toggle&cards=abc", "cards=abc", ["toggle", "--cards", "abc", "--expect", "all"], [("#toggle-cards", "12")]),
+    ("game=toggle&sides=1", "sides=1", ["toggle", "--sides", "1", "--expect", "all"], [("#toggle-sides", "6")]),
+    ("game=toggle&cards=13", "cards=13", ["toggle", "--cards", "13", "--expect", "all"], [("#toggle-cards", "12")]),
+    ("game=toggle&sides=2", "sides=2", ["toggle", "--sides", "2", "--expect", "all"], [("#toggle-sides", "6")]),
+    ("game=toggle&x=9&y=2", "x=9", ["toggle", "--move", "all", "9", "2"],
+     [("#toggle-x", ""), ("#toggle-y", ""), ("#toggle-answer .answer-value", "50.317928")]),
+    ("game=toggle&y=abc", "y=abc", ["toggle", "--move", "all", "3", "abc"], [("#toggle-x", ""), ("#toggle-y", "")]),
+    ("game=goat&goal=999", "goal=999", ["goat", "--goal", "999", "--solo", "--expect", "0"],
+     [("#goat-goal", "100"), ("#goat-answer .answer-value", "8.497837")]),
+    ("game=goat&goal=1", "goal=1", ["goat", "--goal", "1", "--solo", "--expect", "0"], [("#goat-goal", "100")]),
+    ("game=goat&mode=chess", "mode=chess", "choose coach or play", [("#goat-mode-coach", "true")]),
+    ("game=goat&mode=play&anim=2", "anim=2", "choose 0 or 1", []),
+    ("game=goat&mode=play&seat=3", "seat=3", "choose 1 or 2", []),
+    ("game=goat&mode=play&seed=-1", "seed=-1", "a seed is a whole number", []),
+    ("game=goat&player=7", "player=7", "choose 0, 1, 2 or fixed", [("#goat-player-0", "on"), ("#goat-answer .answer-value", "8.497837")]),
+    ("game=goat&my=abc", "my=abc", ["goat", "--solo", "--expect", "abc"], [("#goat-my", "0")]),
+    ("game=goat&player=1&my=150", "my=150", ["goat", "--one", "--expect", "150", "0", "0", "0"], [("#goat-my", "0")]),
+    ("game=goat&player=1&opp=-1", "opp=-1", "OPP is a banked score, 0 or more, not -1", [("#goat-opp", "0")]),
+    ("game=goat&player=2&rolls=5", "rolls=5", ["goat", "--two", "--expect", "0", "0", "0", "5"], [("#goat-rolls", "0")]),
+    ("game=goat&turn=50&rolls=2", "turn=50", ["goat", "--solo", "--expect", "0", "50", "2"],
+     [("#goat-turn", "0"), ("#goat-rolls", "0")]),
+    ("game=goat&player=fixed&k=9", "k=9", ["goat", "--solo", "--expect", "0", "--dice", "9", "--stop-at", "20"],
+     [("#goat-dice-k", "2")]),
+    ("game=goat&player=fixed&t=0", "t=0", ["goat", "--solo", "--expect", "0", "--dice", "2", "--stop-at", "0"],
+     [("#goat-stop-at", "23")]),
+    ("game=yazy&mode=x", "mode=x", "choose coach or play", [("#yazy-mode-coach", "true")]),
+    ("game=yazy&mode=play&seed=1.5", "seed=1.5", "a seed is a whole number", []),
+    ("game=yazy&cats=foo", "cats=foo", ["yazy", "--expect", "foo"],
+     [("#yazy-answer .answer-value", "165.722932"), ("#yazy-cats [data-value='yazy']", "true")]),
+    ("game=yazy&dice=1234", "dice=1234", ["yazy", "--expect", "all", "1234", "1"], [("#yazy-dice", "13366")]),
+    ("game=yazy&rerolls=5", "rerolls=5", ["yazy", "--expect", "all", "13366", "5"], [("#yazy-rerolls-2", "on")]),
+    ("game=yazy&rerolls=two", "rerolls=two", ["yazy", "--expect", "all", "13366", "two"], [("#yazy-rerolls-2", "on")]),
+    ("game=yahtzee&mode=solo", "mode=solo", "choose coach or play", [("#yahtzee-mode-coach", "true")]),
+    ("game=yahtzee&mode=play&seed=12x", "seed=12x", "a seed is a whole number", []),
+    ("game=yahtzee&cats=ones,chess", "cats=ones,chess", ["yahtzee", "--expect", "ones,chess"],
+     [("#yahtzee-cats [data-value='chance']", "true")]),
+    ("game=yahtzee&upper=99", "upper=99", ["yahtzee", "--upper", "99", "--expect", "all"], [("#yahtzee-upper", "0")]),
+    ("game=yahtzee&cats=ones&ybox=25", "ybox=25", ["yahtzee", "--yahtzee-box", "25", "--expect", "ones"],
+     [("#yahtzee-box-50", "on")]),
+    ("game=yahtzee&dice=12378", "dice=12378", ["yahtzee", "--expect", "all", "12378", "1"], [("#yahtzee-dice", "13366")]),
+    ("game=yahtzee&rerolls=3", "rerolls=3", ["yahtzee", "--expect", "all", "13366", "3"], [("#yahtzee-rerolls-2", "on")]),
+]
+PARAMETERS = {  # every link parameter of the games page, by game (Play's `moves` is lib/play.js's)
+    "": {"game"},
+    "toggle": {"mode", "seed", "up", "cards", "sides", "x", "y"},
+    "goat": {"mode", "anim", "seat", "seed", "goal", "player", "my", "opp", "turn", "rolls", "k", "t"},
+    "yazy": {"mode", "seed", "cats", "dice", "rerolls"},
+    "yahtzee": {"mode", "seed", "cats", "upper", "ybox", "dice", "rerolls"},
+}
+
+
+def test_every_link_parameter_has_a_bad_link_case():
+    tested = {}
+    for link, named, _, _ in BAD_LINKS:
+        game = dict(pair.split("=", 1) for pair in link.split("&"))["game"]
+        tested.setdefault("" if named.startswith("game=") else game, set()).add(named.split("=")[0])
+    assert tested == PARAMETERS
+
+
+def shown_value(page, selector):
+    """What a control shows: a field's text, a radio's or button's state, or an answer's data-answer."""
+    return page.evaluate("""s => { const e = document.querySelector(s);
+        if (e.type === 'radio') return e.checked ? 'on' : 'off';
+        if (e.tagName === 'INPUT') return e.value;
+        if (e.tagName === 'BUTTON') return e.getAttribute('aria-pressed');
+        return e.dataset.answer; }""", selector)
+
+
+@pytest.mark.parametrize("link, named, why, instead", BAD_LINKS, ids=[case[0] for case in BAD_LINKS])
+def test_a_bad_link_parameter_is_named_and_replaced(open_page, link, named, why, instead):
+    """The page never stays "Loading…": each refused parameter is named, with the command line's own refusal
+    where it has one, and its default is used (the Coach answers, Play plays)."""
+    page = open_page("?" + link)  # ready, not left loading
+    problems = page.inner_text("#link-problems")
+    if isinstance(why, list):  # the command line's refusal, word for word
+        assert "%s: %s;" % (named, command_says(*why)) in problems, problems
+    else:
+        assert named + ":" in problems and why in problems, problems
+    for selector, value in instead:
+        assert shown_value(page, selector) == value, (selector, problems)
+    game = page.evaluate("document.body.dataset.game")
+    if "mode=play" in link:
+        assert page.is_visible("#%s-play" % game) and page.evaluate("window.games.%s.play.state()" % game) is not None
+    else:
+        assert page.get_attribute("#%s-answer .answer-value" % game, "data-answer"), link
+
+
+def test_small_dice_from_the_link_get_an_answer(open_page):
+    """cards=4&sides=2 with no dice: the page's own dice 3 and 4 do not fit 2-sided dice, so the value alone."""
+    page = open_page("?game=toggle&cards=4&sides=2")
+    assert page.is_hidden("#link-problems") and page.is_hidden("#toggle-x-error")
+    assert (page.input_value("#toggle-x"), page.input_value("#toggle-y")) == ("", "")
+    assert shown_answer(page, "toggle")[0]
+
+
+def test_bad_toggle_rules_in_the_link_still_play(open_page):
+    """cards=30 left the page loading and Roll threw an error nobody saw: now 12 cards are played."""
+    page = open_page("?game=toggle&mode=play&cards=30&sides=6&seed=5")
+    page.click("#toggle-roll")
+    state = page.evaluate("window.games.toggle.play.state()")
+    assert state["rolls"] == 1 and page.locator("#toggle-play-cards button").count() == 12
+
+
+# -- Back and Forward: games, modes and Coach's question ---------------------------------------------
+
+
+def wait_shown(page, game, mode):
+    page.wait_for_function("([g, m]) => document.body.dataset.game === g && document.body.dataset.state === 'ready'"
+                           " && !document.getElementById(g + '-' + m).hidden", arg=[game, mode])
+
+
+def test_back_and_forward_step_through_games_and_modes(open_page):
+    page = open_page("?game=toggle&x=5&y=6")
+    length = page.evaluate("history.length")
+    page.fill("#toggle-x", "2")  # typing rewrites the entry: no step of its own
+    page.fill("#toggle-y", "2")
+    assert page.evaluate("history.length") == length and "x=2" in page.url
+    page.click("#toggle-mode-play")
+    page.click("#tab-goat")
+    wait_shown(page, "goat", "coach")
+    page.check("#goat-player-1")
+    page.click("#goat-mode-play")
+    wait_shown(page, "goat", "play")
+    assert page.evaluate("history.length") == length + 3
+    page.go_back()
+    wait_shown(page, "goat", "coach")
+    assert page.is_checked("#goat-player-1") and "mode=coach" in page.url
+    page.go_back()
+    wait_shown(page, "toggle", "play")
+    assert "game=toggle" in page.url and "mode=play" in page.url
+    page.go_back()
+    wait_shown(page, "toggle", "coach")
+    assert page.input_value("#toggle-x") == "2" and page.input_value("#toggle-y") == "2"
+    assert shown_answer(page, "toggle")[1] == str(load_toggle().probe_flip("all", 2, 2))
+    page.go_forward()
+    wait_shown(page, "toggle", "play")
+    page.go_forward()
+    wait_shown(page, "goat", "coach")
+    # each game keeps its own link: toggle's dice are not goat's
+    assert "x=2" not in page.url and "player=1" in page.url
+
+
+def test_back_from_a_position_opened_in_coach_returns_to_play(open_page):
+    page = open_page("?game=toggle&mode=play&seed=3&x=1&y=1")
+    page.click("#toggle-roll")
+    x, y = page.evaluate("window.games.toggle.play.state().dice")
+    page.click("#toggle-play-cards [data-card='%d']" % x)
+    page.click("#toggle-log button")
+    wait_shown(page, "toggle", "coach")
+    assert (page.input_value("#toggle-x"), page.input_value("#toggle-y")) == (str(x), str(y))
+    page.go_back()
+    wait_shown(page, "toggle", "play")
+    assert page.evaluate("window.games.toggle.play.state().rolls") == 1
+    page.go_forward()
+    wait_shown(page, "toggle", "coach")
+    assert (page.input_value("#toggle-x"), page.input_value("#toggle-y")) == (str(x), str(y))
+
+
+# -- one way of showing a chance: the percent, and the command line's number beside it ---------------
+
+
+def test_goat_coach_shows_a_chance_as_a_percent_beside_the_command_line_s_number(open_page):
+    table = load_goat()
+    page = open_page("?game=goat&player=1&my=50&opp=60&turn=20&rolls=2")
+    chance = table.probe_win(1, 50, 60, 20, 2)
+    text = page.inner_text("#goat-answer .answer-value")
+    assert text == "Chance to win (a tie is half a win): %.2f%% (the command line prints %.6f)" % (100 * chance, chance)
+    assert page.get_attribute("#goat-answer .answer-value", "data-answer") == "%.6f" % chance
+    set_goat(page, 0, 37, None, 12, 1)  # expected turns are not a chance: a number
+    assert page.inner_text("#goat-answer .answer-value").endswith(": %.6f" % table.probe_solo(37, 12, 1))
+    for game in ("yazy", "yahtzee", "toggle"):  # expected scores and rolls: numbers, never percents
+        page = open_page("?game=" + game)
+        assert "%" not in page.inner_text("#%s-answer" % game)
+
+
+# -- toggle's colours: those of Shut the Box (wood open or face up, green felt shut or face down) ----
+
+
+def test_toggle_coach_cards_have_the_colours_of_open_and_shut_tiles(open_page):
+    page = open_page("?game=toggle&up=1,4")
+    style = """s => { const e = typeof s === 'string' ? document.querySelector(s) : s;
+        const c = getComputedStyle(e); return [c.backgroundColor, c.backgroundImage]; }"""
+    tiles = page.evaluate("""() => { const row = document.createElement('div');
+        row.innerHTML = '<button class="tile">1</button><button class="tile shut">2</button>';
+        document.body.append(row);
+        return [...row.children].map(b => { const c = getComputedStyle(b); return [c.backgroundColor, c.backgroundImage]; }); }""")
+    up = page.evaluate(style, "#toggle-cards-up [data-value='4']")
+    down = page.evaluate(style, "#toggle-cards-up [data-value='5']")
+    assert page.get_attribute("#toggle-cards-up [data-value='4']", "aria-pressed") == "true"
+    assert up == tiles[0] and down == tiles[1] and up != down
+    assert "face up is wood" in page.inner_text("#toggle-colours")
+
+
+# -- ties: a choice whose value equals the best's is optimal too --------------------------------------
+
+
+def test_goat_coach_names_the_actions_as_good_as_the_best(open_page):
+    table = load_goat()
+    page = open_page("?game=goat&player=2&my=50&opp=120&turn=0&rolls=0")
+    assert table.probe_win(2, 50, 120, 0, 0) == 0  # lost whatever is done: every action ties
+    best = action_text(table.probe_move(2, 50, 120, 0, 0))
+    ties = page.get_attribute("#goat-answer .answer-ties", "data-ties").split("; ")
+    assert sorted(ties + [best]) == ["roll %d" % k for k in range(1, 7)]
+    assert "As good (optimal too): " in page.inner_text("#goat-answer")
+    set_goat(page, 1, 50, 60, 20, 2)
+    assert page.get_attribute("#goat-answer .answer-ties", "data-ties") == ""
+
+
+def test_yazy_coach_names_the_moves_as_good_as_the_best(open_page):
+    table = load_yazy()
+    page = open_page("?game=yazy&cats=yazy&dice=12345&rerolls=1")
+    # keeping one die, or none, makes a yazy with the same chance: 50/1296 points each
+    assert shown_answer(page, "yazy")[:2] == ("%.6f" % table.probe_expect("yazy", "12345", 1), table.probe_move("yazy", "12345", 1))
+    ties = set(page.get_attribute("#yazy-answer .answer-ties", "data-ties").split("; "))
+    assert ties | {table.probe_move("yazy", "12345", 1)} == {"keep 1", "keep 2", "keep 3", "keep 4", "keep 5", "keep none"}
+
+
+def test_yahtzee_coach_marks_every_choice_as_good_as_the_best(open_page):
+    from shutthebox.games.yahtzee.table import load as load_yahtzee
+
+    page = open_page("?game=yahtzee&cats=yahtzee&dice=12345&rerolls=1")
+    line = load_yahtzee().options_line("yahtzee", "12345", 1)
+    tied = [item.rsplit(" ", 2)[0] for item in line.split("; ") if item.endswith(" 0.000000") and " 0.038580 " in item + " "]
+    best = page.evaluate("[...document.querySelectorAll('#yahtzee-options tr.best')].map(tr => tr.dataset.choice)")
+    assert best == tied and len(best) == 6
+    assert page.get_attribute("#yahtzee-answer .answer-ties", "data-ties").split("; ") == tied[1:]

@@ -381,9 +381,9 @@ def check_feedback(page, move, loss):
 
 
 def hint_row(i, option):
-    """The hint's row of an --options item ``CHOICE VALUE LOSS``."""
+    """The hint's row of an --options item ``CHOICE VALUE LOSS``: a choice as good as the first is best too."""
     choice, value, loss = option.rsplit(" ", 2)
-    return "%s: %s (%s)" % (choice, value, "best" if i == 0 else "loss " + loss)
+    return "%s: %s (%s)" % (choice, value, "best" if i == 0 or loss == "0.000000" else "loss " + loss)
 
 
 def choice_of(line):

@@ -2,11 +2,12 @@
  * shutthebox/*.js; docs/WEB.md).
  *
  * URL parameters: mode=coach|play|solo; coach: player, score (two players: the score to beat) or
- * scores (more players: the scores posted before), pos (open tiles), roll; play: seed, seat;
- * solo: seed, variant, objective, hints=1; the rules of Coach and Play: rules=PRESET or tiles,
- * dice, sides, one_die, max_move_tiles, and players (2 to 8); table=URL (another two-player
- * table file); anim=0 (no dice animation, no pauses). A parameter the page cannot use is named
- * in a message (#link-problems), never replaced in silence.
+ * scores (more players: the scores posted before), pos (open tiles), roll; play: seed, seat, moves;
+ * solo: seed, moves, variant (a named rule set) or the rules' options, objective, hints=1; the rules
+ * of Coach and Play: rules=PRESET or tiles, dice, sides, one_die, max_move_tiles, and players (2 to
+ * 8); table=URL (another two-player table file); anim=0 (no dice animation, no pauses). A parameter
+ * the page cannot use is named in a message (#link-problems), never replaced in silence. A change
+ * of mode and each move of Play and Solo is a history entry: Back steps back (popstate).
  *
  * window.shutTheBox exposes the answers the page shows, for tests and for the curious:
  * coach(player, position, score, roll) (two players), coachScores(scores, position, roll) (any
@@ -17,12 +18,13 @@
 import { once, TableError } from "./lib/format.js";
 import { InvalidQuestion } from "./lib/notation.js";
 import { asking, badParam, choiceParam, showError } from "./lib/ui.js";
-import { describeRules, sameRules, tableName } from "./shutthebox/rules.js";
+import { ITEM_KEYS } from "./lib/play.js";
+import { SOLO_VARIANTS, describeRules, sameRules, soloName, soloTableName, tableName } from "./shutthebox/rules.js";
 import { Coach, coachAnswer } from "./shutthebox/coach.js";
 import { Play } from "./shutthebox/play.js";
 import { Solo, soloAnswer } from "./shutthebox/solo.js";
 import { RulesControl, rulesFromLink, rulesEntries } from "./shutthebox/rulesform.js";
-import { TABLE_FOLDERS, fetchFirst, loadSoloTable } from "./shutthebox/tables.js";
+import { TABLE_FOLDERS, fetchFirst } from "./shutthebox/tables.js";
 import { parseTable } from "./shutthebox/table.js";
 import { gamesNav } from "./shutthebox/nav.js";
 import { $, params, ANIMATE } from "./shutthebox/view.js";
@@ -38,8 +40,8 @@ class App {
     this.table = null; // the table of Coach and Play (two to eight players)
     this.mainUrl = null; // where the first table was found: the others are looked for beside it
     this.mode = "coach";
-    this.soloTables = {};
-    this.soloLoads = new Map(); // variant -> the promise of its table
+    this.soloTables = new Map(); // file name -> the single-player table read
+    this.soloLoads = new Map(); // file name -> the promise of its table
     this.coach = new Coach(this);
     this.play = new Play(this);
     this.solo = new Solo(this);
@@ -59,7 +61,8 @@ class App {
     }
     this.mainUrl = main.url;
     this.table = main;
-    const wanted = rulesFromLink(main);
+    // In Solo the link's rules are Solo's own (solo.js); Coach and Play keep the first table.
+    const wanted = params.get("mode") === "solo" ? null : rulesFromLink(main);
     if (wanted && !(sameRules(wanted.rules, main.rules) && wanted.players === main.players)) {
       try {
         // A table not solved yet is solved only when the player presses Solve: meanwhile the page is asking.
@@ -81,11 +84,12 @@ class App {
     this.play.init();
     this.solo.init();
     this.rulesControl.init();
-    for (const mode of MODES) $(`tab-${mode}`).addEventListener("click", () => this.setMode(mode));
+    for (const mode of MODES) $(`tab-${mode}`).addEventListener("click", () => this.setMode(mode, true));
     const wanted = choiceParam(params, "mode", MODES, "coach", "Coach mode instead");
     choiceParam(params, "anim", ["0", "1"], "1", "the dice are animated");
     this.setMode(wanted);
     document.addEventListener("keydown", (event) => this.onKey(event));
+    window.addEventListener("popstate", () => this.restore());
     document.body.dataset.state = "ready";
     gamesNav($("games-nav"));
   }
@@ -106,15 +110,29 @@ class App {
     if (this.mode !== "solo") this.setMode(this.mode);
   }
 
-  setMode(name) {
+  /** Show a mode; `push`: a new history entry (a tab pressed), so that Back returns to the mode left. */
+  setMode(name, push = false) {
+    if (push && name !== this.mode) history.pushState(null, "", location.href);
     this.mode = name;
     for (const mode of MODES) {
       $(mode).hidden = name !== mode;
       $(`tab-${mode}`).setAttribute("aria-pressed", String(name === mode));
     }
-    $("rules-panel").hidden = name === "solo";
     document.body.dataset.mode = name;
+    $("rules-panel").hidden = false; // Coach and Play: the table's rules; Solo: its own
+    this.rulesControl.show();
     if (name === "play") this.play.showUrl(); else if (name === "solo") this.solo.show(); else this.coach.showUrl();
+  }
+
+  /** Back or Forward: the mode of that entry, and the game of Play or Solo at that point (replayed from the link). */
+  restore() {
+    const now = new URLSearchParams(location.search);
+    for (const key of [...params.keys()]) params.delete(key);
+    for (const [key, value] of now) params.set(key, value);
+    const mode = MODES.includes(now.get("mode")) ? now.get("mode") : "coach";
+    if (mode === "play") this.play.fromLink();
+    else if (mode === "solo") this.solo.fromLink();
+    this.setMode(mode);
   }
 
   setUrl(entries) {
@@ -124,7 +142,7 @@ class App {
     const mode = entries.find(([key]) => key === "mode");
     const all = mode && mode[1] !== "solo" ? [...entries, ...rulesEntries(this.table)] : entries;
     for (const [key, value] of all) if (value !== null && value !== undefined) query.set(key, value);
-    history.replaceState(null, "", `?${query}`);
+    if (`?${query}` !== location.search) history.replaceState(null, "", `?${query}`);
   }
 
   onKey(event) {
@@ -132,26 +150,37 @@ class App {
     const target = event.target;
     if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
     const key = event.key;
-    // Enter and Space on a focused button press that button, as usual.
-    if ((key === "Enter" || key === " ") && target && (target.tagName === "BUTTON" || target.tagName === "A" || target.tagName === "SUMMARY")) return;
+    // Enter and Space on a focused button press that button, as usual; but Enter on a tile of Play or
+    // Solo closes the chosen tiles (or rolls), as the page says, instead of un-choosing that tile.
+    const gameTile = target?.closest?.("#play-tiles [data-tile], #solo-tiles [data-tile]");
+    if ((key === "Enter" || key === " ") && !(key === "Enter" && gameTile) && target &&
+      (target.tagName === "BUTTON" || target.tagName === "A" || target.tagName === "SUMMARY")) return;
     const mode = { c: "coach", p: "play", s: "solo" }[key.toLowerCase()];
-    if (mode && key.length === 1) { this.setMode(mode); event.preventDefault(); return; }
+    if (mode && key.length === 1) { this.setMode(mode, true); event.preventDefault(); return; }
     if (this[this.mode].key(key, event)) event.preventDefault();
   }
 
-  /** The tile of a digit key: 1 to 9, and 0 for tile 10 when there is one; null otherwise. */
-  tileKey(key) {
-    if (!/^[0-9]$/.test(key)) return null;
-    const tile = key === "0" ? 10 : Number(key);
-    return this.table && tile <= this.table.rules.tiles ? tile : null;
+  /** The tile of a key on `board` (the table's by default): 1-9, then 0, - and = for tiles 10, 11 and 12; null otherwise. */
+  tileKey(key, board = this.table) {
+    const at = ITEM_KEYS.indexOf(key);
+    if (key.length !== 1 || at < 0) return null;
+    return board && at + 1 <= board.rules.tiles ? at + 1 : null;
   }
 
-  /** Read, verify and keep the single-player table of a variant: a promise of its SoloTable. */
-  loadSolo(variant) {
-    return once(this.soloLoads, variant, () => loadSoloTable(variant, this.mainUrl).then((table) => {
-      this.soloTables[variant] = table;
+  /** Read, verify and keep the single-player table of any rules (solved by the server on first use, once
+   * the player presses Solve): a promise of its SoloTable. */
+  loadSoloRules(rules) {
+    const name = soloName(rules);
+    return once(this.soloLoads, name, () => this.rulesControl.fetch(rules, null).then((table) => {
+      this.soloTables.set(name, table);
       return table;
     }));
+  }
+
+  /** The table of a named single-player rule set. */
+  loadSolo(variant) {
+    if (!SOLO_VARIANTS[variant]) return Promise.reject(new InvalidQuestion(`unknown rule set '${variant}' (choose ${Object.keys(SOLO_VARIANTS).join(", ")})`));
+    return this.loadSoloRules(SOLO_VARIANTS[variant].rules);
   }
 }
 
@@ -173,7 +202,7 @@ window.shutTheBox = {
     load: (variant) => app.loadSolo(variant).then(() => true),
     /** The solo coach's answer (the variant's table must have been read). */
     coach(variant, objective, position, roll) {
-      const table = app.soloTables[variant];
+      const table = app.soloTables.get(soloTableName(variant));
       if (!table) throw new InvalidQuestion(`the ${variant} table has not been read: call solo.load('${variant}') first`);
       return soloAnswer(table, objective, position, roll);
     },

@@ -2,7 +2,8 @@
  * `ShutTheBox serve` writes from shutthebox/registry.py. Each game on this page is the module
  * games/ID.js, imported and mounted into its section the first time it is shown; a game with a
  * page of its own (Shut the Box) is a link. Tables are read by lib/format.js from the files beside
- * this page. */
+ * this page. Choosing a game's tab or a mode is a history entry: Back shows the entry's game, mode and
+ * Coach question again (Play's seed and moves are lib/play.js's). */
 
 import { fetchTable, once, TableError } from "./lib/format.js";
 import { asking, badParam, el, showError } from "./lib/ui.js";
@@ -21,12 +22,20 @@ const ON_THIS_PAGE = /^games\.html\?game=([a-z0-9-]+)$/;
 let games = []; // [{id, title, about}] of this page, in the registry's order
 let current = null;
 
+let quiet = true; // while a game is shown from the link or the history: the page only rewrites its entry
+
+/** Put `values` in the link ({ key: text or null }). A change of mode the player made is a new history
+ * entry (Back returns to the other mode); every other change, a field's included, rewrites the entry.
+ * Play's `seed` and `moves` are its own (lib/play.js): written here only when it passes them. */
 function setParams(values) {
+  const mode = values.mode === undefined ? null : values.mode ?? "coach";
+  const step = !quiet && mode !== null && (params.get("mode") ?? "coach") !== mode;
   for (const [key, value] of Object.entries(values)) {
     if (value === null) params.delete(key);
     else params.set(key, value);
   }
-  history.replaceState(null, "", "?" + params.toString());
+  if (step) history.pushState(null, "", "?" + params.toString());
+  else history.replaceState(null, "", "?" + params.toString());
 }
 
 /** A game's table. spec: url, options for lib/format.js, and `command` (the command line that solves it
@@ -91,19 +100,27 @@ function context(game) {
   };
 }
 
-/** Show game `id`; `switching`: the user chose it, so the link parameters become its own (a game
- * first shown reads them when mounted: another game's `seed` or `mode` must not leak into it). */
-async function show(id, switching = false) {
+/**
+ * Show game `id`. `how`: "link" (the page's first game, as the link asks), "choose" (the player chose its
+ * tab: a new history entry, and the link parameters become the game's own: another game's `seed` or
+ * `mode` must not leak into it) or "back" (a history entry: `params` already hold its parameters, which
+ * a game shown before restores: its mode and Coach's question).
+ */
+async function show(id, how = "link") {
   const game = games.find((g) => g.id === id) || games[0];
-  if (switching && game.id !== current) {
+  const step = how === "choose" && game.id !== current;
+  if (step) {
     linkOf.set(current, params.toString());
     for (const key of [...params.keys()]) params.delete(key);
     for (const [key, value] of new URLSearchParams(linkOf.get(game.id) || "")) params.set(key, value);
   }
   current = game.id;
+  quiet = true;
   document.body.dataset.state = "loading";
   document.body.dataset.game = game.id;
-  setParams({ game: game.id });
+  params.set("game", game.id);
+  if (step) history.pushState(null, "", "?" + params.toString());
+  else history.replaceState(null, "", "?" + params.toString());
   for (const g of games) {
     document.getElementById(`tab-${g.id}`).setAttribute("aria-pressed", g === game ? "true" : "false");
     document.getElementById(g.id).hidden = g !== game;
@@ -115,12 +132,25 @@ async function show(id, switching = false) {
       controller = module.mount(document.getElementById(game.id), context(game));
       mounted.set(game.id, controller);
       window.games[game.id] = controller.api;
-    }
+    } else if (how === "back") controller.restore?.();
     if (current === game.id) await controller.activate();
   } catch (error) {
     if (!(error instanceof TableError)) console.error(error);
     showError(error.message);
+  } finally {
+    if (current === game.id) quiet = false;
   }
+}
+
+/** Back or Forward: the entry's game, mode and Coach question (Play's moves are lib/play.js's). */
+function restore() {
+  const entry = new URLSearchParams(location.search);
+  const id = games.some((g) => g.id === entry.get("game")) ? entry.get("game") : games[0]?.id;
+  if (!id) return;
+  if (id !== current) linkOf.set(current, params.toString());
+  for (const key of [...params.keys()]) params.delete(key);
+  for (const [key, value] of entry) params.set(key, value);
+  show(id, "back");
 }
 
 /** The registry's games: tabs and sections for this page's, links for the others. */
@@ -137,7 +167,7 @@ async function listGames() {
     }
     games.push(game);
     tabs.append(el("button", { type: "button", id: `tab-${game.id}`, class: "tab", "aria-pressed": "false",
-      title: game.about, onclick: () => show(game.id, true) }, game.title));
+      title: game.about, onclick: () => show(game.id, "choose") }, game.title));
     sections.append(el("section", { id: game.id, "aria-labelledby": `tab-${game.id}`, hidden: true },
       el("h2", {}, game.title), el("p", { class: "hint" }, game.about)));
   }
@@ -148,6 +178,7 @@ async function listGames() {
 }
 
 window.games = { show };
+window.addEventListener("popstate", restore);
 // A game's keys act on its board: not with a modifier, not while typing, not behind the "Discard this game?" question.
 document.addEventListener("keydown", (event) => {
   if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || asking()) return;

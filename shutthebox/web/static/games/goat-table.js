@@ -2,7 +2,7 @@
  * answers as `ShutTheBox goat --solo|--one|--two --expect ...`, `--move ...` and
  * `--solo --expect SCORE --dice K --stop-at T` print them, refused in the command line's words. */
 
-import { answerOf, InvalidQuestion, sixDecimals } from "../lib/notation.js";
+import { answerOf, InvalidQuestion, shownText, sixDecimals } from "../lib/notation.js";
 
 const GOAL_LIMITS = [2, 150];
 export const ROLLS = 3, DICE = 6, MAX_ONE = 21, SLOTS = 63, THRESHOLDS = 43, NEEDS = 64, MAX_GAIN = 63;
@@ -15,6 +15,16 @@ export function checkGoal(goal) {
     throw new InvalidQuestion(`the goal must be a whole number from ${low} to ${high}, not ${goal}`);
   }
   return goal;
+}
+
+/** `--goal` as the command line reads its text: its limits and its refusal, word for word. */
+export function goalValue(text) {
+  const [low, high] = GOAL_LIMITS;
+  const t = String(text).trim();
+  if (!/^[0-9]{1,11}$/.test(t) || Number(t) < low || Number(t) > high) {
+    throw new InvalidQuestion(`--goal must be a whole number from ${low} to ${high}, not '${shownText(t)}'`);
+  }
+  return Number(t);
 }
 
 export function tableSpec(goal) {

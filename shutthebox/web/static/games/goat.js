@@ -4,16 +4,20 @@
  * fixed strategy (K dice every roll, stop at T) as `--solo --expect SCORE --dice K --stop-at T`.
  * Play (goat-play.js): you against the table's optimal play. */
 
-import { sixDecimals, unlessInvalid, wholeNumber } from "../lib/notation.js";
+import { InvalidQuestion, sixDecimals, unlessInvalid, wholeNumber } from "../lib/notation.js";
+import { isOptimal } from "../lib/play.js";
 import { askDiscard, choiceParam, el, field, plural, seedParam } from "../lib/ui.js";
-import { answerBox, loadTable, modeSwitch, radios } from "./ui.js";
-import { answer, bestFixed, checkGoal, tableSpec } from "./goat-table.js";
+import { answerBox, linkParam, loadTable, modeSwitch, radios } from "./ui.js";
+import { answer, bestFixed, goalValue, locate, tableSpec } from "./goat-table.js";
 import { actionValues } from "./goat-values.js";
 import { mountPlay } from "./goat-play.js";
 
 export { actionText, answer, checkGoal, locate, tableSpec } from "./goat-table.js";
 export const id = "goat";
 export const title = "Goat";
+const KINDS = ["0", "1", "2", "fixed"];
+// Coach's numbers: the link's parameter of each field and what the page shows without it
+const DEFAULTS = { my: "0", opp: "0", turn: "0", rolls: "0", k: "2", t: "23" };
 
 function bestFixedText(best, score) {
   const stop = best.orMore
@@ -32,16 +36,19 @@ export function mount(section, ctx) {
   const wantedSeat = Number(choiceParam(params, "seat", ["1", "2"], "1", "you play first (seat 1) instead"));
 
   const modes = modeSwitch("goat", "Goat", (m) => setMode(m), ctx);
-  const goalField = field("Goal", params.get("goal") || "100", { id: "goat-goal", size: 3 });
+  const goalField = field("Goal", String(linkParam(params, "goal", goalValue, 100, "the goal 100 instead")), { id: "goat-goal", size: 3 });
   const who = radios("Question", "goat-player",
     [["0", "Solo (fewest turns)"], ["1", "First player"], ["2", "Second player"], ["fixed", "Solo, fixed strategy"]],
-    params.get("player") || "0", () => update());
-  const myField = field("Banked score", params.get("my") || "0", { id: "goat-my", size: 3 });
-  const oppField = field("Opponent's banked score", params.get("opp") || "0", { id: "goat-opp", size: 3 });
-  const turnField = field("Turn total", params.get("turn") || "0", { id: "goat-turn", size: 3 });
-  const rollsField = field("Rolls taken this turn (0-2)", params.get("rolls") || "0", { id: "goat-rolls", size: 2 });
-  const diceField = field("Dice every roll (K)", params.get("k") || "2", { id: "goat-dice-k", size: 2 });
-  const stopField = field("Stop at turn total (T)", params.get("t") || "23", { id: "goat-stop-at", size: 3 });
+    choiceParam(params, "player", KINDS, "0", "the solo question instead"), () => update());
+  const linked = (name) => params.get(name) || DEFAULTS[name];
+  const myField = field("Banked score", linked("my"), { id: "goat-my", size: 3 });
+  const oppField = field("Opponent's banked score", linked("opp"), { id: "goat-opp", size: 3 });
+  const turnField = field("Turn total", linked("turn"), { id: "goat-turn", size: 3 });
+  const rollsField = field("Rolls taken this turn (0-2)", linked("rolls"), { id: "goat-rolls", size: 2 });
+  const diceField = field("Dice every roll (K)", linked("k"), { id: "goat-dice-k", size: 2 });
+  const stopField = field("Stop at turn total (T)", linked("t"), { id: "goat-stop-at", size: 3 });
+  const FIELDS = { my: myField, opp: oppField, turn: turnField, rolls: rollsField, k: diceField, t: stopField };
+  let linkChecked = false;
   const oppNote = el("p", { class: "hint", id: "goat-opp-note" });
   const tableError = el("div", { class: "error", role: "alert", id: "goat-error", hidden: true });
   const rulesNote = el("p", { class: "hint", id: "goat-rules" });
@@ -53,7 +60,7 @@ export function mount(section, ctx) {
   const coach = el("div", { id: "goat-coach" }, who.root,
     el("div", { class: "row" }, myField.root, oppField.root), oppNote, turnRow, fixedRow,
     myField.error, oppField.error, turnField.error, rollsField.error, diceField.error, stopField.error, box.root, fixedBest);
-  const play = mountPlay({ getTable: () => table, openInCoach, setParams: ctx.setParams, anim });
+  const play = mountPlay({ getTable: () => table, openInCoach, params: ctx.params, setParams: ctx.setParams, anim });
   section.append(
     modes.root,
     el("div", { class: "row" }, goalField.root), goalField.error, rulesNote, tableError, coach, play.root);
@@ -103,8 +110,42 @@ export function mount(section, ctx) {
     }
     ctx.setParams({ player: String(q.player), my: String(q.my), opp: q.player ? String(q.opp) : null,
       turn: String(q.turn), rolls: String(q.rolls), k: null, t: null });
+    const [name, index] = a.error ? [] : locate(table, q);
     box.show(a, { value: player ? "Chance to win (a tie is half a win)" : "Expected turns to the goal, this turn counted",
-      move: "Best action" });
+      move: "Best action" }, { chance: player && !a.error ? table.arrays[name][index] : null, alike: player && !a.error ? alike(q) : [] });
+  }
+
+  /** The actions as good as the table's at a two-player decision: their win chance equals its as the
+   * command line prints it (the tie rule of every page, lib/play.js's isOptimal). */
+  function alike(q) {
+    const values = actionValues(table, q);
+    const top = values.actions.find((x) => x.action === values.best).value;
+    return values.actions.filter((x) => x.action !== values.best && isOptimal(top - x.value)).map((x) => x.text);
+  }
+
+  /** The link's numbers, checked once against the first table as Coach asks them, in the command line's
+   * order and words: a refused one is named and its default used. */
+  function checkLink() {
+    linkChecked = true;
+    const kind = who.value(), fixed = kind === "fixed", player = fixed ? 0 : Number(kind);
+    const order = fixed ? [["my", "score"], ["k", "dice"], ["t", "stopAt"]]
+      : [["my", "my"], ...(player ? [["opp", "opp"]] : []), ["rolls", "rolls"], ["turn", "turn"]];
+    const q = fixed ? { kind, score: 0, dice: 2, stopAt: 23 } : { player, my: 0, opp: 0, turn: 0, rolls: 0 };
+    for (const [name, key] of order) {
+      const instead = name === "turn" ? "the start of a turn instead (turn 0, rolls 0)" : `${DEFAULTS[name]} instead`;
+      const value = linkParam(params, name, (text) => {
+        const tried = { ...q, [key]: wholeNumber(text, "the number") };
+        if (key === "rolls") tried.turn = tried.rolls; // the lowest total those rolls make: the turn is checked next
+        const { error } = answer(table, tried);
+        if (error) throw new InvalidQuestion(error);
+        return tried[key];
+      }, null, instead);
+      if (value !== null) q[key] = value;
+      else if (params.get(name) !== null) {
+        FIELDS[name].input.value = DEFAULTS[name];
+        if (name === "turn") rollsField.input.value = "0";
+      }
+    }
   }
   for (const f of [myField, oppField, turnField, rollsField, diceField, stopField]) f.input.addEventListener("input", update);
 
@@ -128,7 +169,7 @@ export function mount(section, ctx) {
 
   let goal = null, asking = false;
   async function activate() {
-    const wanted = unlessInvalid(() => goalField.read((t) => checkGoal(wholeNumber(t, "the goal"))), () => null);
+    const wanted = unlessInvalid(() => goalField.read(goalValue), () => null);
     if (wanted === null) return;
     if (table && wanted !== goal && play.inProgress()) {
       if (asking) return; // the field's own change event as the dialog takes the focus
@@ -142,9 +183,10 @@ export function mount(section, ctx) {
     if (loaded !== table && table) play.start(null, play.game() ? play.game().seat : wantedSeat);
     table = loaded;
     goal = wanted;
+    if (!linkChecked) checkLink();
     ctx.setParams({ goal: String(goal) });
     rulesNote.textContent = `First to ${goal}; 1 to 6 dice a roll, at most 3 rolls a turn: ${table.name}. ` +
-      "Among equally good actions the first of stop, roll 1, …, roll 6 is shown.";
+      "Among equally good actions the table's is the first of stop, roll 1, …, roll 6; Coach names the others beside it.";
     setMode(mode);
     update();
     ctx.ready();
@@ -155,8 +197,16 @@ export function mount(section, ctx) {
     if (mode === "play" && play.key(event)) event.preventDefault();
   }
 
+  /** A history entry (Back, Forward): its mode and Coach's question; the goal stays the table's. */
+  function restore() {
+    mode = ["coach", "play"].includes(params.get("mode")) ? params.get("mode") : "coach";
+    who.set(KINDS.includes(params.get("player")) ? params.get("player") : "0");
+    for (const [name, f] of Object.entries(FIELDS)) f.input.value = params.get(name) || DEFAULTS[name];
+  }
+
   return {
     activate,
+    restore,
     key,
     api: {
       answer: (q) => answer(table, q),

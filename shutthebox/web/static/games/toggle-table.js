@@ -1,9 +1,28 @@
 /* Toggle's rules and table (FORMAT.md section 6.5): the file to read, the coach's answer, and the value
  * of every card a roll allows, each the same lookups as `ShutTheBox toggle --expect` and `--move`. */
 
-import { InvalidQuestion, formatSet, numbersOf, parseSet, sixDecimals } from "../lib/notation.js";
+import { InvalidQuestion, formatSet, numbersOf, parseSet, shownText, sixDecimals } from "../lib/notation.js";
 
 const LIMITS = { cards: [1, 16], sides: [2, 12] };
+export const DEFAULT_RULES = { cards: 12, sides: 6 };
+
+/** `--cards` or `--sides` as the command line reads its text: its limits and its refusal, word for word. */
+export function ruleValue(name, text) {
+  const [low, high] = LIMITS[name];
+  const t = String(text).trim();
+  if (!/^[0-9]{1,11}$/.test(t) || Number(t) < low || Number(t) > high) {
+    throw new InvalidQuestion(`--${name} must be a whole number from ${low} to ${high}, not '${shownText(t)}'`);
+  }
+  return Number(t);
+}
+
+/** A die of the link (`x`, `y`) as `--move STATE X Y` reads it: the command line's refusals. */
+export function dieValue(text, sides) {
+  const t = String(text).trim();
+  if (!/^-?[0-9]{1,11}$/.test(t)) throw new InvalidQuestion(`the die must be a whole number, not '${shownText(t)}'`);
+  if (Number(t) < 1 || Number(t) > sides) throw new InvalidQuestion(`a die shows 1 to ${sides}, not ${Number(t)}`);
+  return Number(t);
+}
 
 /** The rules from typed text; InvalidQuestion in the command line's words. */
 export function checkRules(cards, sides) {

@@ -6,8 +6,9 @@
 
 import { InvalidQuestion, unlessInvalid, wholeNumber } from "../lib/notation.js";
 import { askDiscard, asking, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
-import { answerBox, loadTable, modeSwitch, toggles } from "./ui.js";
-import { answer, cardValues, cardsOf, checkRules, stateText, tableSpec, upCards } from "./toggle-table.js";
+import { answerBox, linkParam, loadTable, modeSwitch, toggles } from "./ui.js";
+import { DEFAULT_RULES, answer, cardValues, cardsOf, checkRules, dieValue, ruleValue, stateText, tableSpec, upCards }
+  from "./toggle-table.js";
 import { TogglePlay } from "./toggle-play.js";
 
 export { answer, cardValues, cardsOf, checkRules, choices, tableSpec } from "./toggle-table.js";
@@ -15,16 +16,36 @@ export const id = "toggle";
 export const title = "Toggle";
 const MODES = ["coach", "play"];
 
+/** The rules of the link (`cards`, `sides`), each refused one named with the command line's words and
+ * replaced: by the default, or by the most cards the dice can turn when the two do not make a game. */
+function linkRules(params) {
+  const read = (name, instead) => linkParam(params, name, (t) => ruleValue(name, t), DEFAULT_RULES[name], instead);
+  let cards = read("cards", `${DEFAULT_RULES.cards} cards instead`);
+  let sides = read("sides", `dice of ${DEFAULT_RULES.sides} sides instead`);
+  unlessInvalid(() => checkRules(cards, sides), (why) => {
+    if (params.get("cards") !== null) {
+      badParam(params, "cards", why, `${2 * sides} cards instead (the most ${sides}-sided dice can turn)`);
+      cards = 2 * sides;
+    } else {
+      badParam(params, "sides", why, `dice of ${DEFAULT_RULES.sides} sides instead`);
+      sides = DEFAULT_RULES.sides;
+    }
+  });
+  return { cards, sides };
+}
+
 export function mount(section, ctx) {
   const params = ctx.params;
   let table = null;
   let mode = choiceParam(params, "mode", MODES, "coach", "showing Coach");
   let linkSeed = seedParam(params); // for the first game only
   let linkUp = params.get("up"); // for the first table only
+  let linkDice = true; // the link's x and y, checked against the first table's dice
 
   // -- rules
-  const cardsField = field("Cards", params.get("cards") ?? "12", { id: "toggle-cards", size: 2 });
-  const sidesField = field("Sides of each die", params.get("sides") ?? "6", { id: "toggle-sides", size: 2 });
+  const rules = linkRules(params);
+  const cardsField = field("Cards", String(rules.cards), { id: "toggle-cards", size: 2 });
+  const sidesField = field("Sides of each die", String(rules.sides), { id: "toggle-sides", size: 2 });
   const rulesNote = el("p", { class: "hint", id: "toggle-rules" });
   const modes = modeSwitch("toggle", "Toggle", (m) => setMode(m));
   const tableError = el("div", { class: "error", role: "alert", id: "toggle-error", hidden: true });
@@ -40,7 +61,8 @@ export function mount(section, ctx) {
     el("div", { class: "row" }, el("span", { class: "label", id: "toggle-up-label" }, "Face-up cards"), cardsBox,
       el("button", { type: "button", class: "link", id: "toggle-all", onclick: () => { cardButtons.set(cardsOf(2 ** table.rules.cards - 1)); update(); } }, "all"),
       el("button", { type: "button", class: "link", id: "toggle-none", onclick: () => { cardButtons.set([]); update(); } }, "none")),
-    el("p", { class: "hint" }, "Press a card to turn it face up or face down. Leave both dice empty for the value alone."),
+    el("p", { class: "hint", id: "toggle-colours" }, "Press a card to turn it face up or face down: face up is wood, still to turn ",
+      "down, and face down is green felt, done (the open and shut tiles of Shut the Box). Leave both dice empty for the value alone."),
     el("div", { class: "row" }, xField.root, yField.root),
     xField.error, yField.error, box.root);
 
@@ -82,8 +104,28 @@ export function mount(section, ctx) {
       return;
     }
     const a = answer(table, { up, x, y });
-    box.show(a, { value: `Expected further rolls (face up: ${state})`,
-      move: `Turn card (dice ${x} and ${y})` });
+    box.show(a, { value: `Expected further rolls (face up: ${state})`, move: `Turn card (dice ${x} and ${y})` },
+      { alike: a.move === null ? [] : alike(cardValues(table, { up, x, y })) });
+  }
+
+  /** The cards as good as the table's: the same expected rolls after them (the tie rule). */
+  const alike = (ranked) => ranked.cards.filter((c) => c.card !== ranked.best && c.value === ranked.value).map((c) => String(c.card));
+
+  /** The link's dice, checked once against the first table's sides: a refused one is named and Coach shows
+   * the value alone. */
+  function checkLinkDice(sides) {
+    linkDice = false;
+    for (const name of ["x", "y"]) {
+      const text = params.get(name);
+      if (text === null || text.trim() === "") continue;
+      const ok = unlessInvalid(() => dieValue(text, sides) && true, (why) => {
+        badParam(params, name, why, "no dice instead: the value alone");
+        return false;
+      });
+      if (!ok) { xField.input.value = ""; yField.input.value = ""; }
+    }
+    const beyond = (f, name) => params.get(name) === null && Number(f.input.value) > sides;
+    if (beyond(xField, "x") || beyond(yField, "y")) { xField.input.value = ""; yField.input.value = ""; } // the page's 3 and 4
   }
   xField.input.addEventListener("input", update);
   yField.input.addEventListener("input", update);
@@ -141,7 +183,7 @@ export function mount(section, ctx) {
   /** Read the rules' fields and show their table; a game in progress is discarded only when the player says so. */
   async function loadRules(event) {
     let rules;
-    const read = (f, name) => f.read((t) => wholeNumber(t, name));
+    const read = (f, name) => f.read((t) => ruleValue(name, t));
     try {
       const cards = read(cardsField, "cards"), sides = read(sidesField, "sides");
       rules = checkRules(cards, sides);
@@ -166,6 +208,7 @@ export function mount(section, ctx) {
     if (loaded !== table) {
       table = loaded;
       newCards(rules);
+      if (linkDice) checkLinkDice(rules.sides);
     }
     ctx.setParams({ cards: String(rules.cards), sides: String(rules.sides) });
     rulesNote.textContent = `Cards 1-${rules.cards}, two dice of ${rules.sides} sides: ${table.name}, ` +
@@ -186,8 +229,19 @@ export function mount(section, ctx) {
   /** q = { up, x, y } as for `answer` -> every card the dice allow with its value (cardValues), or { error }. */
   const values = (q) => unlessInvalid(() => cardValues(table, q), (error) => ({ error }));
 
+  /** A history entry (Back, Forward): its mode and Coach's question; the rules stay the table's. */
+  function restore() {
+    mode = MODES.includes(params.get("mode")) ? params.get("mode") : "coach";
+    const same = table && (params.get("cards") ?? "12") === String(table.rules.cards) && (params.get("sides") ?? "6") === String(table.rules.sides);
+    if (!same) return;
+    unlessInvalid(() => cardButtons.set(upCards(params.get("up") ?? "all", table.rules.cards)), () => null);
+    xField.input.value = params.get("x") ?? "";
+    yField.input.value = params.get("y") ?? "";
+  }
+
   return {
     activate: () => loadRules(null),
+    restore,
     key,
     api: {
       answer: (q) => answer(table, q),

@@ -2,7 +2,20 @@
  * as numbers, the answer block, a game's table and its Coach / Play switch, history rows. What both
  * pages share is lib/ui.js's. */
 
-import { el } from "../lib/ui.js";
+import { unlessInvalid } from "../lib/notation.js";
+import { pct } from "../lib/play.js";
+import { badParam, el } from "../lib/ui.js";
+
+/**
+ * The link's parameter `name`: `read(text)` of it, or `fallback` when it is absent or refused
+ * (`read` throws InvalidQuestion in the command line's words; the parameter is then named in
+ * #link-problems with what the page does `instead`).
+ */
+export function linkParam(params, name, read, fallback, instead) {
+  const text = params.get(name);
+  if (text === null) return fallback;
+  return unlessInvalid(() => read(text), (why) => { badParam(params, name, why, instead); return fallback; });
+}
 
 /** A group of toggle buttons (aria-pressed). -> { root, buttons, value() set of pressed values, set(values) } */
 export function toggles(label, items, { onchange, name = "item" } = {}) {
@@ -43,19 +56,32 @@ export function radios(legend, name, items, checked, onchange) {
 /** A die shown as its number. */
 export const numberDie = (face) => el("span", { class: "die", "aria-label": `die ${face}` }, String(face));
 
-/** The question's answer block: a value line and a move line, each with data-answer for the tests. */
+/**
+ * The question's answer block: a value line and a move line, each with data-answer (what the command
+ * line prints) for the tests, and the choices as good as the best (the tie rule of every page: a
+ * choice whose value equals the best's as the command line prints it is optimal too).
+ */
 export function answerBox() {
   const value = el("p", { class: "answer-value", "data-answer": "" });
   const move = el("p", { class: "answer-move", "data-answer": "" });
+  const ties = el("p", { class: "answer-ties hint", "data-ties": "" });
   const problem = el("p", { class: "answer-problem", role: "status" });
-  const root = el("div", { class: "answer", "aria-live": "polite" }, value, move, problem);
+  const root = el("div", { class: "answer", "aria-live": "polite" }, value, move, ties, problem);
   return {
-    root, value, move, problem,
-    show(a, words) {
+    root, value, move, ties, problem,
+    /** a: { value, move, error } as `answer` gives them; words: { value, move } the lines' labels;
+     * chance: the value as a number when it is a chance (shown as every page shows a chance: the
+     * percent, lib/play.js's pct, the command line's figure beside it); alike: the other choices as
+     * good as the best (lib/play.js's isOptimal), in the command line's words. */
+    show(a, words, { chance = null, alike = [] } = {}) {
       value.dataset.answer = a.value ?? "";
-      value.textContent = a.value === null ? "" : `${words.value}: ${a.value}`;
+      value.textContent = a.value === null ? ""
+        : chance === null ? `${words.value}: ${a.value}` : `${words.value}: ${pct(chance)} (the command line prints ${a.value})`;
       move.dataset.answer = a.move ?? "";
       move.textContent = a.move === null ? "" : `${words.move}: ${a.move}`;
+      const others = a.move === null ? [] : alike;
+      ties.dataset.ties = others.join("; ");
+      ties.textContent = others.length ? `As good (optimal too): ${others.join(", ")}` : "";
       problem.textContent = a.error || "";
     },
   };

@@ -4,8 +4,8 @@
  * their index in the table's `turn` array, and the question's words with the command line's messages.
  * The 252 sorted rolls are yazy's (games/yazy-rules.js): the same dice. */
 
-import { InvalidQuestion, shorten, shownText } from "../lib/notation.js";
-import { DICE, REROLLS, ROLLS, SIDES, rankOf } from "./yazy-rules.js";
+import { InvalidQuestion, shorten } from "../lib/notation.js";
+import { DICE, REROLLS, ROLLS, SIDES, categorySet, formatSet, rankOf } from "./yazy-rules.js";
 
 export { DICE, REROLLS, ROLLS, SIDES, rankOf };
 export const CATEGORIES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three-kind", "four-kind", "full-house",
@@ -124,26 +124,10 @@ export function stateIndex(card, upper, box) {
 
 /** The card of open boxes: a bitmask, a list of names, or text as the command line reads it
  * (`ones,full-house`, `all`, `none`). InvalidQuestion for an unknown or repeated name. */
-export function cardOf(cats) {
-  if (Number.isInteger(cats) && cats >= 0 && cats <= ALL) return cats;
-  if (typeof cats === "string") {
-    if (cats === "all") return ALL;
-    if (cats === "none") return 0;
-    cats = cats.split(",");
-  }
-  if (!Array.isArray(cats)) throw new InvalidQuestion("a card is a list of open boxes such as ones,yahtzee, or all, or none");
-  let mask = 0;
-  for (const name of cats) {
-    const bit = CATEGORIES.indexOf(name);
-    if (bit < 0) throw new InvalidQuestion(`unknown category '${shownText(String(name))}' (the categories are ${CATEGORIES.join(", ")}; or all, none)`);
-    if ((mask >> bit) & 1) throw new InvalidQuestion(`category ${name} is listed twice`);
-    mask |= 1 << bit;
-  }
-  return mask;
-}
+export const cardOf = (cats) => categorySet(CATEGORIES, cats);
 
 /** `ones,full-house`, `all` or `none`: the command line's words for a card. */
-export const formatCard = (card) => (card === ALL ? "all" : openBoxes(card).map((c) => CATEGORIES[c]).join(",") || "none");
+export const formatCard = (card) => formatSet(CATEGORIES, card);
 
 /** `--upper N`: the points scored in the upper section (text or a number; empty or null: 0), checked
  * against the closed upper boxes. */

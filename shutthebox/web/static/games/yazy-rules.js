@@ -1,5 +1,9 @@
 /* yazy's rules as the table numbers them (docs/YAZY.md, FORMAT.md section 6.6): the 11 categories
- * (bit c of a category set), the 252 sorted rolls by rank, how five dice score, and the move codes. */
+ * (bit c of a category set), the 252 sorted rolls by rank, how five dice score, and the move codes;
+ * and the words of a five-dice question that yazy and Yahtzee share (categories, dice, rerolls left),
+ * with the command line's refusals. */
+
+import { InvalidQuestion, shorten, shownText } from "../lib/notation.js";
 
 export const CATEGORIES = ["ones", "twos", "threes", "fours", "fives", "sixes", "three-kind", "four-kind",
   "full-house", "straight", "yazy"];
@@ -54,4 +58,49 @@ export function describeMove(code, roll) {
   if (code >= SCORE) return "score " + CATEGORIES[code - SCORE];
   const kept = keptDice(code, roll);
   return "keep " + (kept.length ? kept.join(" ") : "none");
+}
+
+// -- the words of a question, yazy's and Yahtzee's, with the command line's refusals ------------------
+
+/** The set of open categories of `names` (bit c: names[c]): a bitmask, a list of names, or text as the
+ * command line reads it (`ones,full-house`, `all`, `none`). InvalidQuestion for an unknown or repeated name. */
+export function categorySet(names, cats) {
+  const all = (1 << names.length) - 1;
+  if (Number.isInteger(cats) && cats >= 0 && cats <= all) return cats;
+  if (typeof cats === "string") {
+    if (cats === "all") return all;
+    if (cats === "none") return 0;
+    cats = cats.split(",");
+  }
+  if (!Array.isArray(cats)) throw new InvalidQuestion(`the open categories are a list of names such as ${names[0]},${names[names.length - 1]}, or all, or none`);
+  let mask = 0;
+  for (const name of cats) {
+    const bit = names.indexOf(name);
+    if (bit < 0) throw new InvalidQuestion(`unknown category '${shownText(String(name))}' (the categories are ${names.join(", ")}; or all, none)`);
+    if ((mask >> bit) & 1) throw new InvalidQuestion(`category ${name} is listed twice`);
+    mask |= 1 << bit;
+  }
+  return mask;
+}
+
+/** `ones,full-house`, `all` or `none`: the command line's words for a set of open categories of `names`. */
+export const formatSet = (names, mask) => (mask === (1 << names.length) - 1 ? "all"
+  : names.filter((_, c) => (mask >> c) & 1).join(",") || "none");
+
+/** The rank of five dice written as digits in any order; InvalidQuestion in the command line's words. */
+export function rollIndex(dice) {
+  const index = rankOf(dice);
+  if (index !== undefined) return index;
+  const text = `'${shorten(dice)}'`;
+  if (!/^[0-9]+$/.test(dice)) throw new InvalidQuestion(`dice ${text}: write the five dice as digits 1 to 6, such as 13366`);
+  if (dice.length !== DICE) throw new InvalidQuestion(`dice ${text}: there are five dice, not ${dice.length}`);
+  throw new InvalidQuestion(`dice ${text}: a die shows 1 to 6, not ${[...dice].find((d) => !"123456".includes(d))}`);
+}
+
+/** The rerolls left as the command line reads them (text or a number), 0 to REROLLS. */
+export function rerollsLeft(given) {
+  const text = String(given).trim();
+  if (!/^-?[0-9]+$/.test(text)) throw new InvalidQuestion(`the number of rerolls must be a whole number, not '${shownText(text)}'`);
+  if (Number(text) < 0 || Number(text) > REROLLS) throw new InvalidQuestion(`rerolls left must be 0, 1 or 2, not ${Number(text)}`);
+  return Number(text);
 }

@@ -3,18 +3,18 @@
  * best move, as `ShutTheBox yazy --expect CATS DICE REROLLS` and `--move ...` print them.
  * Play (yazy-play.js): a seeded game with hints and the cost of every choice (yazy-choices.js). */
 
-import { answerOf, InvalidQuestion, shorten, sixDecimals, unlessInvalid } from "../lib/notation.js";
-import { choiceParam, el, field, plural, seedParam } from "../lib/ui.js";
-import { answerBox, loadTable, modeSwitch, radios, toggles } from "./ui.js";
-import { ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, describeMove, openCategories, rankOf } from "./yazy-rules.js";
+import { answerOf, InvalidQuestion, sixDecimals, unlessInvalid } from "../lib/notation.js";
+import { isOptimal } from "../lib/play.js";
+import { plural } from "../lib/ui.js";
+import { ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, categorySet, describeMove, rollIndex } from "./yazy-rules.js";
 import { choiceValue, choices } from "./yazy-choices.js";
+import { mountDiceGame } from "./dice-coach.js";
 import { YazyPlay } from "./yazy-play.js";
 
-export { CATEGORIES, ROLLS, describeMove };
+export { CATEGORIES, ROLLS, describeMove, rollIndex };
 export const id = "yazy";
 export const title = "Yazy";
 const RULES = { categories: CATEGORIES, dice: 5, sides: 6, rerolls: REROLLS };
-const MODES = ["coach", "play"];
 
 export function tableSpec() {
   const name = "yazy.msgpack";
@@ -27,28 +27,7 @@ export function tableSpec() {
   };
 }
 
-/** The rank of five dice written as digits in any order; InvalidQuestion in the command line's words. */
-export function rollIndex(dice) {
-  const index = rankOf(dice);
-  if (index !== undefined) return index;
-  const text = `'${shorten(dice)}'`;
-  if (!/^[0-9]+$/.test(dice)) throw new InvalidQuestion(`dice ${text}: write the five dice as digits 1 to 6, such as 13366`);
-  if (dice.length !== 5) throw new InvalidQuestion(`dice ${text}: there are five dice, not ${dice.length}`);
-  throw new InvalidQuestion(`dice ${text}: a die shows 1 to 6, not ${[...dice].find((d) => !"123456".includes(d))}`);
-}
-
-function categoriesMask(cats) {
-  if (Number.isInteger(cats) && cats >= 0 && cats <= ALL) return cats;
-  if (!Array.isArray(cats)) throw new InvalidQuestion("categories must be a list of names such as ones, yazy");
-  let mask = 0;
-  for (const name of cats) {
-    const bit = CATEGORIES.indexOf(name);
-    if (bit < 0) throw new InvalidQuestion(`unknown category '${shorten(String(name))}' (the categories are ${CATEGORIES.join(", ")}; or all, none)`);
-    if (mask & (1 << bit)) throw new InvalidQuestion(`category ${name} is listed twice`);
-    mask |= 1 << bit;
-  }
-  return mask;
-}
+const categoriesMask = (cats) => categorySet(CATEGORIES, cats);
 
 /**
  * q = { cats: bitmask or list of open category names, dice: five digits in any order (null: the start
@@ -81,102 +60,37 @@ function position(q) {
   }, () => null);
 }
 
+/** The choices at q ranked (yazy-choices.js) with the table's move first, or null when q is invalid. */
+function ranked(table, q) {
+  const at = position(q);
+  if (!at) return null;
+  const r = choices(table, at.mask, at.dice, at.rerolls);
+  return { best: describeMove(r.best, r.roll), value: r.value, choices: r.choices.map(({ move, value, cost }) => ({ move, value, cost })) };
+}
+
+/** The moves as good as the table's at q: their value equals its as the command line prints it (the tie
+ * rule of every page, lib/play.js's isOptimal). */
+function alike(table, q) {
+  const r = ranked(table, q);
+  return r ? r.choices.slice(1).filter((c) => isOptimal(c.cost)).map((c) => c.move) : [];
+}
+
 export function mount(section, ctx) {
-  const params = ctx.params;
-  let table = null;
-  let mode = choiceParam(params, "mode", MODES, "coach", "showing Coach");
-  const seed = seedParam(params);
-
-  // -- coach
-  const cats = toggles("Open categories", CATEGORIES.map((c) => [c, c]), { name: "categories", onchange: () => update() });
-  cats.root.id = "yazy-cats";
-  cats.root.setAttribute("aria-labelledby", "yazy-cats-label");
-  const given = params.get("cats");
-  cats.set(given === null || given === "all" ? CATEGORIES : given === "none" ? [] : given.split(","));
-  const diceField = field("Five dice", params.get("dice") ?? "13366", { id: "yazy-dice", size: 6, hint: "digits 1-6, any order; empty: the start of a turn" });
-  const rerolls = radios("Rerolls left", "yazy-rerolls", [["2", "2"], ["1", "1"], ["0", "0"]], params.get("rerolls") || "2", () => update());
-  const tableError = el("div", { class: "error", role: "alert", id: "yazy-error", hidden: true });
-  const box = answerBox();
-  box.root.id = "yazy-answer";
-  const coach = el("div", { id: "yazy-coach" },
-    el("div", { class: "row" }, el("span", { class: "label", id: "yazy-cats-label" }, "Open categories"), cats.root,
-      el("button", { type: "button", class: "link", id: "yazy-all", onclick: () => { cats.set(CATEGORIES); update(); } }, "all"),
-      el("button", { type: "button", class: "link", id: "yazy-none", onclick: () => { cats.set([]); update(); } }, "none")),
-    el("div", { class: "row" }, diceField.root, rerolls.root), diceField.error, box.root);
-
-  // -- play
-  const play = new YazyPlay(() => table, ctx, openInCoach);
-  const modes = modeSwitch("yazy", "Yazy", (m) => setMode(m), ctx);
-  section.append(modes.root, tableError, coach, play.root);
-
-  function update() {
-    if (!table) return;
-    const open = cats.pressed();
-    const text = diceField.input.value.trim();
-    let dice = null;
-    if (text === "") diceField.show("");
-    else {
-      dice = unlessInvalid(() => diceField.read((t) => { rollIndex(t.trim()); return t.trim(); }), () => null);
-      if (dice === null) {
-        box.show({ value: null, move: null, error: "No answer until the dice are corrected." }, {});
-        return;
-      }
-    }
-    const q = { cats: open, dice, rerolls: Number(rerolls.value()) };
-    ctx.setParams({ cats: open.length === 11 ? "all" : open.length ? open.join(",") : "none", dice: text, rerolls: rerolls.value() });
-    const a = answer(table, q);
-    box.show(a, { value: dice === null ? "Expected score to come, at the start of a turn" : `Expected score to come (${plural(q.rerolls, "reroll")} left)`,
-      move: "Best move" });
-  }
-  diceField.input.addEventListener("input", update);
-
-  /** A decision of the game, asked in Coach (the game is kept: Play shows it again). */
-  function openInCoach(mask, dice, left) {
-    cats.set(openCategories(mask).map((c) => CATEGORIES[c]));
-    diceField.input.value = dice;
-    rerolls.set(left);
-    setMode("coach");
-    update();
-    diceField.input.focus();
-  }
-
-  function setMode(m) {
-    mode = m;
-    modes.set(m, { coach, play: play.root });
-    if (m === "play" && table && !play.state) play.start(seed);
-  }
-
-  function key(event) {
-    if (mode === "play" && table && play.state) play.key(event);
-  }
-
-  async function activate() {
-    table = await loadTable(ctx, tableSpec(), tableError, [coach, play.root]);
-    if (!table) return;
-    setMode(mode);
-    update();
-    ctx.ready();
-  }
-
-  /** q = { cats, dice, rerolls } as for `answer` -> the choices ranked (yazy-choices.js), or null when invalid. */
-  const ranked = (q) => {
-    const at = position(q);
-    if (!at) return null;
-    const r = choices(table, at.mask, at.dice, at.rerolls);
-    return { best: describeMove(r.best, r.roll), value: r.value, choices: r.choices.map(({ move, value, cost }) => ({ move, value, cost })) };
-  };
-
-  return {
-    activate,
-    key,
-    api: {
-      answer: (q) => answer(table, q), answers: (qs) => qs.map((q) => answer(table, q)), table: () => table,
-      choices: ranked,
-      choicesMany: (qs) => qs.map(ranked),
-      /** The value of one move (FORMAT.md 6.6 code) at q. */
-      choiceValue: (q, code) => { const at = position(q); return at && choiceValue(table, at.mask, at.dice, at.rerolls, code); },
-      play: { state: () => play.snapshot(), start: (s) => play.start(s ?? null) },
-      mode: (m) => setMode(m),
+  return mountDiceGame(section, ctx, {
+    id, title, noun: "categories", names: CATEGORIES, tableSpec, answer,
+    own: () => ({ rows: [], params: () => ({}), read: () => ({ q: {}, problem: null }), restore() {} }),
+    show(table, q, box) {
+      if (!q) return;
+      const a = answer(table, q);
+      box.show(a, { value: q.dice === null ? "Expected score to come, at the start of a turn" : `Expected score to come (${plural(q.rerolls, "reroll")} left)`,
+        move: "Best move" }, { alike: a.move === null ? [] : alike(table, q) });
     },
-  };
+    play: (table, ctx, coach) => new YazyPlay(table, ctx, (mask, dice, left) => coach.open(mask, dice, left)),
+    api: (table) => ({
+      choices: (q) => ranked(table(), q),
+      choicesMany: (qs) => qs.map((q) => ranked(table(), q)),
+      /** The value of one move (FORMAT.md 6.6 code) at q. */
+      choiceValue: (q, code) => { const at = position(q); return at && choiceValue(table(), at.mask, at.dice, at.rerolls, code); },
+    }),
+  });
 }

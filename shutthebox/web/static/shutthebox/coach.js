@@ -43,6 +43,9 @@ export function coachAnswer(table, scores, position, roll) {
   }, table, judge, mask, roll);
 }
 
+/** Why a middle player's value after their turn ends is "—": the table does not hold it. */
+export const NOT_HELD = "not in the table: a middle player's chance once their turn ends depends on the players still to play";
+
 /** "Player one", "player three". */
 export const playerName = (k, capital = true) => `${capital ? "Player" : "player"} ${PLAYER_WORDS[k - 1]}`;
 
@@ -336,7 +339,7 @@ export class Coach {
     if (this.roll !== null) {
       text += answer.turnEnds
         ? ` Roll ${this.roll}: no open tiles add up to it, the turn ends with score ${tileSum(mask)}` +
-          (answer.endValue === null ? "." : `: wins ${pct(answer.endValue)}.`)
+          (answer.endValue === null ? `: wins — (${NOT_HELD}).` : `: wins ${pct(answer.endValue)}.`)
         : ` Roll ${this.roll}: best move ${formatMove(answer.best)}.`;
     }
     summary.textContent = text;
@@ -377,7 +380,8 @@ export class Coach {
       moves.append(el("tr", {}, el("td", { text: String(roll) }),
         el("td", { class: "num", text: chances[roll] ? pct(chances[roll]) : "—" }),
         el("td", { text: best ? moveText(best) : "none: turn ends" }),
-        el("td", { class: "num", text: value === null ? "—" : pct(value) })));
+        value === null ? el("td", { class: "num", "data-why": "not-held" }, "—", el("span", { class: "why", text: ` ${NOT_HELD}` }))
+          : el("td", { class: "num", text: pct(value) })));
     }
   }
 }

@@ -1,136 +1,89 @@
 /* Play: you take one seat of N (`seat`), the computer plays the others optimally from the table.
- * Seeded dice, feedback after each of your moves, a chart of your chance of winning, a Hint (H)
- * for the current roll, and a history whose rows open their position in Coach. */
+ * What Play adds to the shared controller (game.js): the seats and the computer's turns, feedback
+ * in winning chance after each of your moves, a chart of your chance of winning, a Hint (H) for
+ * the current roll, and a history whose rows open their position in Coach. */
 
 import { formatMove, rollChances, tilesOf } from "./table.js";
 import { Turns, PLAYER_WORDS } from "./turns.js";
 import { playersJudge, playerName } from "./coach.js";
 import { sixDecimals } from "../lib/notation.js";
-import { askDiscard, choiceParam, el, plural, seedParam } from "../lib/ui.js";
+import { choiceParam, el, plural, seedParam } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
-import { $, params, pct, points, say, wait, focusIn, roving, showTiles, buildTiles, showDice, animateDice } from "./view.js";
+import { GameMode } from "./game.js";
+import { $, params, pct, points, say, showTiles, buildTiles, showDice } from "./view.js";
 
 const moveText = (mask) => formatMove(tilesOf(mask));
 
-export class Play {
+export class Play extends GameMode {
   constructor(app) {
-    this.app = app;
-    this.game = null;
-    this.serial = 0; // a new game makes the computer's pending steps stale
-    this.awaiting = "none";
-    this.busy = false;
-    this.engaged = false;
-    this.focusState = null;
-    this.hints = false;
+    super(app, "play", { section: "play", tiles: "play-tiles", dice: "dice", roll: "roll", rollOne: "roll-one", confirm: "confirm",
+      clear: "clear", newGame: "new-game", message: "play-message", feedback: "feedback", seedLink: "seed-link" });
     this.points = [];
     this.moves = 0;
     this.optimal = 0;
     this.lost = 0;
     this.mistakes = [];
+    this.you = 1; // your seat
   }
 
   get table() { return this.app.table; }
-  get seat() { return this.game ? this.game.seats.indexOf("you") + 1 : 1; }
+  get seat() { return this.game ? this.game.seats.indexOf("you") + 1 : this.you; }
 
   init() {
-    const tiles = $("play-tiles");
-    roving(tiles);
-    tiles.addEventListener("click", (event) => {
-      const tile = event.target.closest("[data-tile]");
-      if (tile) this.pick(Number(tile.dataset.tile));
-    });
-    // Once the user acts in the game, the focus follows it (Roll, Close tiles, New game).
-    $("play").addEventListener("click", () => { this.engaged = true; }, true);
-    $("roll").addEventListener("click", () => this.humanRoll());
-    $("roll-one").addEventListener("click", () => this.humanRoll(1));
-    $("confirm").addEventListener("click", () => this.confirm());
-    $("clear").addEventListener("click", () => this.clear());
+    this.bind();
     $("seats").addEventListener("click", (event) => {
       const button = event.target.closest("[data-seat]");
       if (!button) return;
       const seat = Number(button.dataset.seat), name = playerName(seat, false);
-      this.restart(this.game.seed, seat, `Start again as ${name}, with the same dice?`, `Start as ${name}`);
+      this.restart(`Start again as ${name}, with the same dice?`, `Start as ${name}`, () => { this.you = seat; this.start(this.seed); });
     });
-    $("new-game").addEventListener("click", () => this.askNewGame());
     $("replay").addEventListener("click", () => {
-      this.restart(this.game.seed, this.seat, `Replay seed ${this.game.seed} from the start?`, "Replay seed");
+      this.restart(`Replay seed ${this.seed} from the start?`, "Replay seed", () => this.start(this.seed));
     });
     $("play-hint").addEventListener("click", () => this.toggleHints());
     $("log").addEventListener("click", (event) => {
       const button = event.target.closest("[data-entry]");
       if (button) this.openInCoach(this.game.history[Number(button.dataset.entry)]);
     });
+    this.you = this.seatParam();
+    const seed = seedParam(params) ?? newSeed();
+    this.start(seed, params.get("mode") === "play" || params.get("mode") === null ? params.get("moves") ?? "" : "");
+  }
+
+  /** The link's seat, checked against the table's players. */
+  seatParam() {
     const seats = Array.from({ length: this.table.players }, (_, i) => String(i + 1));
-    const seat = Number(choiceParam(params, "seat", seats, "1", "you are player one instead"));
-    this.newGame(seedParam(params) ?? newSeed(), seat);
+    return Number(choiceParam(params, "seat", seats, "1", "you are player one instead"));
   }
 
   /** The table changed (other rules or players): a new game with the same dice. */
   rebuild() {
-    const seat = Math.min(this.seat, this.table.players);
-    this.newGame(this.game ? this.game.seed : newSeed(), seat);
+    this.you = Math.min(this.seat, this.table.players);
+    this.start(this.game ? this.seed : newSeed());
   }
 
-  /** A game you have rolled in and not finished. */
-  inProgress() { return !!this.game && !this.game.over && this.game.rolled > 0; }
-
-  /** A new game, once you confirm if that throws away a game in progress. */
-  async restart(seed, seat, question, yesText) {
-    if (!this.inProgress() || await askDiscard(yesText, `${question} The game in progress will be lost.`)) this.newGame(seed, seat);
+  /** Back or Forward to a Play entry: its seat, seed and moves. */
+  fromLink() {
+    this.restoreSeat = this.seatParam();
+    this.restore(seedParam(params) ?? this.seed);
   }
 
-  askNewGame() { this.restart(newSeed(), this.seat, "Start a new game with new dice?", "New game"); }
-
-  /** After the game moved on: the focus goes to what comes next, if you are at the game. */
-  focusNext() {
-    const g = this.game;
-    const now = g.over ? "over" : g.human ? this.awaiting : "computer";
-    if (now === this.focusState) return;
-    this.focusState = now;
-    if (!this.engaged) return;
-    focusIn($("play"), { over: $("new-game"), roll: $("roll"), move: $("confirm") }[now]);
+  sameSettings() {
+    const same = this.restoreSeat === undefined || this.restoreSeat === this.seat;
+    if (!same) this.you = this.restoreSeat;
+    this.restoreSeat = undefined;
+    return same;
   }
 
-  showUrl() {
-    this.app.setUrl([["mode", "play"], ["seed", String(this.game.seed)], ["seat", String(this.seat)]]);
-    $("seed-link").textContent = String(this.game.seed);
-    $("seed-link").href = location.href;
-  }
+  urlEntries() { return [["seed", String(this.seed)], ["seat", String(this.seat)]]; }
 
-  key(key) {
-    const tile = this.app.tileKey(key);
-    if (tile || /^[rRnNhHoO]$/.test(key) || key === "Enter" || key === "Escape") this.engaged = true;
-    if (tile) { this.pick(tile); return true; }
-    if (key === "r" || key === "R") { this.humanRoll(); return true; }
-    if ((key === "o" || key === "O") && this.oneDieChoice()) { this.humanRoll(1); return true; }
-    if (key === "Enter" && this.awaiting === "move") { this.confirm(); return true; }
-    if (key === "Escape") { this.clear(); return true; }
-    if (key === "n" || key === "N") { this.askNewGame(); return true; }
-    if (key === "h" || key === "H") { this.toggleHints(); return true; }
-    return false;
-  }
-
-  clear() {
-    if (this.game) this.game.chosen = 0;
-    this.say("");
-    this.render();
-  }
-
-  toggleHints() {
-    this.hints = !this.hints;
-    this.render();
-  }
-
-  newGame(seed, seat) {
-    const t = this.table;
-    this.serial += 1;
+  newGame(seed) {
+    const t = this.table, seat = this.you;
     const seats = Array.from({ length: t.players }, (_, i) => (i + 1 === seat ? "you" : "computer"));
     this.game = new Turns({ board: t, seats, seed, judge: (g) => playersJudge(t, g.scores) });
-    this.busy = false;
     this.awaiting = "none";
     this.points = [];
     this.moves = 0; this.optimal = 0; this.lost = 0; this.mistakes = [];
-    this.focusState = null;
     this.result = null;
     buildTiles($("play-tiles"), t.rules.tiles);
     const group = $("seats");
@@ -149,7 +102,7 @@ export class Play {
     this.say("");
     this.addPoint("start", false);
     if (this.app.mode === "play") this.showUrl();
-    this.next();
+    return Promise.resolve(true);
   }
 
   /** Your chance of winning before the player to move rolls; null where the table does not say (more players). */
@@ -196,81 +149,33 @@ export class Play {
     return `${player === this.seat ? "You" : "Computer"} (player ${PLAYER_WORDS[player - 1]})`;
   }
 
-  /** Decide what happens next: wait for you, or let the computer act. */
-  next() {
-    const g = this.game;
-    this.render();
-    if (g.over) return;
-    if (g.human) {
-      this.awaiting = g.roll === null ? "roll" : "move";
-      if (this.awaiting === "roll" && !$("play-message").textContent) this.say("Your turn: press Roll (R).");
+  /** The computer's roll and move (one roll of its turn), paced so that each can be read. */
+  async computerStep() {
+    const g = this.game, serial = this.serial;
+    await this.pause(450);
+    if (serial !== this.serial) return;
+    await this.throwDice();
+    if (serial !== this.serial) return;
+    if (this.afterRoll()) {
+      await this.pause(650);
+      if (serial !== this.serial) return;
+      const best = g.judge.best(g.mask, g.roll);
+      g.chosen = best;
       this.render();
-      return;
+      await this.pause(450);
+      if (serial !== this.serial) return;
+      this.applyMove(best, false);
     }
-    this.awaiting = "computer";
-    this.render();
-    const serial = this.serial;
-    this.busy = true;
-    (async () => {
-      await wait(450);
-      if (serial !== this.serial) return;
-      await this.throwDice();
-      if (serial !== this.serial) return;
-      if (this.afterRoll()) {
-        await wait(650);
-        if (serial !== this.serial) return;
-        const best = g.judge.best(g.mask, g.roll);
-        g.chosen = best;
-        this.render();
-        await wait(450);
-        if (serial !== this.serial) return;
-        this.applyMove(best, false);
-      }
-      if (serial !== this.serial) return;
-      this.busy = false;
-      if (!g.over) this.next();
-    })();
   }
 
-  /** One die may be thrown instead of all of them (a rule set with the optional one die). */
-  oneDieChoice() {
+  /** Your roll settled: where one die was optional, whether the table would have thrown the same. */
+  afterYourRoll() {
     const g = this.game;
-    return !g.over && g.human && this.table.diceChoices(g.mask).length > 1;
-  }
-
-  /** Your roll: all dice, or `count` (1) where one die is optional. */
-  humanRoll(count = null) {
-    const g = this.game;
-    if (g.over) { this.say("The game is over: press New game (N) or Replay seed.", true); return; }
-    if (!g.human || this.busy) { this.say("Wait: it is the computer's turn.", true); return; }
-    if (this.awaiting !== "roll") {
-      this.say(`You have rolled ${g.roll} already: close tiles that add up to it.`, true);
-      return;
-    }
-    const serial = this.serial;
-    this.busy = true;
-    this.awaiting = "rolling";
-    this.say("");
-    $("feedback").textContent = "";
-    this.render();
-    this.throwDice(count ?? this.table.rules.dice).then(() => {
-      if (serial !== this.serial) return;
-      this.busy = false;
-      const { count: thrown, best } = g.diceChoice;
-      if (this.table.diceChoices(g.mask).length > 1) {
-        $("feedback").textContent = thrown === best ? `Dice: ${thrown === 1 ? "one die" : "all dice"}, as the table throws here.` :
-          `Dice: the table throws ${best === 1 ? "one die" : "all dice"} here, not ${thrown === 1 ? "one die" : "all dice"}.`;
-        $("feedback").className = `feedback ${thrown === best ? "optimal" : "mistake"}`;
-      }
-      if (this.afterRoll()) { this.awaiting = "move"; this.render(); } else if (!g.over) this.next();
-    });
-  }
-
-  /** Throw the dice from the seeded stream (animated); resolves when they settle. */
-  async throwDice(count = null) {
-    const g = this.game;
-    const dice = g.throwDice(count);
-    await animateDice($("dice"), dice.length, this.table.rules.sides);
+    if (this.board.diceChoices(g.mask).length < 2) return;
+    const { count: thrown, best } = g.diceChoice;
+    $("feedback").textContent = thrown === best ? `Dice: ${thrown === 1 ? "one die" : "all dice"}, as the table throws here.` :
+      `Dice: the table throws ${best === 1 ? "one die" : "all dice"} here, not ${thrown === 1 ? "one die" : "all dice"}.`;
+    $("feedback").className = `feedback ${thrown === best ? "optimal" : "mistake"}`;
   }
 
   /** After a roll: true if a move must be chosen, false if the turn ended. */
@@ -287,36 +192,6 @@ export class Play {
     this.addPoint("roll", false, this.chanceOf(g.judge.value(g.mask, best)));
     this.pendingLog = text;
     return true;
-  }
-
-  /** Refuse a tile or Close tiles unless your move is awaited, saying why (not while your own dice roll); true if refused. */
-  refuse() {
-    const g = this.game;
-    if (g.over) { this.say("The game is over: press New game (N) or Replay seed.", true); return true; }
-    if (!g.human || this.awaiting === "computer") { this.say("Wait: it is the computer's turn.", true); return true; }
-    if (this.awaiting === "roll") { this.say("Roll the dice first (R).", true); return true; }
-    return this.awaiting !== "move";
-  }
-
-  pick(tile) {
-    const g = this.game;
-    if (this.refuse()) return;
-    const problem = g.pick(tile);
-    if (problem) { this.say(problem, true); return; }
-    this.say(g.chosenText());
-    this.render();
-  }
-
-  confirm() {
-    const g = this.game;
-    if (this.refuse()) return;
-    const problem = g.confirmProblem();
-    if (problem) { this.say(problem, true); return; }
-    const closed = tilesOf(g.chosen);
-    this.applyMove(g.chosen, true);
-    if (g.over) return;
-    this.say(`Closed ${closed.join(" + ")}. Press Roll (R) for your next throw.`);
-    this.next();
   }
 
   applyMove(move, mine) {
@@ -355,6 +230,7 @@ export class Play {
       return;
     }
     this.addPoint("move", mistake);
+    if (mine) this.say(`Closed ${tilesOf(move).join(" + ")}. Press Roll (R) for your next throw.`);
     this.render();
   }
 

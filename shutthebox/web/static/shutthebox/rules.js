@@ -184,6 +184,9 @@ export const SOLO_VARIANTS = {
 };
 export const soloTableName = (variant) => `solo-${variant}.msgpack`;
 
+/** The single-player table of any rules: solo-NAME.msgpack for a named set, else solo-<rules key>.msgpack. */
+export const soloName = (r) => soloTableName(variantOf(r) || ruleKey(r));
+
 /** The name of the single-player variant with exactly these rules, or null. */
 export function variantOf(r) {
   return Object.keys(SOLO_VARIANTS).find((name) => sameRules(SOLO_VARIANTS[name].rules, r)) || null;

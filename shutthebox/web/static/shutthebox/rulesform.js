@@ -8,7 +8,7 @@ import { askDiscard, badParam, el, field } from "../lib/ui.js";
 import {
   PRESETS, STANDARD, LIMITS, makeRules, optionNumber, parseOneDie, rulesFromOptions, oneDieText, presetOf, sameRules, describeRules, tableName,
 } from "./rules.js";
-import { loadPlayersTable } from "./tables.js";
+import { loadPlayersTable, loadSoloRulesTable } from "./tables.js";
 import { cancelButton, solveQuestion } from "../solve.js";
 import { $, params } from "./view.js";
 
@@ -45,13 +45,19 @@ export function rulesFromLink() {
 
 /** The link's parameters of a table's rules and players: each option not at its default, as the command line's. */
 export function rulesEntries(table) {
-  const r = table.rules, entries = [];
+  const entries = ruleEntries(table.rules);
+  if (table.players !== 2) entries.push(["players", String(table.players)]);
+  return entries;
+}
+
+/** The link's parameters of a rule set (Solo's too): each option not at its default. */
+export function ruleEntries(r) {
+  const entries = [];
   if (r.tiles !== STANDARD.tiles) entries.push(["tiles", String(r.tiles)]);
   if (r.dice !== STANDARD.dice) entries.push(["dice", String(r.dice)]);
   if (r.sides !== STANDARD.sides) entries.push(["sides", String(r.sides)]);
   if (oneDieText(r) !== oneDieText(STANDARD)) entries.push(["one_die", oneDieText(r)]);
   if (r.maxMoveTiles !== null) entries.push(["max_move_tiles", String(r.maxMoveTiles)]);
-  if (table.players !== 2) entries.push(["players", String(table.players)]);
   return entries;
 }
 
@@ -74,7 +80,7 @@ export class RulesControl {
     };
     this.preset = el("select", { id: "rules-preset", onchange: () => this.choosePreset() },
       ...PRESETS.map((p) => el("option", { value: p.id, text: `${p.title}: ${describeRules(p.rules)}` })),
-      el("option", { value: "", text: "Your own rules" }));
+      el("option", { value: "", text: "Custom" }));
     panel.textContent = "";
     panel.append(el("p", { class: "row" }, el("label", { for: "rules-preset", text: "Rule set" }), this.preset),
       el("div", { class: "rules-fields" }, ...Object.values(this.fields).map((f) => f.root)),
@@ -83,18 +89,56 @@ export class RulesControl {
         onclick: () => this.apply() }), el("span", { id: "rules-message", class: "hint", role: "status" })));
     for (const f of Object.values(this.fields)) {
       f.input.addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); this.apply(); } });
+      f.input.addEventListener("input", () => this.edited(f));
     }
     this.show();
   }
 
-  /** The fields and the summary from the table in use. */
+  /** A field was edited: one die has no one-die rule (never, chosen for you, the earlier rule given back
+   * with more dice), and the menu names the preset the fields now make, else Custom. */
+  edited(f) {
+    const dice = this.fields.dice.input.value.trim(), oneDie = this.fields.oneDie.input;
+    if (f === this.fields.dice && dice === "1" && oneDie.value.trim() !== "never") {
+      this.oneDieBefore = oneDie.value;
+      oneDie.value = "never";
+      this.fields.oneDie.show("");
+    } else if (f === this.fields.dice && dice !== "1" && this.oneDieBefore !== undefined && oneDie.value.trim() === "never") {
+      oneDie.value = this.oneDieBefore;
+    }
+    if (f === this.fields.oneDie) this.oneDieBefore = undefined;
+    this.preset.value = this.typedPreset();
+  }
+
+  /** The preset whose rules the fields hold, "" (Custom) when none or the fields do not make rules. */
+  typedPreset() {
+    const f = this.fields;
+    try {
+      const fields = {
+        tiles: optionNumber("tiles", f.tiles.input.value.trim()), dice: optionNumber("dice", f.dice.input.value.trim()),
+        sides: optionNumber("sides", f.sides.input.value.trim()), ...parseOneDie(f.oneDie.input.value.trim()),
+        maxMoveTiles: f.maxMoveTiles.input.value.trim() === "" ? null : optionNumber("maxMoveTiles", f.maxMoveTiles.input.value.trim()),
+      };
+      return presetOf(makeRules(fields))?.id ?? "";
+    } catch (e) {
+      if (!(e instanceof InvalidQuestion)) throw e;
+      return "";
+    }
+  }
+
+  /** Solo's rules are its own: the form shows and sets them in Solo mode, the table's in Coach and Play. */
+  get solo() { return this.app.mode === "solo"; }
+
+  /** The fields and the summary from the rules in use (the table's, or Solo's). */
   show() {
-    const t = this.app.table, r = t.rules;
+    if (!this.fields) return;
+    const t = this.app.table, r = this.solo ? this.app.solo.rules : t.rules;
     const values = { tiles: r.tiles, dice: r.dice, sides: r.sides, oneDie: oneDieText(r), maxMoveTiles: r.maxMoveTiles ?? "", players: t.players };
     for (const [key, f] of Object.entries(this.fields)) { f.input.value = String(values[key]); f.show(""); }
+    this.fields.players.root.hidden = this.solo;
+    this.oneDieBefore = undefined;
     const preset = presetOf(r);
     this.preset.value = preset ? preset.id : "";
-    $("rules-summary").textContent = `Rules: ${preset ? preset.title : "your own"}, ${t.players} players`;
+    $("rules-summary").textContent = `Rules: ${preset ? preset.title : "custom"}, ${this.solo ? "one player (Solo)" : `${t.players} players`}`;
   }
 
   choosePreset() {
@@ -103,6 +147,7 @@ export class RulesControl {
     const r = preset.rules;
     const values = { tiles: r.tiles, dice: r.dice, sides: r.sides, oneDie: oneDieText(r), maxMoveTiles: r.maxMoveTiles ?? "" };
     for (const [key, value] of Object.entries(values)) { this.fields[key].input.value = String(value); this.fields[key].show(""); }
+    this.oneDieBefore = undefined;
   }
 
   /** The rules and players typed, or null (each bad field says why, beside it). */
@@ -116,12 +161,20 @@ export class RulesControl {
       ...take("oneDie", (text) => parseOneDie(text.trim())),
       maxMoveTiles: take("maxMoveTiles", (text) => (text.trim() === "" ? null : optionNumber("maxMoveTiles", text.trim()))),
     };
-    const players = take("players", number("players"));
+    const players = this.solo ? 1 : take("players", number("players"));
     if (!ok) return null;
+    if (fields.maxMoveTiles !== null && fields.maxMoveTiles > fields.tiles) {
+      f.maxMoveTiles.show(`Tiles per move must be at most the tiles, ${fields.tiles}, not ${fields.maxMoveTiles}`);
+      return null;
+    }
+    if (fields.dice === 1 && (fields.oneDieAtMost !== null || fields.oneDieHighShut)) {
+      f.oneDie.show("With 1 die the one-die rule is never: it needs a game of more than one die");
+      return null;
+    }
     try {
       return { rules: makeRules(fields), players };
     } catch (e) {
-      f.oneDie.show(e.message); // the rules do not make a game: said beside the one-die rule, the usual cause
+      f.oneDie.show(e.message); // what is left: the one-die rule (an optional one die with no rule for when)
       return null;
     }
   }
@@ -132,6 +185,11 @@ export class RulesControl {
     const message = $("rules-message");
     message.textContent = "";
     if (!wanted) { message.textContent = "Not changed: correct the rules marked."; return; }
+    if (this.solo) {
+      if (sameRules(wanted.rules, this.app.solo.rules) && this.app.solo.awaiting !== "error") { message.textContent = "These are the rules in use."; return; }
+      this.app.solo.useRules(wanted.rules);
+      return;
+    }
     const t = this.app.table;
     if (sameRules(wanted.rules, t.rules) && wanted.players === t.players) { message.textContent = "These are the rules in use."; return; }
     const go = () => this.switchTo(wanted.rules, wanted.players);
@@ -142,6 +200,7 @@ export class RulesControl {
   /** For the page's hook: rules from options as typed ({tiles, dice, sides, oneDie, maxMoveTiles, players}); resolves to the table's name. */
   async load(options) {
     for (const [key, value] of Object.entries(options)) if (this.fields[key]) this.fields[key].input.value = String(value ?? "");
+    if (String(options.dice) === "1" && options.oneDie === undefined) this.fields.oneDie.input.value = "never";
     const wanted = this.read();
     if (!wanted) throw new InvalidQuestion(Object.values(this.fields).map((f) => f.error.textContent).filter(Boolean).join("; "));
     await this.switchTo(wanted.rules, wanted.players);
@@ -167,7 +226,7 @@ export class RulesControl {
     }
   }
 
-  /** The table of these rules and players, solved by the server first if need be: once the player presses
+  /** The table of these rules and players (null: Solo's single-player table), solved by the server first if need be: once the player presses
    * Solve after seeing what it costs, with its progress and a Cancel button shown. `onAsk(asking)` is told
    * when the question is shown (true) and answered (false). */
   async fetch(rules, players, onAsk = null) {
@@ -180,14 +239,16 @@ export class RulesControl {
     const ask = async (answer) => {
       text.hidden = bar.hidden = true;
       onAsk?.(true);
-      const yes = await solveQuestion(status, answer, { signal: abort.signal, what: `${describeRules(rules)}, ${players} players` });
+      const yes = await solveQuestion(status, answer, { signal: abort.signal,
+        what: `${describeRules(rules)}, ${players === null ? "one player" : `${players} players`}` });
       onAsk?.(false);
       text.hidden = bar.hidden = false;
       if (!yes) status.hidden = true;
       return yes;
     };
     try {
-      const table = await loadPlayersTable(rules, players, this.app.mainUrl, ({ state, done, total, name }) => {
+      const load = players === null ? (...a) => loadSoloRulesTable(rules, ...a) : (...a) => loadPlayersTable(rules, players, ...a);
+      const table = await load(this.app.mainUrl, ({ state, done, total, name }) => {
         status.hidden = false;
         removeCancel ??= cancelButton(status, abort);
         document.body.dataset.solve = "solving";

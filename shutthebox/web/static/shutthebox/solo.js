@@ -1,14 +1,17 @@
 /* Solo: one player, one turn, for the objective "shut" (the highest chance of closing every tile)
- * or "score" (the lowest expected final score), from the single-player tables (FORMAT.md 6.2),
- * played through the same turn controller as Play. */
+ * or "score" (the lowest expected final score), from the single-player table of any rule set
+ * (FORMAT.md 6.2: the three named ones shipped, others solved on first use). What Solo adds to the
+ * shared controller (game.js): the rules and the goal, costs in the objective's words, the summary. */
 
 import { TableError } from "../lib/format.js";
-import { askDiscard, choiceParam, el, seedParam } from "../lib/ui.js";
+import { choiceParam, el, seedParam } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
 import { formatMove, rollChances, tilesOf, tileSum, SoloTable } from "./table.js";
 import { Turns, answerRoll } from "./turns.js";
-import { SOLO_VARIANTS, OBJECTIVES, describeRules } from "./rules.js";
-import { $, params, pct, say, focusIn, roving, showTiles, buildTiles, showDice, animateDice } from "./view.js";
+import { GameMode } from "./game.js";
+import { SOLO_VARIANTS, OBJECTIVES, STANDARD, describeRules, sameRules, soloName, variantOf } from "./rules.js";
+import { rulesFromLink, ruleEntries } from "./rulesform.js";
+import { $, params, pct, showTiles, buildTiles, showDice } from "./view.js";
 
 const GOALS = { shut: "shut the box", score: "lowest score" };
 const moveText = (mask) => formatMove(tilesOf(mask));
@@ -37,7 +40,7 @@ export function soloJudge(table, objective) {
     before: (mask) => table.value(mask, objective),
     cost: (bestValue, value) => table.cost(bestValue, value, objective),
     better: (a, b) => table.better(a, b, objective),
-    dice: (mask) => table.diceFor(mask),
+    dice: (mask) => table.dice(mask, objective),
   };
 }
 
@@ -53,117 +56,102 @@ export function soloAnswer(table, objective, position, roll) {
     roll: null, moves: [], best: null, turnEnds: false, endValue: null }, table, judge, mask, roll);
 }
 
-export class Solo {
+export class Solo extends GameMode {
   constructor(app) {
-    this.app = app;
-    this.variant = "standard";
+    super(app, "solo", { section: "solo", tiles: "solo-tiles", dice: "solo-dice", roll: "solo-roll", rollOne: "solo-roll-one",
+      confirm: "solo-confirm", clear: "solo-clear", newGame: "solo-new", message: "solo-message", feedback: "solo-feedback",
+      seedLink: "solo-seed-link" });
+    this.rules = STANDARD;
     this.objective = "shut";
-    this.hints = false;
     this.table = null;
-    this.game = null;
     this.started = false;
     this.awaiting = "loading";
-    this.serial = 0;
-    this.engaged = false;
-    this.focusState = null;
     this.seed = 0;
   }
 
+  get variant() { return variantOf(this.rules); }
+  get board() { return this.table; }
+
   init() {
-    this.variant = choiceParam(params, "variant", Object.keys(SOLO_VARIANTS), "standard", "the standard rules instead");
+    this.rules = this.rulesParam();
     this.objective = choiceParam(params, "objective", OBJECTIVES, "shut", "the goal is to shut the box instead");
     this.hints = choiceParam(params, "hints", ["0", "1"], "0", "no hints instead") === "1";
     this.seed = seedParam(params) ?? newSeed();
-    roving($("solo-tiles"));
-    $("solo-tiles").addEventListener("click", (event) => {
-      const tile = event.target.closest("[data-tile]");
-      if (tile) this.pick(Number(tile.dataset.tile));
-    });
-    $("solo").addEventListener("click", () => { this.engaged = true; }, true);
+    this.bind();
     $("solo-variants").addEventListener("click", (event) => {
       const button = event.target.closest("[data-variant]");
-      if (!button) return;
-      const variant = button.dataset.variant;
-      this.restart(`Switch to the ${SOLO_VARIANTS[variant].title.toLowerCase()} rules and start again with the same dice?`,
-        "Switch rules", () => { this.variant = variant; this.newGame(this.seed); });
+      if (button) this.useRules(SOLO_VARIANTS[button.dataset.variant].rules);
     });
     $("solo-objectives").addEventListener("click", (event) => {
       const button = event.target.closest("[data-objective]");
       if (!button) return;
       const objective = button.dataset.objective;
       this.restart(`Play for ${GOALS[objective]} and start again with the same dice?`, "Change the goal",
-        () => { this.objective = objective; this.newGame(this.seed); });
+        () => { this.objective = objective; this.start(this.seed); });
     });
-    $("solo-roll").addEventListener("click", () => this.throwDice());
-    $("solo-confirm").addEventListener("click", () => this.confirm());
-    $("solo-clear").addEventListener("click", () => this.clear());
-    $("solo-new").addEventListener("click", () => this.askNewGame());
     $("solo-replay").addEventListener("click", () => {
-      this.restart(`Replay seed ${this.seed} from the start?`, "Replay seed", () => this.newGame(this.seed));
+      this.restart(`Replay seed ${this.seed} from the start?`, "Replay seed", () => this.start(this.seed));
     });
     $("solo-hints").addEventListener("click", () => this.toggleHints());
   }
 
-  /** A turn you have rolled in and not finished. */
-  inProgress() { return !!this.game && !this.game.over && this.game.rolled > 0 && this.awaiting !== "error"; }
-
-  /** Run `start` (a new game), once you confirm if that throws away a turn in progress. */
-  async restart(question, yesText, start) {
-    if (!this.inProgress() || await askDiscard(yesText, `${question} The game in progress will be lost.`)) start();
+  /** The link's rules of Solo: `variant=NAME` (one of the three named rule sets), or the game options
+   * (tiles, dice, sides, one_die, max_move_tiles, rules=PRESET) as Coach and Play take them. */
+  rulesParam() {
+    if (params.get("variant") !== null) {
+      return SOLO_VARIANTS[choiceParam(params, "variant", Object.keys(SOLO_VARIANTS), "standard", "the standard rules instead")].rules;
+    }
+    return params.get("mode") === "solo" ? rulesFromLink()?.rules ?? STANDARD : STANDARD;
   }
 
-  askNewGame() { this.restart("Start a new game with new dice?", "New game", () => this.newGame(newSeed())); }
-
-  focusNext() {
-    const now = this.game && this.game.over ? "over" : this.awaiting;
-    if (now === this.focusState) return;
-    this.focusState = now;
-    if (!this.engaged) return;
-    focusIn($("solo"), { over: $("solo-new"), roll: $("solo-roll"), move: $("solo-confirm") }[now]);
+  /** Play Solo under `rules` (the Rules control's, or a named set's button): the same dice, once you confirm. */
+  useRules(rules) {
+    if (sameRules(rules, this.rules) && this.awaiting !== "error") return Promise.resolve();
+    return this.restart(`Play Solo under ${describeRules(rules)} and start again with the same dice?`, "Switch rules", () => {
+      this.rules = rules;
+      this.start(this.seed);
+    });
   }
 
-  /** Entering Solo mode: the first time, read the table and start the seeded game. */
+  /** Entering Solo mode: the first time, read the table and start the seeded game (the link's moves too). */
   show() {
-    if (!this.started) { this.started = true; this.newGame(this.seed); } else this.showUrl();
+    if (!this.started) {
+      this.started = true;
+      this.start(this.seed, params.get("mode") === "solo" ? params.get("moves") ?? "" : "");
+    } else this.showUrl();
   }
 
-  showUrl() {
-    this.app.setUrl([["mode", "solo"], ["seed", String(this.seed)], ["variant", this.variant], ["objective", this.objective],
-      ["hints", this.hints ? "1" : null]]);
-    $("solo-seed-link").textContent = String(this.seed);
-    $("solo-seed-link").href = location.href;
+  /** Back or Forward to a Solo entry: its rules, goal, hints, seed and moves. */
+  fromLink() {
+    this.wanted = { rules: this.rulesParam(), objective: choiceParam(params, "objective", OBJECTIVES, "shut", "the goal is to shut the box instead") };
+    this.hints = params.get("hints") === "1";
+    this.started = true;
+    this.restore(seedParam(params) ?? this.seed);
   }
 
-  key(key) {
-    if (/^[0-9]$/.test(key) || /^[rRnN]$/.test(key) || key === "Enter" || key === "Escape") this.engaged = true;
-    if (/^[0-9]$/.test(key)) { this.pick(key === "0" ? 10 : Number(key)); return true; }
-    if (key === "r" || key === "R") { this.throwDice(); return true; }
-    if (key === "Enter" && this.awaiting === "move") { this.confirm(); return true; }
-    if (key === "Escape") { this.clear(); return true; }
-    if (key === "n" || key === "N") { this.askNewGame(); return true; }
-    if (key === "h" || key === "H") { this.toggleHints(); return true; }
-    return false;
+  sameSettings() {
+    const w = this.wanted;
+    this.wanted = null;
+    if (!w) return true;
+    const same = sameRules(w.rules, this.rules) && w.objective === this.objective;
+    this.rules = w.rules;
+    this.objective = w.objective;
+    return same;
   }
 
-  toggleHints() {
-    this.hints = !this.hints;
-    if (this.app.mode === "solo") this.showUrl();
-    this.render();
+  urlEntries() {
+    const variant = this.variant;
+    return [["seed", String(this.seed)], ...(variant ? [["variant", variant]] : ruleEntries(this.rules)),
+      ["objective", this.objective], ["hints", this.hints ? "1" : null]];
   }
 
-  clear() {
-    if (this.game) this.game.chosen = 0;
-    this.say("");
-    this.render();
-  }
-
+  /** A new game: read (or have solved) the table of the rules, then the seeded turn. A promise of true once it can be played. */
   newGame(seed) {
-    const serial = ++this.serial;
-    this.seed = seed >>> 0;
-    this.table = this.app.soloTables[this.variant] || null;
+    const serial = this.serial;
+    this.table = this.app.soloTables.get(soloName(this.rules)) || null;
     this.game = null;
     this.cost = 0; this.costs = []; this.mistakes = []; this.values = []; this.moves = 0; this.optimal = 0;
-    this.start = null; this.bestAfterRoll = null; this.focusState = null;
+    this.start0 = null; this.bestAfterRoll = null;
     this.awaiting = "loading";
     $("solo-log").textContent = "";
     $("solo-summary").hidden = true;
@@ -173,57 +161,38 @@ export class Solo {
     this.say("");
     if (this.app.mode === "solo") this.showUrl();
     this.render();
-    this.app.loadSolo(this.variant).then((table) => {
-      if (serial !== this.serial) return;
+    return this.app.loadSoloRules(this.rules).then((table) => {
+      if (serial !== this.serial) return false;
       this.table = table;
       const objective = this.objective;
-      this.game = new Turns({ board: table, seats: ["you"], seed: this.seed, judge: () => soloJudge(table, objective) });
+      this.game = new Turns({ board: table, seats: ["you"], seed, judge: () => soloJudge(table, objective) });
       buildTiles($("solo-tiles"), table.rules.tiles);
-      this.start = table.value(table.allOpen, objective);
-      this.values.push(this.start);
+      this.start0 = table.value(table.allOpen, objective);
+      this.values.push(this.start0);
       this.awaiting = "roll";
       this.say("Your turn: press Roll (R).");
+      this.app.rulesControl.show();
       this.render();
+      return true;
     }, (error) => {
-      if (serial !== this.serial) return;
+      if (serial !== this.serial) return false;
       this.awaiting = "error";
       this.table = null;
       const box = $("solo-error");
-      box.textContent = `${error instanceof TableError ? "" : "The single-player table could not be read: "}${error.message}\nThe other modes still work.`;
+      const why = error.name === "AbortError" ? `The table ${soloName(this.rules)} was not solved.` :
+        `${error instanceof TableError ? "" : "The single-player table could not be read: "}${error.message}`;
+      box.textContent = `${why}\nThe other modes still work, and so do other rules.`;
       box.hidden = false;
       this.render();
+      return false;
     });
   }
-
-  say(text, refused = false) { say($("solo-message"), text, refused); }
 
   log(text) { $("solo-log").append(el("li", { text })); }
 
-  /** Refuse an action the game's state does not allow; true if refused. */
-  refuse(action) {
-    if (this.awaiting === "loading" || this.awaiting === "rolling") return true;
+  refuseMode() {
     if (this.awaiting === "error") { this.say("The table for these rules could not be read: see the message above.", true); return true; }
-    if (this.game.over) { this.say("The game is over: press New game (N) or Replay seed.", true); return true; }
-    if (action !== "roll" && this.awaiting === "roll") { this.say("Roll the dice first (R).", true); return true; }
-    if (action === "roll" && this.awaiting === "move") {
-      this.say(`You have rolled ${this.game.roll} already: close tiles that add up to it.`, true);
-      return true;
-    }
     return false;
-  }
-
-  throwDice() {
-    if (this.refuse("roll")) return;
-    const serial = this.serial, g = this.game;
-    const dice = g.throwDice();
-    this.awaiting = "rolling";
-    this.say("");
-    $("solo-feedback").textContent = "";
-    this.render();
-    animateDice($("solo-dice"), dice.length, this.table.rules.sides).then(() => {
-      if (serial !== this.serial) return;
-      this.afterRoll();
-    });
   }
 
   /** After a roll: wait for a move, or end the turn when no open tiles make the roll. */
@@ -236,34 +205,17 @@ export class Solo {
       this.log(`${text}: no ${limit ? `${limit} or fewer ` : ""}open tiles add up to it.`);
       g.endTurn();
       this.finish();
-      return;
+      return false;
     }
     this.bestAfterRoll = g.judge.value(g.mask, best); // the luck of the roll
     this.values.push(this.bestAfterRoll);
     this.pendingLog = text;
-    this.awaiting = "move";
     this.say(`Rolled ${g.roll}: choose open tiles that add up to it, then Close tiles (Enter).`);
-    this.render();
+    return true;
   }
 
-  pick(tile) {
-    if (!this.table || tile > this.table.rules.tiles || this.refuse("pick")) return;
-    const g = this.game;
-    let problem = g.pick(tile);
-    if (problem) {
-      if (/^At most/.test(problem)) problem = problem.replace(".", ` under the ${this.variant} rules.`);
-      this.say(problem, true);
-      return;
-    }
-    this.say(g.chosenText());
-    this.render();
-  }
-
-  confirm() {
-    if (this.refuse("confirm")) return;
-    const problem = this.game.confirmProblem();
-    if (problem) { this.say(problem, true); return; }
-    this.applyMove(this.game.chosen);
+  pickWords(problem) {
+    return /^At most/.test(problem) && this.variant ? problem.replace(".", ` under the ${this.variant} rules.`) : problem;
   }
 
   applyMove(move) {
@@ -294,9 +246,7 @@ export class Solo {
     this.log(text);
     this.pendingLog = null;
     if (g.over) { this.finish(); return; }
-    this.awaiting = "roll";
     this.say("Press Roll (R) for the next throw.");
-    this.render();
   }
 
   finish() {
@@ -308,8 +258,8 @@ export class Solo {
       `Final score ${score}: ${tileList(g.mask)} left open.`;
     this.log(shut ? "Box shut!" : `The turn ends with score ${score}.`);
     const start = objective === "score"
-      ? `With optimal play the expected final score from the start is ${valueText(this.start, objective)} (lower is better).`
-      : `With optimal play the chance of shutting the box from the start is ${valueText(this.start, objective)}.`;
+      ? `With optimal play the expected final score from the start is ${valueText(this.start0, objective)} (lower is better).`
+      : `With optimal play the chance of shutting the box from the start is ${valueText(this.start0, objective)}.`;
     const moves = this.moves ? `Your moves: ${this.moves}, optimal ${this.optimal}.` : "You made no move: the dice decided.";
     const lost = this.mistakes.length
       ? ` Your moves cost ${costText(this.cost, objective)} in all; the largest: ${this.worstText()}.`
@@ -319,7 +269,7 @@ export class Solo {
     // what is left once the shown start and cost are taken from the outcome.
     const sign = objective === "score" ? 1 : -1, unit = objective === "score" ? 1 : 100;
     const hundredths = (x) => Math.round(Number((x * unit).toFixed(2)) * 100); // as shown
-    const startH = hundredths(this.start), costH = hundredths(this.cost);
+    const startH = hundredths(this.start0), costH = hundredths(this.cost);
     const luckH = hundredths(result) - startH - sign * costH;
     const fmt = (h) => `${(Math.abs(h) / 100).toFixed(2)}${objective === "score" ? "" : " points"}`;
     const split = objective === "score"
@@ -330,7 +280,7 @@ export class Solo {
     const summary = $("solo-summary");
     summary.textContent = "";
     summary.append(el("h2", { text: head }), el("p", { text: start }), el("p", { text: moves + lost }), el("p", { text: split }),
-      el("p", { class: "hint", text: `Seed ${this.seed}, ${SOLO_VARIANTS[this.variant].title} rules, goal: ${GOALS[objective]}. ` +
+      el("p", { class: "hint", text: `Seed ${this.seed}, ${this.variant ? `${SOLO_VARIANTS[this.variant].title} rules` : describeRules(this.rules)}, goal: ${GOALS[objective]}. ` +
         "Replay seed plays the same dice again." }));
     summary.hidden = false;
     this.say(head);
@@ -348,7 +298,8 @@ export class Solo {
     for (const button of $("solo-variants").children) button.setAttribute("aria-pressed", String(button.dataset.variant === this.variant));
     for (const button of $("solo-objectives").children) button.setAttribute("aria-pressed", String(button.dataset.objective === objective));
     $("solo-hints").setAttribute("aria-pressed", String(this.hints));
-    $("solo-rules").textContent = `${SOLO_VARIANTS[this.variant].title} rules${t ? ` (from the table): ${describeRules(t.rules)}` : ""}. Goal: ` +
+    const named = this.variant ? `${SOLO_VARIANTS[this.variant].title} rules` : "Rules";
+    $("solo-rules").textContent = `${named}${t ? " (from the table)" : ""}: ${describeRules(t ? t.rules : this.rules)}. Goal: ` +
       (objective === "score" ? "the lowest final score, the sum of the tiles left open (0 when shut)." : "shut the box, closing every tile.");
     $("solo-info").textContent = t ? `Solo table: ${t.url} (${t.size} bytes, CRC-32 checked); ${t.header.generator}.` : "";
     const board = $("solo-board");
@@ -367,6 +318,7 @@ export class Solo {
     // aria-disabled, not disabled: a focused button keeps the focus (and pressing it says why it waits).
     $("solo-roll").setAttribute("aria-disabled", String(this.awaiting !== "roll"));
     $("solo-confirm").setAttribute("aria-disabled", String(this.awaiting !== "move"));
+    $("solo-roll-one").hidden = !(this.oneDieChoice() && this.awaiting === "roll");
     this.renderHints();
     document.body.dataset.solo = this.awaiting;
     this.focusNext();
@@ -395,14 +347,14 @@ export class Solo {
       }
       return;
     }
-    const chances = rollChances(t.diceFor(g.mask), t.rules.sides);
+    const chances = rollChances(t.dice(g.mask, objective), t.rules.sides);
     moves.append(el("caption", { class: "hint", text: "Best move for every roll, before rolling" }),
       el("tr", {}, el("th", { text: "Roll" }), el("th", { class: "num", text: "Chance" }),
         el("th", { text: "Best move" }), el("th", { class: "num", text: head })));
     for (const roll of t.possibleRolls(g.mask)) {
       const best = t.bestMove(g.mask, roll, objective);
       moves.append(el("tr", { "data-roll": String(roll) }, el("td", { text: String(roll) }),
-        el("td", { class: "num", text: pct(chances[roll]) }),
+        el("td", { class: "num", text: chances[roll] ? pct(chances[roll]) : "—" }),
         el("td", { text: best ? moveText(best) : "none: turn ends" }),
         el("td", { class: "num", text: valueText(t.valueAfter(g.mask, best, objective), objective) })));
     }
@@ -421,7 +373,7 @@ export class Solo {
       variant: this.variant, objective: this.objective, seed: this.seed, position: g ? g.board.positionText(g.mask) : "",
       roll: this.awaiting === "rolling" ? null : this.shownRoll(), dice: g ? g.dice.slice() : [], chosen: g ? tilesOf(g.chosen) : [],
       over: !!(g && g.over), awaiting: this.awaiting, moves: this.moves, optimal: this.optimal, cost: this.cost,
-      costs: this.costs.slice(), values: this.values.slice(), start: this.start,
+      costs: this.costs.slice(), values: this.values.slice(), start: this.start0,
       score: g && g.over ? tileSum(g.mask) : null, shut: g && g.over ? g.mask === 0 : null, rules: t ? t.rules : null,
     };
   }

@@ -303,6 +303,12 @@ export class SoloTable extends Board {
 
   better(a, b, objective) { return objective === "score" ? a < b : a > b; }
 
+  /** The dice the table throws at a position for the objective (a choice only under the optional one die). */
+  dice(mask, objective) {
+    const choices = this.diceChoices(mask);
+    return choices.length > 1 ? this.arrays[objective === "score" ? "score_dice" : "shut_dice"][mask] : choices[0];
+  }
+
   /** What a move of value `value` costs against the best one's (>= 0). */
   cost(bestValue, value, objective) { return Math.max(0, objective === "score" ? value - bestValue : bestValue - value); }
 }
@@ -354,6 +360,7 @@ export function parseTable(input, { name = "file", decode, game = "players", rul
     if (rules.oneDieOptional) arrays.c = ["|u1", [states, P]];
   } else {
     arrays = { shut: ["<f8", [P]], shut_move: ["<u2", [P, R]], score: ["<f8", [P]], score_move: ["<u2", [P, R]] };
+    if (rules.oneDieOptional) Object.assign(arrays, { shut_dice: ["|u1", [P]], score_dice: ["|u1", [P]] });
   }
   const read = readOpened(opened, {
     game: kind, rules: wanted ? fileRules(wanted) : fields, arrays,

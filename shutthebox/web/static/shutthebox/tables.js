@@ -8,7 +8,7 @@
 import { fetchBytes, TableError } from "../lib/format.js";
 import { fetchOrSolve } from "../solve.js";
 import { formatPosition, parseTable } from "./table.js";
-import { tableName, ruleKey, oneDieText, STANDARD, soloTableName } from "./rules.js";
+import { tableName, ruleKey, oneDieText, STANDARD, soloTableName, soloName, variantOf } from "./rules.js";
 
 export const TABLE_FOLDERS = ["", "../../data/", "../../../data/"];
 
@@ -44,7 +44,7 @@ export function candidates(name, near) {
   });
 }
 
-/** The command line that solves the table of these rules and players into the cache. */
+/** The command line that solves the table of these rules and players (null: the single-player table) into the cache. */
 export function solveCommand(rules, players) {
   const options = [];
   if (rules.tiles !== STANDARD.tiles) options.push(`--tiles ${rules.tiles}`);
@@ -54,8 +54,9 @@ export function solveCommand(rules, players) {
     options.push(`--one-die ${oneDieText(rules)}`);
   }
   if (rules.maxMoveTiles !== null) options.push(`--max-move-tiles ${rules.maxMoveTiles}`);
-  if (players !== 2) options.push(`--players ${players}`);
-  return `ShutTheBox ${options.join(" ")}${options.length ? " " : ""}--one --expect ${formatPosition(2 ** rules.tiles - 1, rules.tiles)}`;
+  if (players !== null && players !== 2) options.push(`--players ${players}`);
+  return `ShutTheBox ${options.join(" ")}${options.length ? " " : ""}${players === null ? "--solo" : "--one"} ` +
+    `--expect ${formatPosition(2 ** rules.tiles - 1, rules.tiles)}`;
 }
 
 /**
@@ -85,4 +86,20 @@ export async function loadSoloTable(variant, near) {
   }
   table.url = found.url;
   return table;
+}
+
+/**
+ * The single-player table of any rules: a named set's shipped file (solo-NAME.msgpack), else
+ * solo-<rules key>.msgpack, solved by the server on first use as loadPlayersTable solves its tables.
+ */
+export async function loadSoloRulesTable(rules, near, onProgress, signal, ask) {
+  const variant = variantOf(rules);
+  if (variant) return loadSoloTable(variant, near);
+  const name = soloName(rules), command = solveCommand(rules, null);
+  const fix = `Start the page with \`ShutTheBox serve\`, which solves it on first use, or solve it with \`${command}\`.`;
+  const fetchIt = async () => {
+    const found = await fetchFirst(candidates(name, near), fix);
+    return Object.assign(parseTable(found.bytes, { name: found.url, game: "one-player", rules, players: 1 }), { url: found.url });
+  };
+  return fetchOrSolve(name, fetchIt, (status) => onProgress({ ...status, name }), { signal, command, ask });
 }

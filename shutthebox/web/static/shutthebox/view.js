@@ -83,9 +83,20 @@ export function showTiles(group, mask, chosen = null) {
   syncStop(group);
 }
 
+/** Show `face` on a die: pips for 1 to 6, the number on any other face (dice of 7 to 20 sides). */
+export function setFace(die, face) {
+  die.dataset.face = String(face);
+  die.setAttribute("aria-label", `die showing ${face}`);
+  const pips = face >= 1 && face <= 6;
+  die.classList.toggle("number", !pips);
+  die.querySelector("b").textContent = pips ? "" : String(face);
+}
+
 export function dieNode(face) {
-  const die = el("span", { class: "die", "data-face": String(face), role: "img", "aria-label": `die showing ${face}` });
+  const die = el("span", { class: "die", role: "img" });
   for (let i = 0; i < 9; i++) die.append(document.createElement("i"));
+  die.append(document.createElement("b"));
+  setFace(die, face);
   return die;
 }
 
@@ -112,7 +123,7 @@ export function animateDice(box, count, sides) {
     let ticks = 0;
     const timer = setInterval(() => {
       ticks += 1;
-      for (const die of faces) die.dataset.face = String(random());
+      for (const die of faces) setFace(die, random());
       if (ticks >= 7) { clearInterval(timer); resolve(); }
     }, 80);
   });

@@ -1,0 +1,134 @@
+/* The section of a five-dice game, yazy (yazy.js) and Yahtzee (yahtzee.js): Coach's open categories
+ * (Yahtzee's boxes), five dice and rerolls left, each read from the link with the command line's
+ * refusals; the answer block; the Coach / Play switch, the table, the keys and Back. A game gives its
+ * words, its own fields (Yahtzee's upper total and yahtzee box), how it shows an answer, and its Play. */
+
+import { unlessInvalid } from "../lib/notation.js";
+import { choiceParam, el, field, seedParam } from "../lib/ui.js";
+import { answerBox, linkParam, loadTable, modeSwitch, radios, toggles } from "./ui.js";
+import { categorySet, formatSet, rerollsLeft, rollIndex } from "./yazy-rules.js";
+
+const MODES = ["coach", "play"];
+const DICE = "13366"; // Coach's dice when the link gives none
+
+/** Five dice as typed (digits in any order, trimmed; "" the start of a turn); InvalidQuestion otherwise. */
+const diceText = (text) => {
+  const t = text.trim();
+  if (t !== "") rollIndex(t);
+  return t;
+};
+
+/**
+ * Mount the game into `section`. game = { id, title, noun ("categories" or "boxes"), names (the
+ * categories, bit c of a set), tableSpec(),
+ *   own(params, card, update) -> { rows: elements after the categories, params(card) -> its link
+ *     parameters, read(card) -> { q: its part of the question, problem: why there is no answer or null },
+ *     restore(params) },
+ *   show(table, q, box) shows the answer of q, or (q null) only `box.problem`'s text,
+ *   play(table getter, ctx, coach) -> its Play controller (coach.open(mask, dice, rerolls) asks a
+ *     decision in Coach), api(table getter) -> the game's own test hooks }.
+ * -> the controller games.js keeps: { activate, restore, key, api }.
+ */
+export function mountDiceGame(section, ctx, game) {
+  const params = ctx.params, id = game.id;
+  const every = `every ${game.noun === "boxes" ? "box" : "category"} open instead`;
+  let table = null;
+  let mode = choiceParam(params, "mode", MODES, "coach", "showing Coach");
+  const seed = seedParam(params);
+
+  // -- coach: the link's question, each refused parameter named with the command line's words
+  const names = game.names;
+  const linkCard = linkParam(params, "cats", (t) => categorySet(names, t), categorySet(names, "all"), every);
+  const cats = toggles(`Open ${game.noun}`, names.map((c) => [c, c]), { name: game.noun, onchange: () => update() });
+  cats.root.id = `${id}-cats`;
+  cats.root.setAttribute("aria-labelledby", `${id}-cats-label`);
+  const setCard = (card) => cats.set(names.filter((_, c) => (card >> c) & 1));
+  setCard(linkCard);
+  const diceField = field("Five dice", linkParam(params, "dice", diceText, DICE, `${DICE} instead`),
+    { id: `${id}-dice`, size: 6, hint: "digits 1-6, any order; empty: the start of a turn" });
+  const rerolls = radios("Rerolls left", `${id}-rerolls`, [["2", "2"], ["1", "1"], ["0", "0"]],
+    linkParam(params, "rerolls", (t) => String(rerollsLeft(t)), "2", "2 rerolls left instead"), () => update());
+  const own = game.own(params, linkCard, () => update());
+  const tableError = el("div", { class: "error", role: "alert", id: `${id}-error`, hidden: true });
+  const box = answerBox();
+  box.root.id = `${id}-answer`;
+  const pick = (card) => () => { setCard(card); update(); };
+  const coach = el("div", { id: `${id}-coach` },
+    el("div", { class: "row" }, el("span", { class: "label", id: `${id}-cats-label` }, `Open ${game.noun}`), cats.root,
+      el("button", { type: "button", class: "link", id: `${id}-all`, onclick: pick(categorySet(names, "all")) }, "all"),
+      el("button", { type: "button", class: "link", id: `${id}-none`, onclick: pick(0) }, "none")),
+    ...own.rows,
+    el("div", { class: "row" }, diceField.root, rerolls.root), diceField.error, box.root);
+
+  // -- play
+  const coachApi = {
+    /** A decision of the game, asked in Coach (the game is kept: Play shows it again). */
+    open(card, dice, left) {
+      setCard(card);
+      diceField.input.value = dice;
+      rerolls.set(left);
+      setMode("coach");
+      update();
+      diceField.input.focus();
+    },
+  };
+  const play = game.play(() => table, ctx, coachApi);
+  const modes = modeSwitch(id, game.title, (m) => setMode(m), ctx);
+  section.append(modes.root, tableError, coach, play.root);
+
+  function update() {
+    if (!table) return;
+    const card = categorySet(names, cats.pressed());
+    const text = diceField.input.value.trim();
+    let dice = null;
+    if (text === "") diceField.show("");
+    else dice = unlessInvalid(() => diceField.read(diceText), () => null);
+    const mine = own.read(card);
+    ctx.setParams({ cats: formatSet(names, card), dice: text, rerolls: rerolls.value(), ...own.params(card) });
+    const problem = mine.problem || (text !== "" && dice === null ? "No answer until the dice are corrected." : null);
+    if (problem) {
+      box.show({ value: null, move: null, error: problem }, {});
+      game.show(table, null, box);
+      return;
+    }
+    game.show(table, { cats: card, dice, rerolls: Number(rerolls.value()), ...mine.q }, box);
+  }
+  diceField.input.addEventListener("input", update);
+
+  function setMode(m) {
+    mode = m;
+    modes.set(m, { coach, play: play.root });
+    if (m === "play" && table && !play.state) play.start(seed);
+  }
+
+  /** A history entry (Back, Forward): its mode and Coach's question. */
+  function restore() {
+    mode = MODES.includes(params.get("mode")) ? params.get("mode") : "coach";
+    setCard(unlessInvalid(() => categorySet(names, params.get("cats") ?? "all"), () => categorySet(names, "all")));
+    diceField.input.value = params.get("dice") ?? DICE;
+    rerolls.set(unlessInvalid(() => String(rerollsLeft(params.get("rerolls") ?? "2")), () => "2"));
+    own.restore(params);
+  }
+
+  async function activate() {
+    table = await loadTable(ctx, game.tableSpec(), tableError, [coach, play.root]);
+    if (!table) return;
+    setMode(mode);
+    update();
+    ctx.ready();
+  }
+
+  return {
+    activate,
+    restore,
+    key(event) {
+      if (mode === "play" && table && play.state) play.key(event);
+    },
+    api: {
+      answer: (q) => game.answer(table, q), answers: (qs) => qs.map((q) => game.answer(table, q)), table: () => table,
+      play: { state: () => play.snapshot(), start: (s) => play.start(s ?? null) },
+      mode: (m) => setMode(m),
+      ...game.api?.(() => table),
+    },
+  };
+}

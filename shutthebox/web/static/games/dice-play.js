@@ -1,0 +1,214 @@
+/* The Play part of the five-dice games (yazy, Yahtzee) on the Play shell (lib/play.js): roll five dice,
+ * keep dice and reroll the rest at most twice, score one open box. What differs between the games (the
+ * boxes' points, the card, the value of each choice) is the `rules` given by yazy-play.js and
+ * yahtzee-play.js. Move codes in the link: 31 the first roll of a turn, 0-30 a reroll keeping the dice
+ * of those bits (bit i: die i + 1, as shown), 32 + c score box c. */
+
+import { sixDecimals } from "../lib/notation.js";
+import { createPlay, isOptimal } from "../lib/play.js";
+import { el, plural } from "../lib/ui.js";
+import { mulberry32, rollDie } from "../lib/random.js";
+import { coachRow } from "./ui.js";
+import { DICE, REROLLS, SIDES } from "./yazy-rules.js";
+
+const ROLL = 31, SCORE = 32;
+export const sorted = (dice) => [...dice].sort((a, b) => a - b);
+const keptMask = (kept) => kept.reduce((mask, k, i) => mask | (k ? 1 << i : 0), 0);
+
+/**
+ * rules: { id, boxes: names, word ("category" | "box"), newCard() -> the card's own fields, open(g) -> mask
+ *   of open boxes, points(g) -> Map box -> what the dice score there now (only the boxes allowed),
+ *   refusal(g, c) -> why box c cannot be scored now, or null, score(g, c) -> { total, words, say } (mutates
+ *   the card), value(g) -> the table's value at the start of the turn, judge(g, move) -> { choice, best,
+ *   value, cost, record, words } with move ["keep", kept dice] or ["score", c], hint(g) -> { say, choices },
+ *   board(g) -> nodes beside the turn, total and seed, summary(g, cost), review(g) (optional),
+ *   openInCoach(record) }
+ */
+function dicePart(rules) {
+  const { id, boxes, word } = rules;
+  let play, rollButton, dieButtons, boxButtons, boxGrid, board, selected = 0;
+  const over = "The game is over: press New game (N).";
+  const turnNumber = (g) => boxes.length - boxes.filter((_, c) => (rules.open(g) >> c) & 1).length + 1;
+  const select = (c) => { selected = c; mark(); };
+  function mark() {
+    boxButtons.forEach((b, c) => {
+      const on = c === selected && !b.classList.contains("used");
+      b.classList.toggle("selected", on);
+      if (on) b.setAttribute("aria-current", "true");
+      else b.removeAttribute("aria-current");
+    });
+  }
+  return {
+    id,
+    costWord: rules.costWord,
+    ids: { hintList: `${id}-choices` },
+    hintClass: "yazy-choices",
+    help: ["Keys: ", el("kbd", {}, "R"), " roll, ", el("kbd", {}, "Tab"), " or arrows to a ", word, " then ", el("kbd", {}, "Enter"),
+      " or ", el("kbd", {}, "S"), " to score it;"],
+    itemWords: "keep or free that die",
+    confirmWords: `rolls at the start of a turn, then scores the chosen ${word}`,
+    build(shell) {
+      play = shell;
+      rollButton = el("button", { type: "button", id: `${id}-roll`, class: "primary", title: "Roll the dice that are not kept (R)",
+        onclick: () => { const code = rollCode(play.game()); if (code !== null) play.act(code); } }, "Roll ", el("kbd", {}, "R"));
+      board = el("p", { class: "scoreboard", id: `${id}-board`, "aria-live": "polite" });
+      dieButtons = Array.from({ length: DICE }, (_, i) => el("button", { type: "button", class: "yazy-die", "data-die": i + 1,
+        "aria-pressed": "false", onclick: () => keep(play.game(), i) },
+      el("span", { class: "face" }, "-"), el("span", { class: "kept" }, String(i + 1))));
+      boxButtons = boxes.map((name, c) => el("button", { type: "button", class: "yazy-cat", "data-cat": name,
+        onfocus: () => { const g = play.game(); if (g && (rules.open(g) >> c) & 1) select(c); },
+        onclick: () => play.act(SCORE + c) },
+      el("span", { class: "name" }, name), el("span", { class: "points" }, "open")));
+      boxGrid = el("div", { class: "yazy-cats", id: `${id}-play-cats`, role: "group", "aria-label": `${word}es: press one to score it` }, ...boxButtons);
+      return { board: el("div", {}, board, el("div", { class: "yazy-dice", id: `${id}-play-dice`, role: "group",
+        "aria-label": "Dice: press one to keep it or roll it again" }, ...dieButtons)),
+      items: dieButtons, groups: [dieButtons, boxButtons], controls: [rollButton], below: [boxGrid] };
+    },
+    newGame(seed) {
+      selected = 0;
+      return { seed, draw: mulberry32(seed), dice: null, kept: Array(DICE).fill(false), rerolls: REROLLS, total: 0, scores: {},
+        decisions: [], over: false, ...rules.newCard() };
+    },
+    opening: (g) => `Roll the dice (R). Optimal play expects ${sixDecimals(g.start)} points.`,
+    link: () => ({}),
+    legal(g, code) {
+      if (g.over) return over;
+      if (code === ROLL) return g.dice ? "The dice are rolled: keep dice and roll again (R), or score." : null;
+      if (code < ROLL) {
+        if (!g.dice) return "Roll the dice first (R).";
+        if (!g.rerolls) return `No rerolls left: score a ${word}.`;
+        return null;
+      }
+      const c = code - SCORE;
+      if (c >= boxes.length) return `There is no ${word} ${c + 1}.`;
+      if (!g.dice) return "Roll the dice first (R).";
+      return rules.refusal(g, c);
+    },
+    judge(g, code) {
+      if (code === ROLL) return null;
+      const move = code > ROLL ? ["score", code - SCORE] : ["keep", sorted(g.dice.filter((_, i) => (code >> i) & 1))];
+      const at = { turn: turnNumber(g), dice: sorted(g.dice), rerolls: g.rerolls };
+      const j = rules.judge(g, move, at);
+      g.decisions.push({ ...j.record, optimal: isOptimal(j.cost) });
+      return { choice: j.choice, value: j.value, best: j.best, same: j.same, bestValue: j.bestValue, cost: j.cost, position: j.record };
+    },
+    apply(g, code) {
+      const at = { text: "", position: g.decisions[g.decisions.length - 1], attrs: { "data-decision": g.decisions.length - 1 } };
+      const row = (words) => ({ ...at, text: `Turn ${turnNumber(g)}, dice ${sorted(g.dice).join(" ")}, ${plural(g.rerolls, "reroll")} left: ${words}` });
+      if (code === ROLL) {
+        g.dice = Array.from({ length: DICE }, () => rollDie(g.draw, SIDES));
+        g.kept.fill(false);
+        g.rerolls = REROLLS;
+        return { say: `Turn ${turnNumber(g)}: press the dice to keep, then roll the others (R), or score a ${word}.`, row: null };
+      }
+      if (code < ROLL) {
+        const done = row(`keep ${sorted(g.dice.filter((_, i) => (code >> i) & 1)).join(" ") || "none"}`);
+        g.dice = g.dice.map((d, i) => ((code >> i) & 1 ? d : rollDie(g.draw, SIDES)));
+        g.kept = g.kept.map((_, i) => Boolean((code >> i) & 1));
+        g.rerolls--;
+        return { say: g.rerolls ? `${plural(g.rerolls, "reroll")} left: keep dice and roll (R), or score.` : `No rerolls left: score a ${word}.`, row: done };
+      }
+      const c = code - SCORE;
+      const before = row("");
+      const scored = rules.score(g, c);
+      before.text += scored.words;
+      g.total += scored.total;
+      g.dice = null;
+      g.kept.fill(false);
+      g.rerolls = REROLLS;
+      g.over = !rules.open(g);
+      return { say: g.over ? "" : `${scored.say} Turn ${turnNumber(g)}: roll the dice (R).`, row: before };
+    },
+    hint(g) {
+      if (!g.dice) return { say: `Hint: before rolling, ${sixDecimals(rules.value(g))} expected points to come with best play.` };
+      return rules.hint(g);
+    },
+    pick(g, n) { keep(g, n - 1); return null; },
+    confirm: (g) => (g.dice ? SCORE + selected : ROLL),
+    keys: { r: (g) => rollCode(g), s: () => SCORE + selected },
+    focus(g) {
+      if (g.dice && !g.rerolls) return boxButtons[selected];
+      return rollButton;
+    },
+    over: (g) => g.over,
+    started: (g) => Boolean(g.dice || g.decisions.length),
+    amount: (value) => `${typeof value === "number" ? sixDecimals(value) : value} expected points`,
+    costText: (cost, short) => `${sixDecimals(cost)}${short ? "" : " expected points"}`,
+    summary: (g, cost) => rules.summary(g, cost),
+    review: rules.review,
+    render(g) {
+      const open = boxes.map((_, c) => c).filter((c) => (rules.open(g) >> c) & 1);
+      if (!open.includes(selected)) selected = open.length ? open[0] : 0;
+      board.replaceChildren(
+        el("span", { id: `${id}-turn` }, g.over ? "Game over" : `Turn ${turnNumber(g)} of ${boxes.length}`),
+        el("span", { id: `${id}-rerolls` }, `Rerolls left: ${g.dice ? g.rerolls : REROLLS}`),
+        el("span", { id: `${id}-total` }, `Total: ${g.total}`), ...(rules.board ? rules.board(g) : []),
+        el("span", { class: "seed" }, `Seed ${g.seed}`));
+      dieButtons.forEach((b, i) => {
+        const d = g.dice ? g.dice[i] : null;
+        b.dataset.face = d ?? "";
+        b.setAttribute("aria-pressed", g.dice && g.kept[i] ? "true" : "false");
+        b.setAttribute("aria-disabled", g.dice && g.rerolls ? "false" : "true");
+        b.setAttribute("aria-label", d === null ? `die ${i + 1}: not rolled` : `die ${i + 1}: ${d}${g.kept[i] ? ", kept" : ""}`);
+        b.querySelector(".face").textContent = d === null ? "-" : String(d);
+        b.querySelector(".kept").textContent = g.dice && g.kept[i] ? "kept" : String(i + 1);
+      });
+      const rolling = g.dice ? g.kept.filter((k) => !k).length : DICE;
+      rollButton.firstChild.textContent = g.dice ? `Reroll ${plural(rolling, "die", "dice")} ` : "Roll ";
+      rollButton.setAttribute("aria-disabled", g.over || (g.dice && !g.rerolls) ? "true" : "false");
+      const allowed = g.dice ? rules.points(g) : new Map();
+      boxButtons.forEach((b, c) => {
+        const isOpen = ((rules.open(g) >> c) & 1) === 1, name = boxes[c];
+        const points = isOpen ? (g.dice ? allowed.get(c) ?? null : null) : g.scores[c];
+        const barred = isOpen && g.dice && points === null;
+        b.classList.toggle("used", !isOpen);
+        b.classList.toggle("barred", Boolean(barred));
+        b.setAttribute("aria-disabled", isOpen && g.dice && !barred ? "false" : "true");
+        b.dataset.used = isOpen ? "" : String(points);
+        b.querySelector(".points").textContent = barred ? "joker: no" : points === null ? "open" : isOpen ? `+${points}` : String(points);
+        b.setAttribute("aria-label", !isOpen ? `${name}: scored ${points}` : barred ? `${name}: not allowed by the joker rule`
+          : g.dice ? `score ${name}: ${points} points` : `${name}: open`);
+      });
+      mark();
+      document.body.dataset[id] = g.over ? "over" : !g.dice ? "roll" : g.rerolls ? "keep" : "score";
+    },
+    snapshot: (g, _, cost) => {
+      const { draw, table, ...rest } = g;
+      return { ...rest, cost, kept: [...g.kept], dice: g.dice && [...g.dice] };
+    },
+  };
+
+  /** R: the first roll of a turn, else a reroll keeping the pressed dice (all five kept: that is scoring). */
+  function rollCode(g) {
+    if (!g || g.over || !g.dice) return ROLL;
+    if (!g.rerolls) { say(`No rerolls left: score a ${word}.`); boxButtons[selected].focus(); return null; }
+    const mask = keptMask(g.kept);
+    if (mask === 31) { say(`All five dice are kept: that is scoring now. Choose a ${word}.`); boxButtons[selected].focus(); return null; }
+    return mask;
+  }
+
+  function say(text) { play.say(text); }
+
+  /** Keep die i (0-4) or roll it again. */
+  function keep(g, i) {
+    if (!g || g.over || !g.dice) { say(g && g.over ? over : "Roll the dice first (R)."); return; }
+    if (!g.rerolls) { say(`No rerolls left: these dice are final; score a ${word}.`); return; }
+    g.kept[i] = !g.kept[i];
+    play.render();
+  }
+}
+
+/** A five-dice game's Play: rules (above), ctx the page's context, openInCoach(record). -> the old
+ * controller's face: root, state, start(seed), key(event), snapshot(). */
+export class DicePlay {
+  constructor(rules, ctx, openInCoach) {
+    this.shell = createPlay(dicePart(rules), { params: ctx.params, setParams: ctx.setParams, openInCoach, historyRow: coachRow });
+    this.root = this.shell.root;
+  }
+
+  get state() { return this.shell.game(); }
+  get inProgress() { return this.shell.inProgress(); }
+  start(seed) { this.shell.start(seed); }
+  key(event) { this.shell.key(event); }
+  snapshot() { return this.shell.snapshot(); }
+}

@@ -1,0 +1,383 @@
+/* One Play shell for every game's Play (games.html's games; index.html may adopt it): what a Play mode
+ * shares, so that a game writes only the rules of a turn.
+ *
+ * The shell owns: the game in the link (seed and moves, one history entry per move, Back and a refresh
+ * replaying the game to that point), the keys, the message and feedback lines, the hint list, each
+ * decision's cost with one rule for ties, the history whose rows open Coach, "Discard this game?",
+ * the review at the end, and the layout. A part (games/toggle-play.js, ...) owns one game's rules.
+ *
+ * INTERFACE (kept stable: another page adopts it)
+ *
+ *   createPlay(part, page) -> play
+ *
+ *   page: { params: the page's URLSearchParams (its link; read at the first start, synced on Back),
+ *           setParams({name: text | null}): write the link's parameters in place (history.replaceState),
+ *           openInCoach(position): show a position of the game in Coach (a history row was pressed),
+ *           historyRow(text, open, attrs) -> <li>: a row of the history (games/ui.js's coachRow; else a plain one),
+ *           anim: false plays the moves nobody chooses (the computer's) at once (default true) }
+ *
+ *   play: { root: the panel, start(seed | null, options): a new game (the link's `moves` replayed the
+ *           first time), key(event) -> true when the key was the game's (its default prevented),
+ *           game(), inProgress(), newGame() (asks first), hint(), act(code), say(text), focus(), render(), clear(),
+ *           snapshot() }
+ *
+ *   part, one game's rules of a turn; `game` is the part's own object, `code` a move: a whole number
+ *   0..63, written as one character of MOVE_DIGITS in the link:
+ *     id                       element ids' prefix: `${id}-play` (root), -message, -feedback, -hint, -new,
+ *                              -review; `ids: { log, hintList }` may name the history and hint lists,
+ *                              `hintClass` give the hint list the game's style
+ *     help                     nodes: the game's own keys, for the keys line
+ *     build(play) -> { board, items, groups, controls, below }: the part's elements: items are what
+ *                              the digits press (1..12), groups the lists the arrow keys move in,
+ *                              controls the buttons beside Hint and New game, below what follows the feedback
+ *     newGame(seed, options) -> game      dice from mulberry32(seed) (lib/random.js), one draw per die
+ *     link(game) -> {name: text}          the part's own link parameters besides seed and moves (a seat)
+ *     optionsOf(params, game) -> options  those parameters read back from a link (Back)
+ *     legal(game, code) -> null | why     why the move cannot be made now, in the player's words
+ *     judge(game, code) -> null | { choice, value, best, bestWords, same, cost, bestValue }: before a decision,
+ *                              its words, value, the table's choice (short, for the history; bestWords for
+ *                              the feedback) and value, same (it is the table's), the cost (>= 0, in the
+ *                              game's unit); null for a move that decides nothing (a first roll)
+ *     apply(game, code) -> { say, row: null | { text, position, attrs } }: make the move (draw the dice)
+ *     auto(game) -> code | null           the next move nobody chooses (the computer's), else null
+ *     hint(game) -> { say, choices: [{ text, value: text, cost, costWords, attrs }] }  best first (costWords:
+ *                              the cost as the game words it, else "cost N")
+ *     pick(game, n) -> code | null        digit n (1..12); null: the part handled it (a die kept)
+ *     confirm(game) -> code | null        Enter: roll, close, score
+ *     keys: { letter: (game) -> code | null }  the game's own letter keys (r: roll, s: score)
+ *     render(game), focus(game, code) -> the element to focus after move code (null: after a key or a
+ *                              new game), over(game), started(game) (a move made: asked before discarding)
+ *     opening(game) -> text               the message of a new game (optional)
+ *     costWord                            "cost" (default) or "loss": the word before a cost
+ *     amount(value) -> text, costText(cost, short) -> text    a value and a cost in the game's words (short:
+ *                              the number alone, for the history)
+ *     summary(game, cost) -> text         the end; review(game, decisions, cost) -> nodes: the review's own
+ *                              body (optional; else the shell's: decisions optimal, total cost, the three costliest)
+ *     snapshot(game, decisions, cost) -> object   the game for the tests (window.games.ID.play.state()),
+ *                              over the shell's { seed, moves (the link's text), decisions, cost }
+ *
+ * The link: `seed=N&moves=TEXT`: TEXT holds your moves in order, one character each (MOVE_DIGITS: 0-9,
+ * a-z, A-Z, -, _ for codes 0..63, each game's codes in docs/WEB.md); the moves nobody chooses follow
+ * from the seed. A move that cannot be made, or moves without a seed, are named in #link-problems and
+ * the game starts from the beginning.
+ *
+ * Keys: 1-9 press the n-th item, 0, - and = the 10th, 11th and 12th; Space presses the focused item
+ * (the browser's own); Enter outside a button confirms (part.confirm); H hint, N new game; the arrow
+ * keys move within a group. No key is taken while the focus is in a text field or the dialog is open.
+ *
+ * Ties: a choice whose value equals the best's as the command line prints it (a cost below half a
+ * millionth) is optimal: cost 0, marked best. */
+
+import { askDiscard, asking, badParam, el } from "./ui.js";
+import { newSeed } from "./random.js";
+
+export const MOVE_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
+/** The keys that press the n-th item: 1-9, then 0, - and = for 10, 11 and 12. */
+export const ITEM_KEYS = "1234567890-=";
+/** A cost below this prints as 0.000000: the choice equals the best. */
+export const TIE = 5e-7;
+const STEP_MS = 650; // the computer's pace: quick, but each move can be read
+const ARROWS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+
+/** A chance as the Shut the Box page shows it: 45.50%. */
+export const pct = (chance) => `${(chance * 100).toFixed(2)}%`;
+
+export const isOptimal = (cost) => cost < TIE;
+
+/** The moves as the link writes them. */
+export const movesText = (codes) => codes.map((c) => MOVE_DIGITS[c]).join("");
+
+const kbd = (key) => el("kbd", {}, key);
+
+/** The keys of n items for the keys line: 1-9, then 0 (10), - (11), = (12). */
+function itemKeys(n) {
+  if (n <= 9) return [kbd("1"), "-", kbd(String(Math.max(n, 1)))];
+  return [kbd("1"), "-", kbd("9"), ...[...ITEM_KEYS.slice(9, Math.min(n, 12))].flatMap((k, i) => [", ", kbd(k), ` (${10 + i})`])];
+}
+
+/** A key typed into a field of text is the field's. */
+const typing = (target) => target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement ||
+  (target instanceof HTMLInputElement && !["button", "checkbox", "radio", "submit", "reset"].includes(target.type)) ||
+  Boolean(target?.isContentEditable);
+
+export function createPlay(part, page) {
+  const id = part.id, ids = { log: `${id}-log`, hintList: `${id}-hint-list`, ...(part.ids || {}) };
+  let game = null, seed = null, options = {}, codes = [], decisions = [];
+  let linkMoves = page.params.get("moves"); // for the first game only
+  let timer = null, busy = false, replaying = false;
+  const costWord = part.costWord || "cost";
+
+  const play = {};
+  const button = (suffix, text, key, title, onclick) =>
+    el("button", { type: "button", id: `${id}-${suffix}`, title, onclick }, text + " ", el("kbd", {}, key));
+  const hintButton = button("hint", "Hint", "H", "The table's choice and every choice's value (H)", () => play.hint());
+  const newButton = button("new", "New game", "N", "New game, new dice (N)", () => play.newGame());
+  const message = el("p", { class: "message", id: `${id}-message`, "aria-live": "polite" });
+  const feedback = el("p", { class: "feedback", id: `${id}-feedback`, "aria-live": "polite" });
+  const hintList = el("ol", { class: `play-hint ${part.hintClass || ""}`.trim(), id: ids.hintList, "aria-label": "Every choice, best first" });
+  const review = el("div", { class: `play-review ${id}-review`, id: `${id}-review`, hidden: true });
+  const log = el("ol", { class: "log", id: ids.log, "aria-label": "Your moves: press one to open it in Coach" });
+  const parts = part.build(play);
+  const listOf = (x) => (typeof x === "function" ? x() : x);
+  const items = () => listOf(parts.items) || [], groups = () => listOf(parts.groups) || [items()];
+  const keysLine = el("p", { class: "hint", id: `${id}-keys` });
+  /** The keys line, for the number of items the rules give. */
+  const showKeys = () => keysLine.replaceChildren(...(part.help || []), " ", ...itemKeys(items().length),
+    ` ${part.itemWords || "press that item"}, `, kbd("Space"), " presses the focused one, ", kbd("Enter"),
+    ` ${part.confirmWords || "confirms"}, `, kbd("H"), " hint, ", kbd("N"), " new game. A row of the history opens its position in Coach.");
+  play.root = el("div", { id: `${id}-play`, class: `play ${id}-play` },
+    keysLine,
+    parts.board, el("div", { class: "row" }, ...(parts.controls || []), hintButton, newButton),
+    message, feedback, ...(parts.below || []), hintList, review,
+    el("h3", {}, "History"), log);
+
+  const say = (text) => { message.textContent = text; };
+  play.say = say;
+
+  function link() {
+    page.setParams({ seed: String(seed), moves: codes.length ? movesText(codes) : null, ...part.link(game) });
+  }
+
+  /** A fresh game of `seed` (null: new dice), the part's `opts`, with nothing on the board. */
+  function fresh(s, opts) {
+    clearTimeout(timer);
+    busy = false;
+    seed = s ?? newSeed();
+    options = opts || {};
+    game = part.newGame(seed, options);
+    codes = [];
+    decisions = [];
+    log.replaceChildren();
+    hintList.replaceChildren();
+    review.replaceChildren();
+    review.hidden = true;
+    feedback.textContent = "";
+    say(part.opening ? part.opening(game) : "");
+    showKeys();
+  }
+
+  /** Replay `text` (the link's moves) on a fresh game; a move that cannot be made is named and the game
+   * starts again. -> true when every move was made. */
+  function replay(text, where) {
+    replaying = true;
+    try {
+      runAuto();
+      for (const [i, ch] of [...text].entries()) {
+        const code = MOVE_DIGITS.indexOf(ch);
+        const why = code < 0 ? `'${ch}' is not a move` : part.legal(game, code);
+        if (why) {
+          badParam(where, "moves", `move ${i + 1} cannot be made: ${why}`, "the game starts from the beginning");
+          fresh(seed, options);
+          runAuto();
+          return false;
+        }
+        act(code);
+        runAuto();
+      }
+      return true;
+    } finally {
+      replaying = false;
+    }
+  }
+
+  /** A new game with dice from `s` (null: a random seed); the link's moves the first time. */
+  play.start = (s, opts) => {
+    const text = linkMoves;
+    linkMoves = null;
+    fresh(s, opts);
+    if (text !== null && s === null) {
+      badParam(page.params, "moves", "moves need the seed of their game", "a new game starts");
+    } else if (text) replay(text, page.params);
+    link();
+    render();
+    runAuto(true);
+    return game;
+  };
+
+  play.clear = () => { clearTimeout(timer); game = null; };
+  play.game = () => game;
+  play.inProgress = () => Boolean(game && part.started(game) && !part.over(game));
+  play.snapshot = () => {
+    if (!game) return null;
+    const list = decisions.map(({ position, ...d }) => ({ ...d, position: { ...position } }));
+    const cost = decisions.reduce((sum, d) => sum + d.cost, 0);
+    return JSON.parse(JSON.stringify({ seed, moves: movesText(codes), decisions: list, cost, ...part.snapshot(game, list, cost) }));
+  };
+
+  play.newGame = async () => {
+    if (play.inProgress() && !(await askDiscard("New game"))) { newButton.focus(); return; }
+    history.pushState(history.state, "", location.href); // Back returns to the game left
+    play.start(null, options);
+    play.focus();
+  };
+
+  function render() {
+    if (!game) return;
+    // (also play.render: after a change that is no move, such as a die kept)
+    part.render(game);
+    const done = part.over(game);
+    hintButton.setAttribute("aria-disabled", done || busy ? "true" : "false");
+    play.root.dataset.state = done ? "over" : busy ? "computer" : "yours";
+  }
+
+  play.render = render;
+
+  play.focus = (code = null) => {
+    if (!game) return;
+    (part.over(game) ? newButton : part.focus(game, code) || newButton).focus();
+  };
+
+  /**
+   * Make move `code` (checked): a decision gets its cost, the history its row, the link the move (a
+   * history entry of its own, so that Back steps back). -> false when refused (the message says why).
+   */
+  function act(code, chosen = true) {
+    const why = part.legal(game, code);
+    if (why) { say(why); return false; }
+    const judged = chosen ? part.judge(game, code) : null;
+    const result = part.apply(game, code);
+    if (chosen) {
+      codes.push(code);
+      if (!replaying) {
+        history.pushState(history.state, "", location.href);
+        link();
+      }
+    }
+    say(result.say || "");
+    hintList.replaceChildren();
+    if (judged) {
+      const optimal = isOptimal(judged.cost), words = judged.bestWords ?? judged.best;
+      const cost = optimal ? 0 : judged.cost;
+      decisions.push({ choice: judged.choice, best: judged.best, value: judged.value, bestValue: judged.bestValue,
+        cost, optimal, position: judged.position, row: log.childElementCount });
+      feedback.textContent = optimal
+        ? `${judged.choice}: optimal, ${costWord} ${part.costText(0)}` +
+          `${judged.same ? "" : ` (as good as the table's ${words})`}; ${part.amount(judged.value)}.`
+        : `${judged.choice}: ${costWord} ${part.costText(cost)}; the table's ${words} gives ${part.amount(judged.bestValue)}, ` +
+          `against ${part.amount(judged.value)}.`;
+    }
+    if (result.row) {
+      const d = judged ? decisions[decisions.length - 1] : null;
+      const note = !d ? "" : d.optimal ? " (optimal)" : ` (${costWord} ${part.costText(d.cost, true)}; best ${d.best})`;
+      const n = log.childElementCount;
+      log.append(coachRowOf(result.row.text + note, result.row.position, { "data-row": n, ...(result.row.attrs || {}) }));
+    }
+    if (part.over(game)) end();
+    render();
+    return true;
+  }
+  play.act = (code) => {
+    if (!game || !Number.isInteger(code)) return false;
+    if (part.over(game)) { say("The game is over: press New game (N)."); return false; }
+    if (busy) { say("Wait: the computer is playing."); return false; }
+    const done = act(code);
+    if (!done) return false;
+    runAuto(true);
+    // the focus follows the game once you act in it, unless you have gone elsewhere
+    if (document.activeElement === document.body || play.root.contains(document.activeElement)) play.focus(code);
+    return true;
+  };
+
+  /** The moves nobody chooses, until it is yours to move: at once, or one a step when animated. */
+  function runAuto(animate = false) {
+    busy = false;
+    while (game && !part.over(game) && part.auto) {
+      const code = part.auto(game);
+      if (code === null || code === undefined) break;
+      if (animate && page.anim !== false && !replaying) {
+        busy = true;
+        render();
+        const playing = game;
+        timer = setTimeout(() => {
+          if (game !== playing) return;
+          act(code, false);
+          runAuto(true);
+          // back to your turn: the focus returns to the game unless you have gone elsewhere meanwhile
+          if (!busy && (document.activeElement === document.body || play.root.contains(document.activeElement))) play.focus();
+        }, STEP_MS);
+        return;
+      }
+      act(code, false);
+    }
+    render();
+  }
+
+  const historyRow = page.historyRow || ((text, open, attrs) => el("li", {}, el("button", { type: "button", class: "link",
+    title: "Open this position in Coach", ...attrs, onclick: open }, text)));
+  const coachRowOf = (text, position, attrs) => historyRow(text, () => page.openInCoach(position), attrs);
+
+  /** The end: the part's summary, the total cost and the three costliest decisions (rows that open Coach). */
+  function end() {
+    const cost = decisions.reduce((sum, d) => sum + d.cost, 0);
+    say(part.summary(game, cost));
+    const costliest = decisions.map((d, i) => [d, i]).filter(([d]) => !d.optimal)
+      .sort(([a, i], [b, j]) => b.cost - a.cost || i - j).slice(0, 3);
+    const optimal = decisions.filter((d) => d.optimal).length;
+    review.replaceChildren(el("h3", {}, "Review"), ...(part.review ? part.review(game, decisions, cost) : [
+      el("p", { id: `${id}-review-total` }, `${optimal} of ${decisions.length} decisions optimal; ` +
+        `your choices cost ${part.costText(cost)} in all.`),
+      costliest.length ? el("p", {}, "The costliest decisions:") : null,
+      costliest.length ? el("ol", { class: "log", id: `${id}-costliest` }, ...costliest.map(([d, i]) => coachRowOf(
+        `${log.children[d.row]?.textContent ?? d.choice}`, d.position, { "data-decision": i }))) : null]));
+    review.hidden = false;
+  }
+
+  play.hint = () => {
+    if (!game) return;
+    if (part.over(game)) { say("The game is over: press New game (N)."); return; }
+    if (busy) { say("Wait: the computer is playing."); return; }
+    const h = part.hint(game);
+    say(h.say);
+    hintList.replaceChildren(...(h.choices || []).map((c) => {
+      const best = isOptimal(c.cost);
+      return el("li", { class: best ? "best" : null, "data-move": c.text, "data-value": c.value, ...(c.attrs || {}) },
+        `${c.text}: ${c.value}`, best ? " (best)" : ` (${c.costWords ?? `${costWord} ${part.costText(c.cost, true)}`})`);
+    }));
+  };
+
+  /** Back or Forward: the game of that entry, replayed from its seed and moves. */
+  window.addEventListener("popstate", () => {
+    const now = new URLSearchParams(location.search);
+    if (!game || (now.get("game") ?? id) !== id || now.get("mode") !== "play") return;
+    for (const key of [...page.params.keys()]) page.params.delete(key);
+    for (const [key, value] of now) page.params.set(key, value);
+    const s = now.get("seed");
+    fresh(/^[0-9]+$/.test(s ?? "") ? Number(s) : seed, part.optionsOf ? part.optionsOf(now, game) : options);
+    replay(now.get("moves") ?? "", now);
+    link();
+    render();
+    runAuto(true);
+    if (play.root.hidden) document.getElementById(`${id}-mode-play`)?.click();
+  });
+
+  /** The game's keys (see the top of this file). -> true when the key was the game's. */
+  play.key = (event) => {
+    if (!game || event.ctrlKey || event.metaKey || event.altKey || asking() || typing(event.target)) return false;
+    const k = event.key, lower = k.length === 1 ? k.toLowerCase() : k, target = event.target;
+    // Enter on a control is the control's (a button presses, a radio button stays)
+    const onButton = target instanceof HTMLButtonElement || target instanceof HTMLAnchorElement || target instanceof HTMLInputElement ||
+      target?.tagName === "SUMMARY";
+    const own = part.keys && Object.hasOwn(part.keys, lower) ? part.keys[lower] : null;
+    if (own) { const code = own(game); if (code !== null && code !== undefined) play.act(code); }
+    else if (ITEM_KEYS.includes(k) && ITEM_KEYS.indexOf(k) < items().length) {
+      const n = ITEM_KEYS.indexOf(k) + 1;
+      const code = part.pick(game, n);
+      if (code !== null && code !== undefined) play.act(code);
+      else render();
+    } else if (k === "Enter" && !onButton) {
+      const code = part.confirm(game);
+      if (code !== null && code !== undefined) play.act(code);
+    } else if (lower === "h") play.hint();
+    else if (lower === "n") play.newGame();
+    else if (ARROWS[k] && groups().some((g) => g.includes(target))) {
+      const group = groups().find((g) => g.includes(target)).filter((b) => !b.hidden && !b.classList.contains("used"));
+      const at = group.indexOf(target);
+      group[(at + ARROWS[k] + group.length) % group.length]?.focus();
+    } else return false;
+    event.preventDefault();
+    if (!busy && (document.activeElement === document.body || !document.activeElement)) play.focus();
+    return true;
+  };
+
+  return play;
+}
