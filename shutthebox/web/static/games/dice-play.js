@@ -5,7 +5,7 @@
  * of those bits (bit i: die i + 1, as shown), 32 + c score box c. */
 
 import { sixDecimals } from "../lib/notation.js";
-import { createPlay, isOptimal } from "../lib/play.js";
+import { createPlay, isOptimal, tieOf } from "../lib/play.js";
 import { el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow } from "./ui.js";
@@ -41,6 +41,7 @@ function dicePart(rules) {
   return {
     id,
     costWord: rules.costWord,
+    tie: (g) => tieOf(g.table),
     ids: { hintList: `${id}-choices` },
     hintClass: "yazy-choices",
     help: ["Keys: ", el("kbd", {}, "R"), " roll, ", el("kbd", {}, "Tab"), " or arrows to a ", word, " then ", el("kbd", {}, "Enter"),
@@ -89,7 +90,7 @@ function dicePart(rules) {
       const move = code > ROLL ? ["score", code - SCORE] : ["keep", sorted(g.dice.filter((_, i) => (code >> i) & 1))];
       const at = { turn: turnNumber(g), dice: sorted(g.dice), rerolls: g.rerolls };
       const j = rules.judge(g, move, at);
-      g.decisions.push({ ...j.record, optimal: isOptimal(j.cost) });
+      g.decisions.push({ ...j.record, optimal: isOptimal(j.cost, tieOf(g.table)) });
       return { choice: j.choice, value: j.value, best: j.best, same: j.same, bestValue: j.bestValue, cost: j.cost, position: j.record };
     },
     apply(g, code) {

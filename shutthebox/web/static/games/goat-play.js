@@ -4,7 +4,7 @@
  * Move codes in the link (yours only: the computer's follow from the seed): 0 stop, K roll K dice. */
 
 import { sixDecimals } from "../lib/notation.js";
-import { createPlay, isOptimal, pct } from "../lib/play.js";
+import { createPlay, isOptimal, pct, tieOf } from "../lib/play.js";
 import { askDiscard, el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow, numberDie } from "./ui.js";
@@ -50,7 +50,7 @@ export class Game {
     const row = { ...p, who: this.mover === this.seat ? "you" : "computer", action, best: values.best,
       value: values.actions.find((a) => a.action === action).value, bestValue: values.value,
       cost: costOf(values, action), dice: [], outcome: "" };
-    if (isOptimal(row.cost)) row.cost = 0; // a tie with the table's action: optimal
+    if (isOptimal(row.cost, tieOf(this.table))) row.cost = 0; // a tie with the table's action: optimal
     this.history.push(row);
     if (action === 0) {
       row.outcome = `banks ${this.turn}`;
@@ -114,6 +114,7 @@ function goatPart(getTable) {
   const yours = (g) => !g.over && g.mover === g.seat;
   return {
     id: "goat",
+    tie: () => tieOf(getTable()),
     ids: { log: "goat-history", hintList: "goat-hint-values" },
     hintClass: "goat-hint",
     help: ["Keys: ", el("kbd", {}, "S"), " or ", el("kbd", {}, "0"), " stop;"],

@@ -5,7 +5,7 @@
  * Play (goat-play.js): you against the table's optimal play. */
 
 import { InvalidQuestion, sixDecimals, unlessInvalid, wholeNumber } from "../lib/notation.js";
-import { isOptimal } from "../lib/play.js";
+import { isOptimal, tieOf } from "../lib/play.js";
 import { askDiscard, choiceParam, el, field, plural, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadTable, modeSwitch, radios } from "./ui.js";
 import { answer, bestFixed, goalValue, locate, tableSpec } from "./goat-table.js";
@@ -116,11 +116,11 @@ export function mount(section, ctx) {
   }
 
   /** The actions as good as the table's at a two-player decision: their win chance equals its as the
-   * command line prints it (the tie rule of every page, lib/play.js's isOptimal). */
+   * table's tie width (the tie rule of every page, lib/play.js's isOptimal). */
   function alike(q) {
     const values = actionValues(table, q);
     const top = values.actions.find((x) => x.action === values.best).value;
-    return values.actions.filter((x) => x.action !== values.best && isOptimal(top - x.value)).map((x) => x.text);
+    return values.actions.filter((x) => x.action !== values.best && isOptimal(top - x.value, tieOf(table))).map((x) => x.text);
   }
 
   /** The link's numbers, checked once against the first table as Coach asks them, in the command line's

@@ -3,7 +3,7 @@
  * gets its cost in expected rolls. Move codes in the link: 0 roll, N turn card N. */
 
 import { sixDecimals } from "../lib/notation.js";
-import { createPlay } from "../lib/play.js";
+import { createPlay, tieOf } from "../lib/play.js";
 import { el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow, numberDie } from "./ui.js";
@@ -18,6 +18,7 @@ function togglePart(table) {
   const over = "The game is over: press New game (N).";
   return {
     id: "toggle",
+    tie: (g) => tieOf(g.table),
     ids: { hintList: "toggle-hint-values" },
     hintClass: "toggle-hint",
     help: ["Turn every card face down. Keys: ", el("kbd", {}, "R"), " roll;"],

@@ -59,7 +59,7 @@ export const numberDie = (face) => el("span", { class: "die", "aria-label": `die
 /**
  * The question's answer block: a value line and a move line, each with data-answer (what the command
  * line prints) for the tests, and the choices as good as the best (the tie rule of every page: a
- * choice whose value equals the best's as the command line prints it is optimal too).
+ * choice within the table's tie width of the best is optimal too, lib/play.js's isOptimal).
  */
 export function answerBox() {
   const value = el("p", { class: "answer-value", "data-answer": "" });

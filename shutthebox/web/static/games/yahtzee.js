@@ -8,7 +8,7 @@
  * Play (yahtzee-play.js): a seeded game of 13 turns with hints, each decision's loss and a review. */
 
 import { answerOf, InvalidQuestion, sixDecimals, unlessInvalid } from "../lib/notation.js";
-import { isOptimal } from "../lib/play.js";
+import { isOptimal, tieOf } from "../lib/play.js";
 import { el, field, plural } from "../lib/ui.js";
 import { linkParam, radios } from "./ui.js";
 import { rollIndex } from "./yazy-rules.js";
@@ -64,9 +64,9 @@ export function answer(table, q) {
     }
     if (!card) throw new InvalidQuestion("no box is open: the game is over, there is no turn to play");
     const found = optionsOf(turnOf(table, table.rules.joker, card, upper, box), roll, q.rerolls);
-    // optimal: as good as the best as the command line prints it (the tie rule of every page)
+    // optimal: within the table's tie width of the best (the tie rule of every page)
     return { start, value: found.value, move: found.best, line: found.line, error: null,
-      options: found.choices.map(({ text, value, loss, lossFloat }) => ({ choice: text, value, loss, optimal: isOptimal(lossFloat) })) };
+      options: found.choices.map(({ text, value, loss, lossFloat }) => ({ choice: text, value, loss, optimal: isOptimal(lossFloat, tieOf(table)) })) };
   }) };
 }
 

@@ -4,7 +4,7 @@
  * Play (yazy-play.js): a seeded game with hints and the cost of every choice (yazy-choices.js). */
 
 import { answerOf, InvalidQuestion, sixDecimals, unlessInvalid } from "../lib/notation.js";
-import { isOptimal } from "../lib/play.js";
+import { isOptimal, tieOf } from "../lib/play.js";
 import { plural } from "../lib/ui.js";
 import { ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, categorySet, describeMove, rollIndex } from "./yazy-rules.js";
 import { choiceValue, choices } from "./yazy-choices.js";
@@ -68,11 +68,11 @@ function ranked(table, q) {
   return { best: describeMove(r.best, r.roll), value: r.value, choices: r.choices.map(({ move, value, cost }) => ({ move, value, cost })) };
 }
 
-/** The moves as good as the table's at q: their value equals its as the command line prints it (the tie
+/** The moves as good as the table's at q: within the table's tie width of its value (the tie
  * rule of every page, lib/play.js's isOptimal). */
 function alike(table, q) {
   const r = ranked(table, q);
-  return r ? r.choices.slice(1).filter((c) => isOptimal(c.cost)).map((c) => c.move) : [];
+  return r ? r.choices.slice(1).filter((c) => isOptimal(c.cost, tieOf(table))).map((c) => c.move) : [];
 }
 
 export function mount(section, ctx) {

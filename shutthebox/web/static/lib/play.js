@@ -65,8 +65,10 @@
  * (the browser's own); Enter outside a button confirms (part.confirm); H hint, N new game; the arrow
  * keys move within a group. No key is taken while the focus is in a text field or the dialog is open.
  *
- * Ties: a choice whose value equals the best's as the command line prints it (a cost below half a
- * millionth) is optimal: cost 0, marked best. */
+ * Ties, the command line's rule on every page: a choice within the table's `tie` of the best (its header
+ * field, the width its build proved clear-cut: 1e-10 toggle, 1e-11 Goat, 1e-12 yazy, 1e-9 Yahtzee; no
+ * field: equal values) is optimal: cost 0, marked best (part.tie(game) gives the width). A cost that is
+ * not a tie but prints as 0.000000 is said as "less than" 0.000001. */
 
 import { askDiscard, asking, badParam, el } from "./ui.js";
 import { newSeed } from "./random.js";
@@ -74,15 +76,20 @@ import { newSeed } from "./random.js";
 export const MOVE_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 /** The keys that press the n-th item: 1-9, then 0, - and = for 10, 11 and 12. */
 export const ITEM_KEYS = "1234567890-=";
-/** A cost below this prints as 0.000000: the choice equals the best. */
-export const TIE = 5e-7;
 const STEP_MS = 650; // the computer's pace: quick, but each move can be read
 const ARROWS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
 
 /** A chance as the Shut the Box page shows it: 45.50%. */
 export const pct = (chance) => `${(chance * 100).toFixed(2)}%`;
 
-export const isOptimal = (cost) => cost < TIE;
+/** The tie width of a table: its header's `tie` (0 without one: only equal values tie). */
+export const tieOf = (table) => Number(table?.header?.tie) || 0;
+
+/** A choice whose cost (its value's distance below the best) is within the tie width is optimal. */
+export const isOptimal = (cost, tie = 0) => cost <= tie;
+
+/** A cost in a part's words; one too small for six decimals, yet no tie, as "less than 0.000001". */
+const costIn = (part, cost, short) => (cost > 0 && cost < 5e-7 ? `less than ${part.costText(1e-6, short)}` : part.costText(cost, short));
 
 /** The moves as the link writes them. */
 export const movesText = (codes) => codes.map((c) => MOVE_DIGITS[c]).join("");
@@ -106,6 +113,7 @@ export function createPlay(part, page) {
   let linkMoves = page.params.get("moves"); // for the first game only
   let timer = null, busy = false, replaying = false;
   const costWord = part.costWord || "cost";
+  const tieIn = (g) => (part.tie ? part.tie(g) : 0);
 
   const play = {};
   const button = (suffix, text, key, title, onclick) =>
@@ -246,14 +254,14 @@ export function createPlay(part, page) {
     say(result.say || "");
     hintList.replaceChildren();
     if (judged) {
-      const optimal = isOptimal(judged.cost), words = judged.bestWords ?? judged.best;
+      const optimal = isOptimal(judged.cost, tieIn(game)), words = judged.bestWords ?? judged.best;
       const cost = optimal ? 0 : judged.cost;
       decisions.push({ choice: judged.choice, best: judged.best, value: judged.value, bestValue: judged.bestValue,
         cost, optimal, position: judged.position, row: log.childElementCount });
       feedback.textContent = optimal
         ? `${judged.choice}: optimal, ${costWord} ${part.costText(0)}` +
           `${judged.same ? "" : ` (as good as the table's ${words})`}; ${part.amount(judged.value)}.`
-        : `${judged.choice}: ${costWord} ${part.costText(cost)}; the table's ${words} gives ${part.amount(judged.bestValue)}, ` +
+        : `${judged.choice}: ${costWord} ${costIn(part, cost)}; the table's ${words} gives ${part.amount(judged.bestValue)}, ` +
           `against ${part.amount(judged.value)}.`;
     }
     if (result.row) {
@@ -329,9 +337,9 @@ export function createPlay(part, page) {
     const h = part.hint(game);
     say(h.say);
     hintList.replaceChildren(...(h.choices || []).map((c) => {
-      const best = isOptimal(c.cost);
+      const best = isOptimal(c.cost, tieIn(game));
       return el("li", { class: best ? "best" : null, "data-move": c.text, "data-value": c.value, ...(c.attrs || {}) },
-        `${c.text}: ${c.value}`, best ? " (best)" : ` (${c.costWords ?? `${costWord} ${part.costText(c.cost, true)}`})`);
+        `${c.text}: ${c.value}`, best ? " (best)" : ` (${c.costWords ?? `${costWord} ${costIn(part, c.cost, true)}`})`);
     }));
   };
 
