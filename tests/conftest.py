@@ -56,6 +56,16 @@ def server(tmp_path_factory):
         yield url
 
 
+@pytest.fixture
+def open_page(browser, server):
+    """Opens ``games.html?QUERY`` of ``server`` in ``browser`` (tests/serving.py's page_opener); the modules of
+    the Shut the Box page (index.html) define their own."""
+    from serving import page_opener
+
+    with page_opener(browser, server, "games.html") as opener:
+        yield opener
+
+
 @pytest.fixture(scope="session")
 def solution():
     from shutthebox.games.shutthebox.rules import STANDARD

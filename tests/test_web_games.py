@@ -23,16 +23,9 @@ from shutthebox.games.toggle.table import load as load_toggle
 from shutthebox.games.yazy.rules import CATEGORIES, format_categories
 from shutthebox.games.yazy.table import load as load_yazy
 
-from serving import ROOT, page_opener, screenshot
+from serving import ROOT, screenshot
 
 DATA = os.path.join(ROOT, "data")
-
-
-@pytest.fixture
-def open_page(browser, server):
-    with page_opener(browser, server, "games.html") as opener:
-        yield opener
-
 
 
 def shown_answer(page, game):

@@ -18,7 +18,7 @@ from shutthebox.errors import InvalidQuery
 from shutthebox.games.goat.rules import MAX_SUM
 from shutthebox.games.goat.table import action_text, load
 
-from serving import COMMAND, Mulberry32, page_opener, screenshot
+from serving import COMMAND, Mulberry32, screenshot
 
 GOAL = 100
 
@@ -26,12 +26,6 @@ GOAL = 100
 @pytest.fixture(scope="module")
 def table():
     return load()
-
-
-@pytest.fixture
-def open_page(browser, server):
-    with page_opener(browser, server, "games.html") as opener:
-        yield opener
 
 
 def shown_answer(page):

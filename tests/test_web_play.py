@@ -13,7 +13,7 @@ import pytest
 
 from shutthebox.games.goat.table import action_text, load as load_goat
 
-from serving import page_opener, screenshot
+from serving import screenshot
 from test_web_goat import check_game, play_to_the_end, shown_answer
 
 GOAL = 100
@@ -24,12 +24,6 @@ def goat():
     table = load_goat()
     table.preload()
     return table
-
-
-@pytest.fixture
-def open_page(browser, server):
-    with page_opener(browser, server, "games.html") as opener:
-        yield opener
 
 
 def state(page, game):

@@ -17,7 +17,7 @@ import pytest
 
 from shutthebox.games.toggle.table import load as load_toggle
 
-from serving import Mulberry32, page_opener, screenshot
+from serving import Mulberry32, screenshot
 
 CARDS = 12
 ALL = (1 << CARDS) - 1
@@ -29,12 +29,6 @@ def table():
     table = load_toggle()
     table.preload()
     return table
-
-
-@pytest.fixture
-def open_page(browser, server):
-    with page_opener(browser, server, "games.html") as opener:
-        yield opener
 
 
 def cards_of(mask):

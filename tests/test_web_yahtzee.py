@@ -36,7 +36,7 @@ from shutthebox.games.yahtzee.rules import (
 from shutthebox.games.yahtzee.table import load
 from shutthebox.games.yahtzee.turn import decimal
 
-from serving import COMMAND, ROOT, Mulberry32, page_opener, screenshot
+from serving import COMMAND, ROOT, Mulberry32, screenshot
 
 STATIC = os.path.join(ROOT, "shutthebox", "web", "static")
 NODE = shutil.which("node")
@@ -48,12 +48,6 @@ def table():
     table = load()
     table.preload()
     return table
-
-
-@pytest.fixture
-def open_page(browser, server):
-    with page_opener(browser, server, "games.html") as opener:
-        yield opener
 
 
 # -- questions and the Python API's answers ------------------------------------------------------------

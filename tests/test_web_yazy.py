@@ -20,7 +20,7 @@ import pytest
 from shutthebox.games.yazy.rules import ALL, CATEGORIES, format_categories
 from shutthebox.games.yazy.table import load as load_yazy
 
-from serving import Mulberry32, page_opener, screenshot
+from serving import Mulberry32, screenshot
 
 START = "165.757319"
 
@@ -30,12 +30,6 @@ def table():
     table = load_yazy()
     table.preload()
     return table
-
-
-@pytest.fixture
-def open_page(browser, server):
-    with page_opener(browser, server, "games.html") as opener:
-        yield opener
 
 
 # -- written here from the rules, independent of the page ---------------------------------
