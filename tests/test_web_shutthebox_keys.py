@@ -9,6 +9,7 @@ cache (conftest's `server`).
 from __future__ import annotations
 
 import functools
+import json
 import re
 
 import pytest
@@ -30,6 +31,13 @@ ITEM_KEYS = "1234567890-="
 def open_page(browser, server):
     with page_opener(browser, server) as opener:
         yield functools.partial(opener, init_script=PRESS_SOLVE, wait_ms=120000)
+
+
+@pytest.fixture
+def open_asking(browser, server):
+    """The page as it is, the Solve question left to the test (Solve or Cancel)."""
+    with page_opener(browser, server) as opener:
+        yield opener
 
 
 @pytest.fixture(scope="module")
@@ -176,6 +184,102 @@ def test_a_bad_moves_link_is_named_and_the_game_starts_from_the_beginning(open_p
     assert solo_state(page)["moves"] == 0
 
 
+def play_to(page, table, closes):
+    """Play seat one's optimal moves by keyboard until `closes` closes are made; the moves made."""
+    made = []
+    while len(made) < closes:
+        page.keyboard.press("r")
+        wait_play(page, "move", "roll", "computer", "over")
+        state = play_state(page)
+        assert state["awaiting"] == "move", state
+        move = best_move(table, state)
+        for tile in move:
+            page.keyboard.press(str(tile))
+        page.keyboard.press("Enter")
+        made.append(move)
+        wait_play(page, "roll", "over", "computer")
+    return made
+
+
+def test_back_restores_the_coach_question_of_the_entry(open_page):
+    page = open_page("?mode=coach&player=2&score=17&pos=13456789&roll=12")
+    asked = page.inner_text("#coach-summary")
+    assert asked.startswith("Player two at 13456789") and "Score to beat: 17" in asked and "Roll 12" in asked, asked
+    page.keyboard.press("p")
+    page.wait_for_function("document.body.dataset.mode === 'play'")
+    page.keyboard.press("c")  # a new entry, whose question is then changed
+    page.click("#coach-p1")
+    page.click("#coach-tiles [data-tile='3']")
+    assert "pos=1456789" in page.url and "player=1" in page.url
+    page.go_back()
+    page.wait_for_function("document.body.dataset.mode === 'play'")
+    page.go_back()  # the first entry: its own question, not the one changed since
+    page.wait_for_function("document.body.dataset.mode === 'coach'")
+    assert page.inner_text("#coach-summary") == asked
+    assert page.get_attribute("#coach-p2", "aria-pressed") == "true" and page.input_value("#coach-score") == "17"
+    assert page.get_attribute("#coach-tiles [data-tile='3']", "aria-pressed") == "true"
+    assert page.get_attribute("#coach-rolls [aria-pressed='true']", "data-roll") == "12"
+    assert "pos=13456789" in page.url and "roll=12" in page.url and "score=17" in page.url
+    page.go_forward()
+    page.wait_for_function("document.body.dataset.mode === 'play'")
+    page.go_forward()
+    page.wait_for_function("document.body.dataset.mode === 'coach'")
+    assert page.inner_text("#coach-summary").startswith("Player one at 1456789")
+    assert page.is_hidden("#link-problems")
+
+
+def test_back_after_another_seat_restores_that_seat_and_its_moves(open_page, table):
+    page = open_page("?mode=play&seed=4242&seat=1&anim=0")
+    wait_play(page, "roll")
+    made = play_to(page, table, 1)
+    before = play_state(page)
+    page.click("#seat-2")
+    page.wait_for_selector("#ask[open]")
+    page.click("#ask-yes")
+    page.wait_for_function("window.shutTheBox.play.state().seat === 2")
+    page.go_back()  # the game left: seat one, one close made
+    page.wait_for_function("window.shutTheBox.play.state().seat === 1")
+    wait_play(page, "roll")
+    back = play_state(page)
+    assert back["moves"] == 1 and back["history"] == before["history"] and back["history"][0]["move"] == made[0], back
+    assert "seat=1" in page.url and "moves=r%s" % "".join(map(str, made[0])) in page.url, page.url
+    assert page.is_hidden("#link-problems"), page.inner_text("#link-problems")
+
+
+def test_a_history_row_opened_in_coach_is_an_entry_back_returns_to_the_game(open_page, table):
+    page = open_page("?mode=play&seed=4242&seat=1&anim=0")
+    wait_play(page, "roll")
+    play_to(page, table, 2)
+    game = play_state(page)
+    link = page.url
+    page.click("#log button[data-entry='1']")
+    assert page.is_visible("#coach") and "mode=coach" in page.url
+    page.go_back()
+    page.wait_for_function("document.body.dataset.mode === 'play'")
+    wait_play(page, "roll")
+    assert page.url == link and play_state(page)["history"] == game["history"]
+
+
+def test_clear_during_the_computers_turn_leaves_its_choice(open_page, table):
+    page = open_page("?mode=play&seed=4242&seat=2&anim=0")
+    # Esc (Clear) pressed while the computer shows the tiles it is about to close, then its move.
+    seen = page.evaluate("""() => new Promise((resolve) => {
+        const watch = new MutationObserver(() => {
+            const s = window.shutTheBox.play.state();
+            if (s.awaiting !== 'computer' || !s.chosen.length) return;
+            watch.disconnect();
+            document.body.dispatchEvent(new KeyboardEvent('keydown', {key: 'Escape', bubbles: true}));
+            resolve([s.chosen, window.shutTheBox.play.state().chosen]);
+        });
+        watch.observe(document.getElementById('play-tiles'), {subtree: true, attributes: true});
+        document.getElementById('replay').click();  // nothing played yet: the computer starts again at once
+    })""")
+    assert seen[0] and seen[1] == seen[0], seen
+    wait_play(page, "roll", "over")
+    first = play_state(page)["history"][0]
+    assert first["player"] == 1 and first["move"] == seen[0]
+
+
 # -- 3. dice of more than six sides -----------------------------------------------
 
 
@@ -300,3 +404,104 @@ def test_a_whole_game_of_play_and_of_solo_by_keyboard_only(open_page, table):
     state = solo_state(page)
     assert state["over"] and state["moves"] == state["optimal"] and state["cost"] == 0, state
     assert page.is_visible("#solo-summary")
+
+
+# -- 9. solves: Cancel in Solo, and one solve never cancelled by another table's load -----
+
+
+def test_a_solo_link_whose_table_is_not_solved_falls_back_to_the_standard_rules(open_asking):
+    page = open_asking("?mode=solo&tiles=10&seed=3&anim=0")
+    page.wait_for_selector("#solve-cancel")
+    assert "solo-t10-2d6-one6.msgpack" in page.inner_text("#solve-question")
+    page.click("#solve-cancel")  # no: Solo plays the standard rules, as Coach and Play keep theirs
+    wait_solo(page, "roll")
+    state = solo_state(page)
+    assert state["variant"] == "standard" and state["rules"]["tiles"] == 9 and state["seed"] == 3, state
+    problems = page.inner_text("#link-problems")
+    assert "tiles=10" in problems and "not solved" in problems and "standard rules instead" in problems, problems
+    assert page.is_hidden("#solo-error")
+    assert "variant=standard" in page.url and "tiles=" not in page.url and "seed=3" in page.url, page.url
+
+
+def test_cancel_at_solos_solve_question_keeps_the_game_and_its_rules(open_asking):
+    page = open_asking("?mode=solo&seed=3&anim=0")
+    wait_solo(page, "roll")
+    page.keyboard.press("r")
+    wait_solo(page, "move", "over")
+    rolled = solo_state(page)
+    page.click("#rules-summary")
+    page.fill("#rules-tiles", "10")
+    page.click("#rules-apply")
+    page.wait_for_selector("#ask[open]")
+    page.click("#ask-yes")
+    page.click("#solve-cancel")
+    page.wait_for_function("document.getElementById('rules-message').textContent.includes('Not changed')")
+    assert solo_state(page) == rolled and page.is_hidden("#solo-error")
+    assert "variant=standard" in page.url and "tiles=" not in page.url
+
+
+def fake_solve(name):
+    """A route answering /solve/NAME as `ShutTheBox serve` would while NAME is being solved: absent, then
+    solving (30%) until `release` is set, then ready. The methods asked, in order, are in `calls`."""
+    calls, release = [], []
+
+    def answer(route):
+        method = route.request.method
+        calls.append(method)
+        if method == "DELETE":
+            body = {"name": name, "state": "cancelled", "error": "the solve of %s was cancelled" % name}
+        elif method == "GET" and calls.count("POST") == 0:
+            body = {"name": name, "state": "absent", "done": 0, "total": 0, "words": "a small table, about 1 second"}
+        elif release:
+            body = {"name": name, "state": "ready", "done": 10, "total": 10}
+        else:
+            body = {"name": name, "state": "solving", "done": 3, "total": 10}
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    return answer, calls, release
+
+
+def test_loading_another_table_never_cancels_a_solve_still_wanted(open_asking):
+    # Coach's table is being solved (the server faked: held at 30%) when Solo reads its own table.
+    name = "t10-2d6-one6-p2.msgpack"
+    answer, calls, release = fake_solve(name)
+    page = open_asking("?mode=coach&anim=0")
+    page.route("**/solve/%s" % name, answer)
+    page.click("#rules-summary")
+    page.fill("#rules-tiles", "10")
+    page.click("#rules-apply")
+    page.click("#solve-status #solve-start")
+    page.wait_for_function("document.body.dataset.solve === 'solving'")
+    page.click("#tab-solo")
+    wait_solo(page, "roll")
+    assert "DELETE" not in calls and page.evaluate("document.body.dataset.solve") == "solving", calls
+    assert page.is_visible("#solve-status") and "Solving %s: 30%%" % name in page.inner_text("#solve-status")
+    release.append(True)
+    page.wait_for_function("window.shutTheBox.table().rules.tiles === 10")
+    assert "DELETE" not in calls and solo_state(page)["rules"]["tiles"] == 9
+
+    # Solo's table is being solved when Coach and Play read theirs.
+    rules = Rules(tiles=6)
+    solo = shutthebox.load_solo(rules=rules)  # the bytes the faked solve then serves
+    solo_name = "solo-t6-2d6-one6.msgpack"
+    answer, calls, release = fake_solve(solo_name)
+    page = open_asking("?mode=solo&seed=3&anim=0")
+    with open(solo.path, "rb") as handle:
+        data = handle.read()
+    page.route("**/%s" % solo_name, lambda route: route.fulfill(status=200, body=data,
+                                                               content_type="application/octet-stream"))
+    page.route("**/solve/%s" % solo_name, answer)  # the later route is asked first
+    wait_solo(page, "roll")
+    page.click("#rules-summary")
+    page.fill("#rules-tiles", "6")
+    page.click("#rules-apply")
+    page.click("#solo-solve-status #solve-start")
+    page.wait_for_function("document.body.dataset.soloSolve === 'solving'")
+    page.click("#tab-coach")
+    page.fill("#rules-tiles", "10")
+    page.click("#rules-apply")  # Coach: 10 tiles, its table shipped
+    page.wait_for_function("window.shutTheBox.table().rules.tiles === 10")
+    assert "DELETE" not in calls and page.evaluate("document.body.dataset.soloSolve") == "solving", calls
+    release.append(True)
+    page.wait_for_function("window.shutTheBox.solo.state().rules?.tiles === 6")
+    assert "DELETE" not in calls and solo_state(page)["start"] == solo.expect("123456")

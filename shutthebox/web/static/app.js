@@ -124,13 +124,15 @@ class App {
     if (name === "play") this.play.showUrl(); else if (name === "solo") this.solo.show(); else this.coach.showUrl();
   }
 
-  /** Back or Forward: the mode of that entry, and the game of Play or Solo at that point (replayed from the link). */
+  /** Back or Forward: the mode of that entry, and its Coach question or the game of Play or Solo at that point
+   * (replayed from the link). */
   restore() {
     const now = new URLSearchParams(location.search);
     for (const key of [...params.keys()]) params.delete(key);
     for (const [key, value] of now) params.set(key, value);
     const mode = MODES.includes(now.get("mode")) ? now.get("mode") : "coach";
-    if (mode === "play") this.play.fromLink();
+    if (mode === "coach") this.coach.fromLink();
+    else if (mode === "play") this.play.fromLink();
     else if (mode === "solo") this.solo.fromLink();
     this.setMode(mode);
   }

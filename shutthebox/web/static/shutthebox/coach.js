@@ -88,8 +88,24 @@ export class Coach {
   }
 
   init() {
+    this.readLink();
+    this.bind();
+    this.build();
+  }
+
+  /** Back or Forward reached a Coach entry: its question (who moves, scores, position, roll). */
+  fromLink() {
+    this.readLink();
+    this.render();
+  }
+
+  /** The question of the link: who moves, the scores posted, the open tiles and the roll (a bad one named). */
+  readLink() {
     const t = this.table;
     this.mask = t.allOpen;
+    this.roll = null;
+    this.problem = null;
+    this.scoresText = "";
     const pos = params.get("pos");
     if (pos !== null) {
       try { this.mask = pos === "none" ? 0 : t.position(pos); } catch (e) { // none: the box shut, as urlEntries writes it
@@ -137,8 +153,6 @@ export class Coach {
         }
       }
     }
-    this.bind();
-    this.build();
   }
 
   bind() {

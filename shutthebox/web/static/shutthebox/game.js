@@ -179,7 +179,9 @@ export class GameMode {
   }
 
   clear() {
-    if (this.game) this.game.chosen = 0;
+    const g = this.game;
+    if (g && !g.human && !g.over) return; // the tiles shown are the computer's choice, not yours to clear
+    if (g) g.chosen = 0;
     this.say("");
     this.render();
   }
@@ -327,9 +329,11 @@ export class GameMode {
   /** Back or Forward reached an entry of this mode: its game, replayed from its seed and moves. */
   restore(seed) {
     const moves = params.get("moves") ?? "";
-    if (this.game && seed === this.seed && moves === this.movesText() && this.sameSettings()) return;
+    const same = this.sameSettings(); // first: it takes the entry's settings (seat, rules, goal) whatever else differs
+    if (this.game && seed === this.seed && moves === this.movesText() && same) return;
     this.start(seed, moves);
   }
 
+  /** Take the settings of the entry Back or Forward reached; true if they are the game's already. */
   sameSettings() { return true; }
 }

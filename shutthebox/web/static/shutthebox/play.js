@@ -295,7 +295,7 @@ export class Play extends GameMode {
   /** A history row's question in Coach: that player, the scores posted before, the position and the roll. */
   openInCoach(entry) {
     if (!entry) return;
-    this.app.setMode("coach");
+    this.app.setMode("coach", true); // a history entry of its own: Back returns to this very point of the game
     this.app.coach.open(entry.scores, entry.position, entry.roll);
     document.querySelector("#coach-rolls [aria-pressed='true']")?.focus();
   }

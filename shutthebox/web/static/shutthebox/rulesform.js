@@ -64,7 +64,9 @@ export function ruleEntries(r) {
 export class RulesControl {
   constructor(app) {
     this.app = app;
-    this.abort = null;
+    // One load at a time per purpose: Coach and Play's table, Solo's table. A new load aborts only the
+    // earlier one of its own purpose (no longer wanted), never the other's solve.
+    this.aborts = { players: null, solo: null };
   }
 
   init() {
@@ -214,8 +216,8 @@ export class RulesControl {
       this.app.setTable(table);
       message.textContent = `Now: ${describeRules(table.rules)}, ${table.players} players.`;
     } catch (error) {
-      if (error.name === "AbortError") {  // Cancel, or other rules asked for meanwhile (this.abort is theirs)
-        if (!this.abort) message.textContent = "Not changed: the table of these rules was not solved.";
+      if (error.name === "AbortError") {  // Cancel, or other rules asked for meanwhile (the newer load is theirs)
+        if (!this.aborts.players) message.textContent = "Not changed: the table of these rules was not solved.";
         return;
       }
       message.textContent = "";
@@ -227,20 +229,29 @@ export class RulesControl {
   }
 
   /** The table of these rules and players (null: Solo's single-player table), solved by the server first if need be: once the player presses
-   * Solve after seeing what it costs, with its progress and a Cancel button shown. `onAsk(asking)` is told
-   * when the question is shown (true) and answered (false). */
+   * Solve after seeing what it costs, with its progress and a Cancel button shown (#solve-status for Coach and
+   * Play, #solo-solve-status for Solo). `onAsk(asking)` is told when the question is shown (true) and answered (false). */
   async fetch(rules, players, onAsk = null) {
-    if (this.abort) this.abort.abort();
-    const abort = this.abort = new AbortController();
-    const status = $("solve-status"), text = $("solve-text"), bar = $("solve-progress");
-    $("rules-error").hidden = true;
-    document.body.dataset.solve = "loading";
+    const slot = players === null ? "solo" : "players";
+    this.aborts[slot]?.abort();
+    const abort = this.aborts[slot] = new AbortController();
+    const [status, text, bar] = (slot === "solo" ? ["solo-solve-status", "solo-solve-text", "solo-solve-progress"] :
+      ["solve-status", "solve-text", "solve-progress"]).map($);
+    const flag = slot === "solo" ? "soloSolve" : "solve"; // body's data-solve (Coach, Play) or data-solo-solve
+    if (slot === "players") $("rules-error").hidden = true;
+    document.body.dataset[flag] = "loading";
     let removeCancel = null;
     const ask = async (answer) => {
       text.hidden = bar.hidden = true;
       onAsk?.(true);
-      const yes = await solveQuestion(status, answer, { signal: abort.signal,
+      const before = document.body.dataset.solve;
+      const question = solveQuestion(status, answer, { signal: abort.signal,
         what: `${describeRules(rules)}, ${players === null ? "one player" : `${players} players`}` });
+      if (slot === "solo") { // solveQuestion marks data-solve; Solo's question is data-solo-solve
+        if (before === undefined) delete document.body.dataset.solve; else document.body.dataset.solve = before;
+        document.body.dataset.soloSolve = "ask";
+      }
+      const yes = await question;
       onAsk?.(false);
       text.hidden = bar.hidden = false;
       if (!yes) status.hidden = true;
@@ -251,7 +262,7 @@ export class RulesControl {
       const table = await load(this.app.mainUrl, ({ state, done, total, name }) => {
         status.hidden = false;
         removeCancel ??= cancelButton(status, abort);
-        document.body.dataset.solve = "solving";
+        document.body.dataset[flag] = "solving";
         if (total > 0) {
           bar.max = total;
           bar.value = done;
@@ -261,15 +272,15 @@ export class RulesControl {
           text.textContent = `Solving ${name}${state === "queued" ? " (waiting for another solve)" : ""}…`;
         }
       }, abort.signal, ask);
-      document.body.dataset.solve = "done";
+      document.body.dataset[flag] = "done";
       return table;
     } catch (error) {
-      document.body.dataset.solve = error.name === "AbortError" ? "cancelled" : "error";
+      document.body.dataset[flag] = error.name === "AbortError" ? "cancelled" : "error";
       throw error;
     } finally {
       removeCancel?.();
       status.hidden = true;
-      if (this.abort === abort) this.abort = null;
+      if (this.aborts[slot] === abort) this.aborts[slot] = null;
     }
   }
 }

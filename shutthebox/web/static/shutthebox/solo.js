@@ -4,7 +4,7 @@
  * shared controller (game.js): the rules and the goal, costs in the objective's words, the summary. */
 
 import { TableError } from "../lib/format.js";
-import { choiceParam, el, seedParam } from "../lib/ui.js";
+import { askDiscard, badParam, choiceParam, el, seedParam } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
 import { formatMove, rollChances, tilesOf, tileSum, SoloTable } from "./table.js";
 import { Turns, answerRoll } from "./turns.js";
@@ -98,19 +98,38 @@ export class Solo extends GameMode {
   /** The link's rules of Solo: `variant=NAME` (one of the three named rule sets), or the game options
    * (tiles, dice, sides, one_die, max_move_tiles, rules=PRESET) as Coach and Play take them. */
   rulesParam() {
+    this.linkParam = null;
     if (params.get("variant") !== null) {
       return SOLO_VARIANTS[choiceParam(params, "variant", Object.keys(SOLO_VARIANTS), "standard", "the standard rules instead")].rules;
     }
-    return params.get("mode") === "solo" ? rulesFromLink()?.rules ?? STANDARD : STANDARD;
+    const linked = params.get("mode") === "solo" ? rulesFromLink() : null;
+    if (!linked || sameRules(linked.rules, STANDARD)) return STANDARD;
+    this.linkParam = linked.param; // named, with the standard rules instead, if their table cannot be had
+    return linked.rules;
   }
 
-  /** Play Solo under `rules` (the Rules control's, or a named set's button): the same dice, once you confirm. */
-  useRules(rules) {
-    if (sameRules(rules, this.rules) && this.awaiting !== "error") return Promise.resolve();
-    return this.restart(`Play Solo under ${describeRules(rules)} and start again with the same dice?`, "Switch rules", () => {
-      this.rules = rules;
-      this.start(this.seed);
-    });
+  /** Play Solo under `rules` (the Rules control's, or a named set's button): the same dice, once you confirm
+   * and their table is read. Cancel at the Solve question keeps the game and its rules, as in Coach and Play. */
+  async useRules(rules) {
+    if (sameRules(rules, this.rules) && this.awaiting !== "error") return;
+    if (this.inProgress() && !(await askDiscard("Switch rules",
+      `Play Solo under ${describeRules(rules)} and start again with the same dice? The game in progress will be lost.`))) return;
+    const asked = this.rulesAsked = {};
+    this.linkParam = null; // rules chosen now: the link's no longer fall back
+    try {
+      if (this.game) await this.app.loadSoloRules(rules); // no game to keep (no table read): at once
+    } catch (error) {
+      if (asked !== this.rulesAsked) return; // other rules asked for meanwhile
+      if (error.name === "AbortError") {
+        $("rules-message").textContent = "Not changed: the table of these rules was not solved.";
+        return;
+      }
+      // Any other failure is the game's: newGame says why in Solo.
+    }
+    if (asked !== this.rulesAsked) return;
+    history.pushState(null, "", location.href); // Back returns to the game left
+    this.rules = rules;
+    this.start(this.seed);
   }
 
   /** Entering Solo mode: the first time, read the table and start the seeded game (the link's moves too). */
@@ -164,6 +183,7 @@ export class Solo extends GameMode {
     return this.app.loadSoloRules(this.rules).then((table) => {
       if (serial !== this.serial) return false;
       this.table = table;
+      this.linkParam = null;
       const objective = this.objective;
       this.game = new Turns({ board: table, seats: ["you"], seed, judge: () => soloJudge(table, objective) });
       buildTiles($("solo-tiles"), table.rules.tiles);
@@ -176,6 +196,14 @@ export class Solo extends GameMode {
       return true;
     }, (error) => {
       if (serial !== this.serial) return false;
+      if (this.linkParam) { // the link's rules: as Coach and Play, the standard rules instead, said at the top
+        badParam(params, this.linkParam, `the table of these rules could not be had (${error.message})`,
+          `Solo plays the standard rules instead (${describeRules(STANDARD)})`);
+        this.linkParam = null;
+        this.rules = STANDARD;
+        this.start(seed); // the link's moves were of the other rules
+        return false;
+      }
       this.awaiting = "error";
       this.table = null;
       const box = $("solo-error");
