@@ -21,7 +21,10 @@ from serving import page_opener
 
 # A table not shipped is solved once the user presses Solve: these tests press it as soon as it is asked.
 PRESS_SOLVE = """
-new MutationObserver(() => { document.getElementById('solve-start')?.click(); })
+new MutationObserver(() => {
+  document.getElementById('solve-start')?.click();  // Coach and Play's question
+  document.getElementById('solo-solve-start')?.click();  // Solo's
+})
   .observe(document, {subtree: true, childList: true});
 """
 ITEM_KEYS = "1234567890-="
@@ -411,9 +414,9 @@ def test_a_whole_game_of_play_and_of_solo_by_keyboard_only(open_page, table):
 
 def test_a_solo_link_whose_table_is_not_solved_falls_back_to_the_standard_rules(open_asking):
     page = open_asking("?mode=solo&tiles=10&seed=3&anim=0")
-    page.wait_for_selector("#solve-cancel")
-    assert "solo-t10-2d6-one6.msgpack" in page.inner_text("#solve-question")
-    page.click("#solve-cancel")  # no: Solo plays the standard rules, as Coach and Play keep theirs
+    page.wait_for_selector("#solo-solve-cancel")
+    assert "solo-t10-2d6-one6.msgpack" in page.inner_text("#solo-solve-question")
+    page.click("#solo-solve-cancel")  # no: Solo plays the standard rules, as Coach and Play keep theirs
     wait_solo(page, "roll")
     state = solo_state(page)
     assert state["variant"] == "standard" and state["rules"]["tiles"] == 9 and state["seed"] == 3, state
@@ -434,7 +437,7 @@ def test_cancel_at_solos_solve_question_keeps_the_game_and_its_rules(open_asking
     page.click("#rules-apply")
     page.wait_for_selector("#ask[open]")
     page.click("#ask-yes")
-    page.click("#solve-cancel")
+    page.click("#solo-solve-cancel")
     page.wait_for_function("document.getElementById('rules-message').textContent.includes('Not changed')")
     assert solo_state(page) == rolled and page.is_hidden("#solo-error")
     assert "variant=standard" in page.url and "tiles=" not in page.url
@@ -470,7 +473,7 @@ def test_loading_another_table_never_cancels_a_solve_still_wanted(open_asking):
     page.click("#rules-summary")
     page.fill("#rules-tiles", "10")
     page.click("#rules-apply")
-    page.click("#solve-status #solve-start")
+    page.click("#solve-start")
     page.wait_for_function("document.body.dataset.solve === 'solving'")
     page.click("#tab-solo")
     wait_solo(page, "roll")
@@ -495,9 +498,15 @@ def test_loading_another_table_never_cancels_a_solve_still_wanted(open_asking):
     page.click("#rules-summary")
     page.fill("#rules-tiles", "6")
     page.click("#rules-apply")
-    page.click("#solo-solve-status #solve-start")
+    page.click("#solo-solve-start")
     page.wait_for_function("document.body.dataset.soloSolve === 'solving'")
     page.click("#tab-coach")
+    page.fill("#rules-tiles", "7")
+    page.click("#rules-apply")  # Coach: 7 tiles, not shipped: its question beside Solo's progress
+    page.wait_for_selector("#solve-start")
+    assert page.is_visible("#solo-solve-cancel") and page.evaluate(
+        "[...document.querySelectorAll('[id]')].every((e, _, all) => all.filter(o => o.id === e.id).length === 1)")
+    page.click("#solve-cancel")
     page.fill("#rules-tiles", "10")
     page.click("#rules-apply")  # Coach: 10 tiles, its table shipped
     page.wait_for_function("window.shutTheBox.table().rules.tiles === 10")

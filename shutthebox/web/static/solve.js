@@ -190,26 +190,28 @@ export async function fetchOrSolve(name, fetchIt, onProgress, { signal, command,
 /**
  * The question before a solve, in `box` (an element of the page): what solving `status.name` costs (its
  * estimate's words), a Solve button and a Cancel button. Resolves true on Solve, false on Cancel or when
- * `signal` aborts. Used by both pages; the buttons are #solve-start and #solve-cancel.
+ * `signal` aborts. Used by both pages; the ids are `${prefix}-question`, `-start` and `-cancel` (two
+ * questions may be open at once: Shut the Box's Solo uses "solo-solve"), and the body's `data-${flag}`
+ * reads "ask" meanwhile.
  */
-export function solveQuestion(box, status, { signal, what = "" } = {}) {
+export function solveQuestion(box, status, { signal, what = "", prefix = "solve", flag = "solve" } = {}) {
   const name = status.name;
   const text = document.createElement("span");
-  text.id = "solve-question";
+  text.id = `${prefix}-question`;
   const before = status.error ? `: ${status.error.replace(/\.$/, "")}` : "";
   text.textContent = `The table ${name}${what ? ` (${what})` : ""} is not solved yet${before}. Solving it makes `
     + `${status.words || "a table of a size nobody can say beforehand"}`
     + `${status.damaged ? "; it replaces the cached copy, which is damaged" : ""}. Solve it now?`;
   const yes = document.createElement("button");
   const no = document.createElement("button");
-  Object.assign(yes, { type: "button", id: "solve-start", className: "primary", textContent: "Solve" });
-  Object.assign(no, { type: "button", id: "solve-cancel", textContent: "Cancel" });
+  Object.assign(yes, { type: "button", id: `${prefix}-start`, className: "primary", textContent: "Solve" });
+  Object.assign(no, { type: "button", id: `${prefix}-cancel`, textContent: "Cancel" });
   const row = document.createElement("span");
   row.className = "solve-question";
   row.append(text, " ", yes, " ", no);
   box.append(row);
   box.hidden = false;
-  document.body.dataset.solve = "ask";
+  document.body.dataset[flag] = "ask";
   yes.focus();
   return new Promise((resolve) => {
     const done = (answer) => { row.remove(); resolve(answer); };
@@ -219,10 +221,11 @@ export function solveQuestion(box, status, { signal, what = "" } = {}) {
   });
 }
 
-/** A Cancel button in `box` while a table is solved: aborts `controller` (which stops the solve). */
-export function cancelButton(box, controller) {
+/** A Cancel button (`${prefix}-cancel`) in `box` while a table is solved: aborts `controller` (which stops
+ * the solve). */
+export function cancelButton(box, controller, prefix = "solve") {
   const button = document.createElement("button");
-  Object.assign(button, { type: "button", id: "solve-cancel", textContent: "Cancel" });
+  Object.assign(button, { type: "button", id: `${prefix}-cancel`, textContent: "Cancel" });
   button.addEventListener("click", () => controller.abort(new DOMException("The solve was cancelled.", "AbortError")));
   box.append(" ", button);
   return () => button.remove();

@@ -244,14 +244,8 @@ export class RulesControl {
     const ask = async (answer) => {
       text.hidden = bar.hidden = true;
       onAsk?.(true);
-      const before = document.body.dataset.solve;
-      const question = solveQuestion(status, answer, { signal: abort.signal,
+      const yes = await solveQuestion(status, answer, { signal: abort.signal, prefix: slot === "solo" ? "solo-solve" : "solve", flag,
         what: `${describeRules(rules)}, ${players === null ? "one player" : `${players} players`}` });
-      if (slot === "solo") { // solveQuestion marks data-solve; Solo's question is data-solo-solve
-        if (before === undefined) delete document.body.dataset.solve; else document.body.dataset.solve = before;
-        document.body.dataset.soloSolve = "ask";
-      }
-      const yes = await question;
       onAsk?.(false);
       text.hidden = bar.hidden = false;
       if (!yes) status.hidden = true;
@@ -261,7 +255,7 @@ export class RulesControl {
       const load = players === null ? (...a) => loadSoloRulesTable(rules, ...a) : (...a) => loadPlayersTable(rules, players, ...a);
       const table = await load(this.app.mainUrl, ({ state, done, total, name }) => {
         status.hidden = false;
-        removeCancel ??= cancelButton(status, abort);
+        removeCancel ??= cancelButton(status, abort, slot === "solo" ? "solo-solve" : "solve");
         document.body.dataset[flag] = "solving";
         if (total > 0) {
           bar.max = total;
