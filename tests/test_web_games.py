@@ -683,6 +683,47 @@ def test_back_from_a_position_opened_in_coach_returns_to_play(open_page):
     assert (page.input_value("#toggle-x"), page.input_value("#toggle-y")) == (str(x), str(y))
 
 
+def test_back_across_a_game_tab_switch_steps_through_the_moves(open_page):
+    """toggle chosen, two moves played, Goat chosen: Back returns to toggle at its last move, then one move
+    back at a time, then to toggle's Coach and the game first shown; Forward the same way again."""
+    page = open_page("?game=yazy")
+    page.click("#tab-toggle")
+    wait_shown(page, "toggle", "coach")
+    page.click("#toggle-mode-play")
+    wait_shown(page, "toggle", "play")
+    page.keyboard.press("r")
+    x, y = page.evaluate("window.games.toggle.play.state().dice")
+    page.click("#toggle-play-cards [data-card='%d']" % x)
+    played = page.evaluate("window.games.toggle.play.state()")
+    assert played["rolls"] == 1 and played["dice"] is None and len(played["moves"]) == 1
+    page.click("#tab-goat")
+    wait_shown(page, "goat", "coach")
+    steps = [(None, None)]
+    page.go_back()
+    wait_shown(page, "toggle", "play")
+    steps.append((page.evaluate("window.games.toggle.play.state().up"), page.evaluate("window.games.toggle.play.state().dice")))
+    page.go_back()
+    page.wait_for_function("window.games.toggle.play.state().dice !== null")
+    wait_shown(page, "toggle", "play")
+    steps.append((page.evaluate("window.games.toggle.play.state().up"), page.evaluate("window.games.toggle.play.state().dice")))
+    page.go_back()
+    page.wait_for_function("window.games.toggle.play.state().rolls === 0")
+    wait_shown(page, "toggle", "play")
+    assert steps[1] == (played["up"], None) and steps[2] == (played["moves"][0]["position"]["up"], [x, y])
+    assert "moves=" not in page.url and "seed=%d" % played["seed"] in page.url
+    page.go_back()
+    wait_shown(page, "toggle", "coach")
+    page.go_back()
+    wait_shown(page, "yazy", "coach")
+    for _ in range(4):
+        page.go_forward()
+    wait_shown(page, "toggle", "play")
+    page.wait_for_function("window.games.toggle.play.state().moves.length === 1")
+    assert page.evaluate("window.games.toggle.play.state().up") == played["up"]
+    page.go_forward()
+    wait_shown(page, "goat", "coach")
+
+
 # -- one way of showing a chance: the percent, and the command line's number beside it ---------------
 
 
@@ -716,6 +757,23 @@ def test_toggle_coach_cards_have_the_colours_of_open_and_shut_tiles(open_page):
     assert page.get_attribute("#toggle-cards-up [data-value='4']", "aria-pressed") == "true"
     assert up == tiles[0] and down == tiles[1] and up != down
     assert "face up is wood" in page.inner_text("#toggle-colours")
+
+
+@pytest.mark.parametrize("game, open_, closed", [("yazy", "yazy", "ones"), ("yahtzee", "chance", "ones")])
+def test_five_dice_coach_categories_have_the_colours_of_open_and_shut_tiles(open_page, game, open_, closed):
+    """An open category is wood like an open tile, a scored one green felt like a shut tile; pressed is open."""
+    page = open_page("?game=%s&cats=%s" % (game, open_))
+    tiles = page.evaluate("""() => { const row = document.createElement('div');
+        row.innerHTML = '<button class="tile">1</button><button class="tile shut">2</button>';
+        document.body.append(row);
+        return [...row.children].map(b => { const c = getComputedStyle(b); return [c.backgroundColor, c.backgroundImage]; }); }""")
+    style = "e => { const c = getComputedStyle(e); return [c.backgroundColor, c.backgroundImage]; }"
+    chip = "#%s-cats [data-value='%s']"
+    assert page.get_attribute(chip % (game, open_), "aria-pressed") == "true"
+    assert page.get_attribute(chip % (game, closed), "aria-pressed") == "false"
+    assert page.eval_on_selector(chip % (game, open_), style) == tiles[0]
+    assert page.eval_on_selector(chip % (game, closed), style) == tiles[1]
+    assert "open is wood" in page.inner_text("#%s-colours" % game)
 
 
 # -- ties: a choice whose value equals the best's is optimal too --------------------------------------

@@ -9,6 +9,7 @@ replayed here from the seed. Screenshots go to test-output/.
 from __future__ import annotations
 
 import itertools
+import math
 import random
 import subprocess
 
@@ -236,6 +237,16 @@ def your_choice(table, s, rng, blunder):
     return best
 
 
+def cost_words(cost):
+    """A cost as the page words it: percentage points with two decimals, or, below 0.005, as many as show its
+    first digit (0.0003), and the six-decimal number; one that prints as 0.000000 is less than 0.000001."""
+    if 0 < cost < 5e-7:
+        return "less than " + cost_words(1e-6)
+    pp = cost * 100
+    places = -math.floor(math.log10(pp * (1 + 1e-12))) if 0 < pp < 0.005 else 2
+    return "%.*f percentage points of winning chance (%.6f)" % (places, pp, cost)
+
+
 def play_to_the_end(page, table, seed, keyboard=False, blunders=4):
     """Play the game shown to the end, the table's actions but every ``blunders``-th decision another."""
     rng = random.Random(seed)
@@ -259,7 +270,7 @@ def play_to_the_end(page, table, seed, keyboard=False, blunders=4):
             assert mine["cost"] == 0 and "optimal" in feedback
         else:
             assert mine["cost"] == pytest.approx(mine["bestValue"] - mine["value"], abs=1e-12)
-            assert "cost %.2f percentage points of winning chance (%.6f)" % (mine["cost"] * 100, mine["cost"]) in feedback
+            assert "cost " + cost_words(mine["cost"]) in feedback
     raise AssertionError("the game did not end")
 
 

@@ -201,6 +201,28 @@ def test_goat_refresh_and_back(open_page):
     assert state(page, "goat") == middle
 
 
+def test_forward_to_a_game_after_a_refresh_on_coach_shows_that_game(open_page):
+    """Refreshed on Coach, before any game of this page: Forward to a Play entry shows that entry's game
+    (its seed), not a new one, and Forward again its next move."""
+    page = open_page("?game=yazy")
+    page.click("#yazy-mode-play")
+    page.keyboard.press("r")
+    first = state(page, "yazy")
+    page.go_back()
+    page.wait_for_function("window.games.yazy.play.state().dice === null")
+    page.go_back()
+    page.wait_for_function("!document.getElementById('yazy-coach').hidden && location.search.includes('mode=coach')")
+    page.reload()
+    page.wait_for_function("document.body.dataset.state === 'ready'")
+    page.go_forward()
+    page.wait_for_function("!document.getElementById('yazy-play').hidden && window.games.yazy.play.state()")
+    assert state(page, "yazy")["seed"] == first["seed"] and "seed=%d" % first["seed"] in page.url
+    assert state(page, "yazy")["dice"] is None
+    page.go_forward()
+    page.wait_for_function("window.games.yazy.play.state().dice !== null")
+    assert state(page, "yazy")["dice"] == first["dice"]
+
+
 def test_keys_typed_into_a_text_field_are_the_fields(open_page):
     page = open_page("?game=goat&mode=play&seed=12&seat=1&anim=0")
     page.focus("#goat-goal")
@@ -270,6 +292,28 @@ def test_goat_chances_are_percent_with_the_command_lines_value(open_page, goat):
     page.keyboard.press(str(worst["action"]))
     cost = values["actions"][[a["action"] for a in values["actions"]].index(goat.probe_move(1, 0, 0, 0, 0))]["value"] - worst["value"]
     assert "cost %.2f percentage points of winning chance (%.6f)" % (cost * 100, cost) in page.inner_text("#goat-feedback")
+
+
+def test_goat_a_tiny_cost_reads_as_less_than_a_ten_thousandth_of_a_point(open_page, goat):
+    """Roll 4 is 4e-9 below roll 5 here: no tie (the table's tie is 1e-11), too small for six decimals. The
+    feedback, the hint and the history say it as less than 0.000001, in percentage points that show a digit."""
+    where = (1, 21, 94, 18, 2)
+    assert goat.probe_move(*where) == 5
+    # seed 372: your moves reach you at 21, the computer at 94, turn total 18 after two rolls
+    page = open_page("?game=goat&mode=play&seed=372&seat=1&anim=0&moves=22321666613")
+    assert state(page, "goat")["position"] == dict(zip(("player", "my", "opp", "turn", "rolls"), where))
+    values = {a["action"]: a["value"] for a in page.evaluate(
+        "window.games.goat.actionValues({player: 1, my: 21, opp: 94, turn: 18, rolls: 2})")["actions"]}
+    assert 1e-11 < values[5] - values[4] < 1e-8
+    page.keyboard.press("h")
+    assert page.inner_text("#goat-hint-values li[data-action='4']").endswith("(cost less than 0.0001 percentage points)")
+    page.keyboard.press("4")
+    feedback = page.inner_text("#goat-feedback")
+    assert feedback.startswith("Roll 4: cost less than 0.0001 percentage points of winning chance (0.000001); the table's roll 5")
+    assert "0.00 percentage points" not in feedback
+    mine = [i for i, r in enumerate(state(page, "goat")["history"]) if r["who"] == "you"][-1]
+    row = page.inner_text("#goat-history li:nth-child(%d)" % (mine + 1))
+    assert row.endswith("(cost less than 0.0001 percentage points; best roll 5)"), row
 
 
 # -- Goat's Play, moved here from test_web_goat.py when its texts changed --------------------------

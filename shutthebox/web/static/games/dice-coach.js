@@ -41,6 +41,7 @@ export function mountDiceGame(section, ctx, game) {
   const linkCard = linkParam(params, "cats", (t) => categorySet(names, t), categorySet(names, "all"), every);
   const cats = toggles(`Open ${game.noun}`, names.map((c) => [c, c]), { name: game.noun, onchange: () => update() });
   cats.root.id = `${id}-cats`;
+  cats.root.classList.add("open-shut"); // open like an open tile (wood), scored like a shut one (felt): games.css
   cats.root.setAttribute("aria-labelledby", `${id}-cats-label`);
   const setCard = (card) => cats.set(names.filter((_, c) => (card >> c) & 1));
   setCard(linkCard);
@@ -57,6 +58,8 @@ export function mountDiceGame(section, ctx, game) {
     el("div", { class: "row" }, el("span", { class: "label", id: `${id}-cats-label` }, `Open ${game.noun}`), cats.root,
       el("button", { type: "button", class: "link", id: `${id}-all`, onclick: pick(categorySet(names, "all")) }, "all"),
       el("button", { type: "button", class: "link", id: `${id}-none`, onclick: pick(0) }, "none")),
+    el("p", { class: "hint", id: `${id}-colours` }, `Press a ${game.noun === "boxes" ? "box" : "category"} to open or close it: `,
+      "open is wood, still to score, and closed is green felt, scored (the open and shut tiles of Shut the Box)."),
     ...own.rows,
     el("div", { class: "row" }, diceField.root, rerolls.root), diceField.error, box.root);
 

@@ -101,6 +101,13 @@ export class Game {
 
 const STOP = 0;
 const chance = (value) => `${pct(value)} (${sixDecimals(value)})`;
+/** A cost in percentage points: two decimals, or, below 0.005, as many as show its first digit (the shell's
+ * "less than" 0.000001 then reads "less than 0.0001 percentage points", not "less than 0.00"). */
+const points = (cost) => {
+  const pp = cost * 100;
+  const places = pp > 0 && pp < 0.005 ? -Math.floor(Math.log10(pp * (1 + 1e-12))) : 2;
+  return pp.toFixed(places);
+};
 
 /** The rules of a turn for the shell. getTable(): the goal's table. */
 function goatPart(getTable) {
@@ -200,7 +207,7 @@ function goatPart(getTable) {
     over: (g) => g.over,
     started: (g) => g.history.some((row) => row.who === "you"),
     amount: (value) => `win chance ${chance(value)}`,
-    costText: (cost, short) => `${(cost * 100).toFixed(2)} percentage points${short ? "" : ` of winning chance (${sixDecimals(cost)})`}`,
+    costText: (cost, short) => `${points(cost)} percentage points${short ? "" : ` of winning chance (${sixDecimals(cost)})`}`,
     summary: (g) => events.join(" ") || result(g),
     render(g) {
       const seatName = (player) => (player === 1 ? "first" : "second");

@@ -166,6 +166,7 @@ export function mount(section, ctx) {
       { name: "cards", onchange: update });
     cardButtons.root.setAttribute("aria-labelledby", "toggle-up-label");
     cardButtons.root.id = "toggle-cards-up";
+    cardButtons.root.classList.add("open-shut"); // wood face up, felt face down (games.css)
     cardButtons.set(initial);
     cardsBox.replaceChildren(cardButtons.root);
   }

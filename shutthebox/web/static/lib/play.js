@@ -16,8 +16,10 @@
  *           historyRow(text, open, attrs) -> <li>: a row of the history (games/ui.js's coachRow; else a plain one),
  *           anim: false plays the moves nobody chooses (the computer's) at once (default true) }
  *
- *   play: { root: the panel, start(seed | null, options): a new game (the link's `moves` replayed the
- *           first time), key(event) -> true when the key was the game's (its default prevented),
+ *   play: { root: the panel, start(seed | null, options): a new game (the first one is the link's as it is
+ *           then: its `moves` replayed and, in Play, its seed and part.optionsOf(params, null): Back or Forward
+ *           may have shown a Play entry before any game), key(event) -> true when the key was the game's (its
+ *           default prevented),
  *           game(), inProgress(), newGame() (asks first), hint(), act(code), say(text), focus(), render(), clear(),
  *           snapshot() }
  *
@@ -68,7 +70,8 @@
  * Ties, the command line's rule on every page: a choice within the table's `tie` of the best (its header
  * field, the width its build proved clear-cut: 1e-10 toggle, 1e-11 Goat, 1e-12 yazy, 1e-9 Yahtzee; no
  * field: equal values) is optimal: cost 0, marked best (part.tie(game) gives the width). A cost that is
- * not a tie but prints as 0.000000 is said as "less than" 0.000001. */
+ * not a tie but prints as 0.000000 is said as "less than" 0.000001 (in the feedback, the hint, the history and
+ * the review alike). */
 
 import { askDiscard, asking, badParam, el } from "./ui.js";
 import { newSeed } from "./random.js";
@@ -110,7 +113,7 @@ const typing = (target) => target instanceof HTMLTextAreaElement || target insta
 export function createPlay(part, page) {
   const id = part.id, ids = { log: `${id}-log`, hintList: `${id}-hint-list`, ...(part.ids || {}) };
   let game = null, seed = null, options = {}, codes = [], decisions = [];
-  let linkMoves = page.params.get("moves"); // for the first game only
+  let first = true; // the first game is the link's as it is then: the page's, or the entry Back or Forward showed
   let timer = null, busy = false, replaying = false;
   const costWord = part.costWord || "cost";
   const tieIn = (g) => (part.tie ? part.tie(g) : 0);
@@ -190,8 +193,18 @@ export function createPlay(part, page) {
 
   /** A new game with dice from `s` (null: a random seed); the link's moves the first time. */
   play.start = (s, opts) => {
-    const text = linkMoves;
-    linkMoves = null;
+    let text = null;
+    if (first) {
+      first = false;
+      text = page.params.get("moves");
+      // Play's link as it is now: the entry Back or Forward showed, when that came after the page opened (its
+      // seed when good: a bad one was named as the page opened, and `s` is then null)
+      if (page.params.get("mode") === "play") {
+        const linked = page.params.get("seed");
+        if (/^[0-9]+$/.test(linked ?? "") && Number(linked) <= 0xffffffff) s = Number(linked);
+        if (part.optionsOf) opts = { ...opts, ...part.optionsOf(page.params, null) };
+      }
+    }
     fresh(s, opts);
     if (text !== null && s === null) {
       badParam(page.params, "moves", "moves need the seed of their game", "a new game starts");
@@ -266,7 +279,7 @@ export function createPlay(part, page) {
     }
     if (result.row) {
       const d = judged ? decisions[decisions.length - 1] : null;
-      const note = !d ? "" : d.optimal ? " (optimal)" : ` (${costWord} ${part.costText(d.cost, true)}; best ${d.best})`;
+      const note = !d ? "" : d.optimal ? " (optimal)" : ` (${costWord} ${costIn(part, d.cost, true)}; best ${d.best})`;
       const n = log.childElementCount;
       log.append(coachRowOf(result.row.text + note, result.row.position, { "data-row": n, ...(result.row.attrs || {}) }));
     }
@@ -323,7 +336,7 @@ export function createPlay(part, page) {
     const optimal = decisions.filter((d) => d.optimal).length;
     review.replaceChildren(el("h3", {}, "Review"), ...(part.review ? part.review(game, decisions, cost) : [
       el("p", { id: `${id}-review-total` }, `${optimal} of ${decisions.length} decisions optimal; ` +
-        `your choices cost ${part.costText(cost)} in all.`),
+        `your choices cost ${costIn(part, cost)} in all.`),
       costliest.length ? el("p", {}, "The costliest decisions:") : null,
       costliest.length ? el("ol", { class: "log", id: `${id}-costliest` }, ...costliest.map(([d, i]) => coachRowOf(
         `${log.children[d.row]?.textContent ?? d.choice}`, d.position, { "data-decision": i }))) : null]));
@@ -346,6 +359,7 @@ export function createPlay(part, page) {
   /** Back or Forward: the game of that entry, replayed from its seed and moves. */
   window.addEventListener("popstate", () => {
     const now = new URLSearchParams(location.search);
+    // no game yet: the first one starts from the entry's link (play.start)
     if (!game || (now.get("game") ?? id) !== id || now.get("mode") !== "play") return;
     for (const key of [...page.params.keys()]) page.params.delete(key);
     for (const [key, value] of now) page.params.set(key, value);
