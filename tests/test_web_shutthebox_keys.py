@@ -187,6 +187,36 @@ def test_a_bad_moves_link_is_named_and_the_game_starts_from_the_beginning(open_p
     assert solo_state(page)["moves"] == 0
 
 
+@pytest.mark.parametrize("query", ["?mode=play&moves=r", "?mode=play&moves=r5", "?mode=play&seed=&moves=r",
+                                   "?mode=solo&moves=r"])
+def test_moves_without_their_seed_are_named_and_a_new_game_starts(open_page, query):
+    page = open_page(query + "&anim=0")
+    solo = "mode=solo" in query
+    (wait_solo if solo else wait_play)(page, "roll", "move")
+    problems = page.inner_text("#link-problems")
+    assert "moves=r" in problems and "moves need the seed of their game; a new game starts" in problems, problems
+    assert "seed of their game" in problems and "cannot be made" not in problems, problems
+    state = solo_state(page) if solo else play_state(page)
+    assert state["position"] == "123456789" and state["roll"] is None, state
+    assert "moves=" not in page.url, page.url
+
+
+def test_solo_rule_options_against_the_variant_are_named_and_the_variant_played(open_page):
+    for options, variant, rules in (("tiles=10", "two-dice", "tiles 1-10, 2 dice with 6 sides, one die once"),
+                                    ("one_die=never", "standard", "tiles 1-9, 2 dice with 6 sides: give")):
+        page = open_page(f"?mode=solo&variant={variant}&{options}&seed=3&anim=0")
+        wait_solo(page, "roll")
+        assert solo_state(page)["variant"] == variant
+        problems = page.inner_text("#link-problems")
+        # the command line's words: --variant two-dice is ..., but the game options say ...: give one or the other
+        assert f"{options}: variant={variant} is tiles 1-9" in problems and f"but the game options say {rules}" in problems, problems
+        assert f"give one or the other; the {variant} rules instead." in problems, problems
+        assert options.split("=")[0] + "=" not in page.url and f"variant={variant}" in page.url, page.url
+    page = open_page("?mode=solo&variant=two-dice&one_die=never&seed=3&anim=0")  # the same rules: nothing to name
+    wait_solo(page, "roll")
+    assert solo_state(page)["variant"] == "two-dice" and page.is_hidden("#link-problems")
+
+
 def play_to(page, table, closes):
     """Play seat one's optimal moves by keyboard until `closes` closes are made; the moves made."""
     made = []

@@ -263,6 +263,16 @@ export class GameMode {
     link.href = location.href;
   }
 
+  /** The link's moves for its game: `seed` is the link's (null: absent or bad). Moves without their seed would
+   * replay on dice they were not made with: named, as on the games page, and a new game starts. */
+  linkMoves(seed) {
+    const moves = params.get("moves");
+    if (moves === null) return "";
+    if (seed !== null) return moves;
+    badParam(params, "moves", "moves need the seed of their game", "a new game starts");
+    return "";
+  }
+
   /** Start a game of `seed`, replaying `moves` (the link's) if given. */
   async start(seed, moves = "") {
     const serial = ++this.serial;

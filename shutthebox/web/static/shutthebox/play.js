@@ -46,8 +46,8 @@ export class Play extends GameMode {
       if (button) this.openInCoach(this.game.history[Number(button.dataset.entry)]);
     });
     this.you = this.seatParam();
-    const seed = seedParam(params) ?? newSeed();
-    this.start(seed, params.get("mode") === "play" || params.get("mode") === null ? params.get("moves") ?? "" : "");
+    const seed = seedParam(params);
+    this.start(seed ?? newSeed(), params.get("mode") === "play" || params.get("mode") === null ? this.linkMoves(seed) : "");
   }
 
   /** The link's seat, checked against the table's players. */

@@ -14,6 +14,8 @@ import { $, params } from "./view.js";
 
 // The link's parameter of each option, and its rules field.
 const LINK = [["tiles", "tiles"], ["dice", "dice"], ["sides", "sides"], ["one_die", "oneDie"], ["max_move_tiles", "maxMoveTiles"]];
+/** The link's parameters of the rules (not the players): a preset, then the options. */
+export const RULE_PARAMS = ["rules", ...LINK.map(([name]) => name)];
 
 /**
  * The rules and players the link asks for, or null when it asks for none (the table's own). A bad

@@ -10,7 +10,7 @@ import { formatMove, rollChances, tilesOf, tileSum, SoloTable } from "./table.js
 import { Turns, answerRoll } from "./turns.js";
 import { GameMode } from "./game.js";
 import { SOLO_VARIANTS, OBJECTIVES, STANDARD, describeRules, sameRules, soloName, variantOf } from "./rules.js";
-import { rulesFromLink, ruleEntries } from "./rulesform.js";
+import { RULE_PARAMS, rulesFromLink, ruleEntries } from "./rulesform.js";
 import { $, params, pct, showTiles, buildTiles, showDice } from "./view.js";
 
 const GOALS = { shut: "shut the box", score: "lowest score" };
@@ -76,7 +76,8 @@ export class Solo extends GameMode {
     this.rules = this.rulesParam();
     this.objective = choiceParam(params, "objective", OBJECTIVES, "shut", "the goal is to shut the box instead");
     this.hints = choiceParam(params, "hints", ["0", "1"], "0", "no hints instead") === "1";
-    this.seed = seedParam(params) ?? newSeed();
+    this.linkSeed = seedParam(params); // null: absent or bad (the link's moves then are not replayed)
+    this.seed = this.linkSeed ?? newSeed();
     this.bind();
     $("solo-variants").addEventListener("click", (event) => {
       const button = event.target.closest("[data-variant]");
@@ -100,7 +101,17 @@ export class Solo extends GameMode {
   rulesParam() {
     this.linkParam = null;
     if (params.get("variant") !== null) {
-      return SOLO_VARIANTS[choiceParam(params, "variant", Object.keys(SOLO_VARIANTS), "standard", "the standard rules instead")].rules;
+      const variant = choiceParam(params, "variant", Object.keys(SOLO_VARIANTS), "standard", "the standard rules instead");
+      const rules = SOLO_VARIANTS[variant].rules;
+      // Rule options beside it must be the same rules (the command line refuses others): else dropped, and named.
+      // (In Coach and Play the options are those modes' own.)
+      const given = params.get("mode") === "solo" ? RULE_PARAMS.filter((name) => params.get(name) !== null) : [];
+      const linked = given.length ? rulesFromLink() : null;
+      if (linked && !sameRules(linked.rules, rules)) {
+        const why = `variant=${variant} is ${describeRules(rules)}, but the game options say ${describeRules(linked.rules)}: give one or the other`;
+        for (const name of given) badParam(params, name, why, `the ${variant} rules instead`);
+      }
+      return rules;
     }
     const linked = params.get("mode") === "solo" ? rulesFromLink() : null;
     if (!linked || sameRules(linked.rules, STANDARD)) return STANDARD;
@@ -136,7 +147,7 @@ export class Solo extends GameMode {
   show() {
     if (!this.started) {
       this.started = true;
-      this.start(this.seed, params.get("mode") === "solo" ? params.get("moves") ?? "" : "");
+      this.start(this.seed, params.get("mode") === "solo" ? this.linkMoves(this.linkSeed) : "");
     } else this.showUrl();
   }
 
