@@ -155,7 +155,7 @@ def test_a_refresh_restores_the_game_and_back_steps_back(open_page):
     before = state(page, "yazy")
     assert before["rerolls"] == 1 and "moves=" in page.url
     page.reload()
-    page.wait_for_function("document.body.dataset.state === 'ready'")
+    page.wait_for_function("document.body.dataset.state === 'ready'", timeout=60000)
     after = state(page, "yazy")
     assert (after["dice"], after["rerolls"], after["moves"]) == (before["dice"], before["rerolls"], before["moves"])
     assert page.locator("#yazy-log li").count() == 1
@@ -178,7 +178,7 @@ def test_toggle_refresh_and_back(open_page):
     page.keyboard.press("r")
     before = state(page, "toggle")
     page.reload()
-    page.wait_for_function("document.body.dataset.state === 'ready'")
+    page.wait_for_function("document.body.dataset.state === 'ready'", timeout=60000)
     assert {k: state(page, "toggle")[k] for k in ("up", "dice", "rolls")} == {k: before[k] for k in ("up", "dice", "rolls")}
     page.go_back()
     page.wait_for_function("window.games.toggle.play.state().rolls === %d" % (before["rolls"] - 1))
@@ -193,7 +193,7 @@ def test_goat_refresh_and_back(open_page):
     page.keyboard.press("s" if middle["position"]["rolls"] else "1")
     before = state(page, "goat")
     page.reload()
-    page.wait_for_function("document.body.dataset.state === 'ready'")
+    page.wait_for_function("document.body.dataset.state === 'ready'", timeout=60000)
     after = state(page, "goat")
     assert after["history"] == before["history"] and after["seat"] == 2 and after["scores"] == before["scores"]
     page.go_back()
@@ -213,7 +213,7 @@ def test_forward_to_a_game_after_a_refresh_on_coach_shows_that_game(open_page):
     page.go_back()
     page.wait_for_function("!document.getElementById('yazy-coach').hidden && location.search.includes('mode=coach')")
     page.reload()
-    page.wait_for_function("document.body.dataset.state === 'ready'")
+    page.wait_for_function("document.body.dataset.state === 'ready'", timeout=60000)
     page.go_forward()
     page.wait_for_function("!document.getElementById('yazy-play').hidden && window.games.yazy.play.state()")
     assert state(page, "yazy")["seed"] == first["seed"] and "seed=%d" % first["seed"] in page.url
@@ -233,13 +233,18 @@ def test_keys_typed_into_a_text_field_are_the_fields(open_page):
 
 
 @pytest.mark.parametrize("game, moves, why", [
-    ("toggle", "00", "move 2 cannot be made: First turn a card"), ("yazy", "v!", "move 2 cannot be made: '!' is not a move"),
-    ("goat", "0", "move 1 cannot be made: Roll first"), ("yahtzee", "x", "move 1 cannot be made: Roll the dice first"),
+    ("toggle", "00", "move 2 cannot be made: first turn a card: "), ("yazy", "v!", "move 2 cannot be made: '!' is not a move"),
+    ("goat", "0", "move 1 cannot be made: roll first: "), ("yahtzee", "x", "move 1 cannot be made: roll the dice first (R); "),
+    # a character the link's alphabet has, yet no move of this game: the character typed, not its code
+    ("toggle", "0x", "move 2 cannot be made: 'x' is not a move of this game (its moves: 0 to c); "),
+    ("goat", "7", "move 1 cannot be made: '7' is not a move of this game (its moves: 0 to 6); "),
+    ("yazy", "_", "move 1 cannot be made: '_' is not a move of this game (its moves: 0 to G); "),
 ])
 def test_a_bad_moves_link_is_named_and_the_game_starts_again(open_page, game, moves, why):
     page = open_page("?game=%s&mode=play&seed=7&anim=0&moves=%s" % (game, moves))
     problems = page.inner_text("#link-problems")
     assert "moves=%s: %s" % (moves, why) in problems and "starts from the beginning" in problems
+    assert ".;" not in problems and "33" not in problems
     s = state(page, game)
     if game == "goat":
         assert s["history"] == [] and "moves" not in page.url
@@ -365,3 +370,51 @@ def test_goat_a_game_by_keyboard_only(open_page, goat):
     assert page.evaluate("document.activeElement.id") == "goat-new"
     page.keyboard.press("n")  # the game is over: nothing to ask
     assert page.locator("dialog[open]").count() == 0 and state(page, "goat")["history"] != s["history"]
+
+
+# -- Enter after a move made by a key ---------------------------------------------------------------
+
+
+def test_goat_enter_stops_after_a_digit_key_roll(open_page):
+    """The focus after a key's roll is where Enter stops, not on the roll button that rolled."""
+    page = open_page("?game=goat&mode=play&seed=4&anim=0&seat=1&moves=322")
+    page.keyboard.press("1")
+    assert "moves=3221&" in page.url + "&" and state(page, "goat")["rolls"] > 0
+    page.keyboard.press("Enter")
+    assert "moves=32210&" in page.url + "&"
+    assert [row["action"] for row in state(page, "goat")["history"] if row["who"] == "you"][-1] == 0
+
+
+def test_toggle_enter_after_a_key_roll_turns_no_card(open_page):
+    """After R the focus stays on Roll: Enter rolls (refused while a card is to be turned), never turns a card unasked."""
+    page = open_page("?game=toggle&mode=play&seed=8")
+    page.keyboard.press("r")
+    assert state(page, "toggle")["dice"]
+    page.keyboard.press("Enter")
+    s = state(page, "toggle")
+    assert s["dice"] and s["moves"] == [] and s["rolls"] == 1
+    assert "First turn a card" in page.inner_text("#toggle-message")
+
+
+@pytest.mark.parametrize("game", ["yazy", "yahtzee"])
+def test_five_dice_enter_scores_after_keys(open_page, game):
+    """R, then a digit: Enter scores the chosen box (as the keys line says), it does not reroll."""
+    page = open_page("?game=%s&mode=play&seed=21" % game)
+    page.keyboard.press("r")
+    page.keyboard.press("1")
+    assert state(page, game)["kept"][0]
+    page.keyboard.press("Enter")
+    s = state(page, game)
+    assert s["dice"] is None and s["moves"] == "vw" and len(s["decisions"]) == 1
+
+
+# -- Goat's refused anim -------------------------------------------------------------------------
+
+
+def test_goat_a_bad_anim_is_named_once_and_left_out_of_the_link(open_page):
+    page = open_page("?game=goat&mode=play&seed=1&anim=5")
+    assert "anim=5: choose" in page.inner_text("#link-problems")
+    assert "anim=" not in page.url and "seed=1" in page.url
+    page.reload()
+    page.wait_for_function("document.body.dataset.state === 'ready'", timeout=60000)
+    assert "anim=" not in page.url and "anim=5" not in page.inner_text("body")

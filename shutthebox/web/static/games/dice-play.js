@@ -72,6 +72,7 @@ function dicePart(rules) {
     },
     opening: (g) => `Roll the dice (R). Optimal play expects ${sixDecimals(g.start)} points.`,
     link: () => ({}),
+    codes: () => SCORE + boxes.length,
     legal(g, code) {
       if (g.over) return over;
       if (code === ROLL) return g.dice ? "The dice are rolled: keep dice and roll again (R), or score." : null;
@@ -127,8 +128,9 @@ function dicePart(rules) {
     pick(g, n) { keep(g, n - 1); return null; },
     confirm: (g) => (g.dice ? SCORE + selected : ROLL),
     keys: { r: (g) => rollCode(g), s: () => SCORE + selected },
-    focus(g) {
-      if (g.dice && !g.rerolls) return boxButtons[selected];
+    focus(g, code) {
+      // after a key, the chosen box: Enter scores it (Enter on the Roll button would reroll)
+      if (g.dice && (!g.rerolls || code === null)) return boxButtons[selected];
       return rollButton;
     },
     over: (g) => g.over,

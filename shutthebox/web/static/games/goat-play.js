@@ -163,6 +163,7 @@ function goatPart(getTable) {
     opening: (g) => (g.seat === 1 ? "You play first: choose how many dice to roll." : "The computer plays first."),
     link: (g) => ({ seat: String(g.seat) }),
     optionsOf: (params) => ({ seat: params.get("seat") === "2" ? 2 : 1 }),
+    codes: () => DICE + 1,
     legal(g, code) {
       if (g.over) return "The game is over: press New game (N).";
       if (!Number.isInteger(code) || code > DICE) return `There is no action ${code}: stop (0) or roll 1 to ${DICE} dice.`;
@@ -199,6 +200,8 @@ function goatPart(getTable) {
     confirm: () => STOP,
     keys: { s: () => STOP, 0: () => STOP },
     focus(g, code) {
+      // after a key's roll, Enter stops (Enter on a roll button would roll again)
+      if (code === null && yours(g) && g.legal(STOP)) return stopButton;
       const used = allActions.find((b) => Number(b.dataset.action) === code);
       if (used && g.legal(code)) return used;
       const here = allActions.includes(document.activeElement) && g.legal(Number(document.activeElement.dataset.action));

@@ -31,7 +31,9 @@ export function mount(section, ctx) {
   const params = ctx.params;
   let table = null;
   let mode = choiceParam(params, "mode", ["coach", "play"], "coach", "Coach instead");
-  const anim = choiceParam(params, "anim", ["0", "1"], "1", "the computer plays step by step") === "1";
+  const animText = choiceParam(params, "anim", ["0", "1"], "1", "the computer plays step by step");
+  if (params.has("anim") && params.get("anim") !== animText) ctx.setParams({ anim: null }); // named once, not at every refresh
+  const anim = animText === "1";
   const wantedSeed = seedParam(params);
   const wantedSeat = Number(choiceParam(params, "seat", ["1", "2"], "1", "you play first (seat 1) instead"));
 

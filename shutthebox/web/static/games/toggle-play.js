@@ -45,6 +45,7 @@ function togglePart(table) {
     },
     opening: (g) => `Roll the dice (R). Optimal play expects ${sixDecimals(g.start)} rolls.`,
     link: () => ({}),
+    codes: (g) => g.cards + 1,
     legal(g, code) {
       if (g.over) return over;
       if (code === ROLL) return g.dice ? `First turn a card: ${can(g).join(", ")}.` : null;
@@ -89,7 +90,8 @@ function togglePart(table) {
     pick: (g, n) => n,
     confirm: () => ROLL,
     keys: { r: () => ROLL },
-    focus: (g) => (g.dice ? cardButtons[can(g)[0] - 1] : rollButton),
+    // after a key, the Roll button: Enter rolls (or says which cards to turn), never turns a card unasked
+    focus: (g, code) => (g.dice && code !== null ? cardButtons[can(g)[0] - 1] : rollButton),
     over: (g) => g.over,
     started: (g) => g.rolls > 0,
     amount: (value) => `${sixDecimals(value)} expected rolls to go`,

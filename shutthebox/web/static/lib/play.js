@@ -35,6 +35,8 @@
  *     newGame(seed, options) -> game      dice from mulberry32(seed) (lib/random.js), one draw per die
  *     link(game) -> {name: text}          the part's own link parameters besides seed and moves (a seat)
  *     optionsOf(params, game) -> options  those parameters read back from a link (Back)
+ *     codes(game) -> n                    the game's moves are the codes 0..n-1 (optional: a link's other
+ *                              characters are named as no move of this game)
  *     legal(game, code) -> null | why     why the move cannot be made now, in the player's words
  *     judge(game, code) -> null | { choice, value, best, bestWords, same, cost, bestValue }: before a decision,
  *                              its words, value, the table's choice (short, for the history; bestWords for
@@ -47,8 +49,10 @@
  *     pick(game, n) -> code | null        digit n (1..12); null: the part handled it (a die kept)
  *     confirm(game) -> code | null        Enter: roll, close, score
  *     keys: { letter: (game) -> code | null }  the game's own letter keys (r: roll, s: score)
- *     render(game), focus(game, code) -> the element to focus after move code (null: after a key or a
- *                              new game), over(game), started(game) (a move made: asked before discarding)
+ *     render(game), focus(game, code) -> the element to focus after move code, made by a click (null: after
+ *                              a move made by a key, the computer's or a new game: where Enter is the game's
+ *                              confirm, so that Enter never repeats a key's move), over(game), started(game)
+ *                              (a move made: asked before discarding)
  *     opening(game) -> text               the message of a new game (optional)
  *     costWord                            "cost" (default) or "loss": the word before a cost
  *     amount(value) -> text, costText(cost, short) -> text    a value and a cost in the game's words (short:
@@ -93,6 +97,9 @@ export const isOptimal = (cost, tie = 0) => cost <= tie;
 
 /** A cost in a part's words; one too small for six decimals, yet no tie, as "less than 0.000001". */
 const costIn = (part, cost, short) => (cost > 0 && cost < 5e-7 ? `less than ${part.costText(1e-6, short)}` : part.costText(cost, short));
+
+/** A part's sentence inside the link's refusal: no capital, no full stop ("move 2 cannot be made: ...; "). */
+const clause = (why) => why.charAt(0).toLowerCase() + why.slice(1).replace(/\.$/, "");
 
 /** The moves as the link writes them. */
 export const movesText = (codes) => codes.map((c) => MOVE_DIGITS[c]).join("");
@@ -174,10 +181,11 @@ export function createPlay(part, page) {
     try {
       runAuto();
       for (const [i, ch] of [...text].entries()) {
-        const code = MOVE_DIGITS.indexOf(ch);
-        const why = code < 0 ? `'${ch}' is not a move` : part.legal(game, code);
+        const code = MOVE_DIGITS.indexOf(ch), n = part.codes ? part.codes(game) : MOVE_DIGITS.length;
+        const why = code < 0 || code >= n ? `'${ch}' is not a move of this game (its moves: 0 to ${MOVE_DIGITS[n - 1]})`
+          : part.legal(game, code);
         if (why) {
-          badParam(where, "moves", `move ${i + 1} cannot be made: ${why}`, "the game starts from the beginning");
+          badParam(where, "moves", `move ${i + 1} cannot be made: ${clause(why)}`, "the game starts from the beginning");
           fresh(seed, options);
           runAuto();
           return false;
@@ -287,7 +295,8 @@ export function createPlay(part, page) {
     render();
     return true;
   }
-  play.act = (code) => {
+  /** Move `code` (a click, or byKey: a key's, after which the focus goes where Enter confirms). */
+  play.act = (code, byKey = false) => {
     if (!game || !Number.isInteger(code)) return false;
     if (part.over(game)) { say("The game is over: press New game (N)."); return false; }
     if (busy) { say("Wait: the computer is playing."); return false; }
@@ -295,7 +304,7 @@ export function createPlay(part, page) {
     if (!done) return false;
     runAuto(true);
     // the focus follows the game once you act in it, unless you have gone elsewhere
-    if (document.activeElement === document.body || play.root.contains(document.activeElement)) play.focus(code);
+    if (document.activeElement === document.body || play.root.contains(document.activeElement)) play.focus(byKey ? null : code);
     return true;
   };
 
@@ -380,15 +389,15 @@ export function createPlay(part, page) {
     const onButton = target instanceof HTMLButtonElement || target instanceof HTMLAnchorElement || target instanceof HTMLInputElement ||
       target?.tagName === "SUMMARY";
     const own = part.keys && Object.hasOwn(part.keys, lower) ? part.keys[lower] : null;
-    if (own) { const code = own(game); if (code !== null && code !== undefined) play.act(code); }
+    if (own) { const code = own(game); if (code !== null && code !== undefined) play.act(code, true); }
     else if (ITEM_KEYS.includes(k) && ITEM_KEYS.indexOf(k) < items().length) {
       const n = ITEM_KEYS.indexOf(k) + 1;
       const code = part.pick(game, n);
-      if (code !== null && code !== undefined) play.act(code);
+      if (code !== null && code !== undefined) play.act(code, true);
       else render();
     } else if (k === "Enter" && !onButton) {
       const code = part.confirm(game);
-      if (code !== null && code !== undefined) play.act(code);
+      if (code !== null && code !== undefined) play.act(code, true);
     } else if (lower === "h") play.hint();
     else if (lower === "n") play.newGame();
     else if (ARROWS[k] && groups().some((g) => g.includes(target))) {
