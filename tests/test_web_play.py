@@ -385,17 +385,6 @@ def test_goat_enter_stops_after_a_digit_key_roll(open_page):
     assert [row["action"] for row in state(page, "goat")["history"] if row["who"] == "you"][-1] == 0
 
 
-def test_toggle_enter_after_a_key_roll_turns_no_card(open_page):
-    """After R the focus stays on Roll: Enter rolls (refused while a card is to be turned), never turns a card unasked."""
-    page = open_page("?game=toggle&mode=play&seed=8")
-    page.keyboard.press("r")
-    assert state(page, "toggle")["dice"]
-    page.keyboard.press("Enter")
-    s = state(page, "toggle")
-    assert s["dice"] and s["moves"] == [] and s["rolls"] == 1
-    assert "First turn a card" in page.inner_text("#toggle-message")
-
-
 @pytest.mark.parametrize("game", ["yazy", "yahtzee"])
 def test_five_dice_enter_scores_after_keys(open_page, game):
     """R, then a digit: Enter scores the chosen box (as the keys line says), it does not reroll."""

@@ -90,8 +90,8 @@ function togglePart(table) {
     pick: (g, n) => n,
     confirm: () => ROLL,
     keys: { r: () => ROLL },
-    // after a key, the Roll button: Enter rolls (or says which cards to turn), never turns a card unasked
-    focus: (g, code) => (g.dice && code !== null ? cardButtons[can(g)[0] - 1] : rollButton),
+    // with dice showing, the first card they let you turn (Enter or Space turns it: a control's own key)
+    focus: (g) => (g.dice ? cardButtons[can(g)[0] - 1] : rollButton),
     over: (g) => g.over,
     started: (g) => g.rolls > 0,
     amount: (value) => `${sixDecimals(value)} expected rolls to go`,
