@@ -41,7 +41,7 @@ def running_server(*args, timeout=15.0, command=None, env=None):
                 if not line:
                     break
         selector.close()
-        found = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        found = re.search(r"http://[^/\s]+:\d+/", line)  # 127.0.0.1, or the --host given
         if not found:
             proc.kill()
             raise AssertionError("serve did not print its address in %.0f s: %r %r"

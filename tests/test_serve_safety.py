@@ -8,7 +8,6 @@ line. Behaviour only, never timings: every wait is a generous bound on an event.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import re
@@ -147,26 +146,9 @@ def solving_child(url, proc, name):
     return wait_for(started, "the child process solving %s" % name)
 
 
-@contextlib.contextmanager
 def serve_on(host, *args, env=None):
     """``ShutTheBox serve --host HOST --port 0 ARGS``: (its URL as printed, the process); always stopped."""
-    proc = subprocess.Popen(COMMAND + ["serve", "--host", host, "--port", "0", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env={**os.environ, **(env or {})})
-    try:
-        line = proc.stdout.readline()
-        found = re.search(r"http://\S+:\d+/", line)
-        assert found, (line, proc.stderr.read() if proc.poll() is not None else "")
-        yield found.group(0), proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=10)
-        proc.stderr_text = proc.stderr.read()
-        proc.stdout.close()
-        proc.stderr.close()
+    return running_server("--host", host, *args, env=env)
 
 
 # -- 1. no framing; a solve starts only on a click that showed its cost --------------------------------------
