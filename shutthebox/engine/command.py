@@ -211,6 +211,28 @@ class TableSession:
         return remembered_lines(self, lines, self._memo)
 
 
+class RulesSession(TableSession):
+    """The session of a game whose table family's rules are an ``engine.rules.RuleSet``: the rules of the game
+    options (with ``--table`` and none, the file's own), the table opened by ``load(rules, path)``, and
+    ``--rules`` answered from the table. A game's session gives ``answer()`` (and may give ``answer_lines``)."""
+
+    def __init__(self, family, rules_class, load, options: dict, path: str | None):
+        super().__init__(path)
+        self.family, self.load, self.options = family, load, options
+        self.rules = rules_class.from_options(options)
+
+    def open_table(self):
+        self.rules = self.rules_to_open(self.rules, self.options, self.family)
+        return self.load(self.rules, self.path)
+
+    def describe(self, tokens) -> str:
+        from .store import describe
+
+        no_question("--rules", tokens)
+        table = self.table()
+        return describe(table.file, self.family.headers[0], table.rules.describe())
+
+
 def inline_batch(session, quick):
     """``answer(lines) -> (texts, ok)`` for a batch: ``quick(words)`` answers a line written in its canonical
     form straight from the whole arrays (None, or KeyError, for any other line); every other line, errors

@@ -7,7 +7,45 @@ attribute to the array it holds (``{"_rolls": "rolls"}``): read lazily, block by
 ``preload()`` reads them whole.
 """
 
-from ..errors import InvalidQuery
+from ..errors import InvalidQuery, TableError
+from .text import shown_value
+
+
+def load_table(family, cls, rules, path: str | None = None, build: bool = True, *, rules_class=None,
+               header_rules=None, hint: str = ""):
+    """The one table loader: the verified file of ``rules`` in the table family ``family`` (engine.game.Tables),
+    from ``path`` (``--table``), the shipped ``data/``, the cache, or solved on first use (when ``build`` and the
+    family solves on first use), as ``cls(tablefile, rules)``. With ``rules_class``, ``rules`` None means its
+    defaults and rules of another class are refused. The header must hold the family's game and
+    ``header_rules`` (default ``rules.as_dict()``)."""
+    from .store import open_table
+
+    if rules_class is not None:
+        rules = rules_class() if rules is None else rules
+        if not isinstance(rules, rules_class):
+            raise InvalidQuery("rules must be a %s Rules object, not %s" % (family.headers[0], shown_value(rules)))
+
+    expect = {"game": family.headers[0], "rules": rules.as_dict() if header_rules is None else header_rules}
+    tablefile = open_table(family.name(rules), expect=expect, describe=describe_header, path=path,
+                           build=family.solver(rules) if build else None, hint=hint)
+    return cls(tablefile, rules)
+
+
+def describe_header(fields: dict) -> str:
+    """What a table header says it holds, for a message (``a goat table (goal 50, dice 6, rolls 3)``)."""
+    rules = fields.get("rules")
+    if isinstance(rules, dict):
+        words = ", ".join("%s %s" % (key, value) for key, value in rules.items())
+        return "a %s table (%s)" % (fields.get("game"), words)
+    return "a %r table (%r)" % (fields.get("game"), rules)
+
+
+def check_shapes(table, shapes: dict, what: str) -> None:
+    """TableError unless the file's arrays have ``shapes`` (name -> shape)."""
+    for name, shape in shapes.items():
+        if table.file.shapes.get(name) != tuple(shape):
+            raise TableError("table file %s has arrays of the wrong shape for %s; rebuild it with `make tables`"
+                             % (table.path, what))
 
 
 class Table:

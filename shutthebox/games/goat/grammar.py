@@ -5,11 +5,11 @@
     ShutTheBox goat --duel 2,23 optimal                          ->  0.398872
 """
 
-from ...engine.command import SHARED_HELP, TableSession, inline_batch, looks_like_option, no_question, option_value, shown, whole, wrong_count
-from ...engine.store import describe as describe_file
+from ...engine.command import SHARED_HELP, RulesSession, inline_batch, looks_like_option, option_value, shown, whole, \
+    wrong_count
 from ...errors import InvalidQuery
 from .rules import DEFAULT_GOAL, DICE, GOAL_LIMITS, MAX_GAIN, MAX_SUM, NEEDS, OPTIONS, ROLLS, SLOTS, THRESHOLDS, \
-    rules_from_options, slot
+    Rules, slot
 from . import DECLARATION
 from .table import action_text, load
 
@@ -143,17 +143,11 @@ def parse(tokens):
     return player, question, args, valued
 
 
-class Session(TableSession):
+class Session(RulesSession):
     def __init__(self, options: dict, table: str | None):
-        super().__init__(table)
-        self.rules = rules_from_options(options)
-        self.options = options
+        super().__init__(DECLARATION.tables[0], Rules, load, options, table)
         self._optimal = None
         self._fast = None
-
-    def open_table(self):
-        self.rules = self.rules_to_open(self.rules, self.options, DECLARATION.tables[0])
-        return load(self.rules, self.path)
 
     def answer(self, tokens) -> str:
         if _DUEL in tokens:
@@ -188,11 +182,6 @@ class Session(TableSession):
                 self._optimal = Optimal(self.table())
             optimal = self._optimal
         return "%.6f" % answer(self.table().rules.goal, first, second, optimal)
-
-    def describe(self, tokens) -> str:
-        no_question("--rules", tokens)
-        table = self.table()
-        return describe_file(table.file, "goat", table.rules.describe())
 
 
 def _fast_answers(session):

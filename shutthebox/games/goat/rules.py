@@ -7,7 +7,8 @@ stored at ``slot(rolls, turn)`` of ``SLOTS`` slots: 0 (no roll yet), 1..21 (one
 roll), 22..62 (two rolls, totals 2..42). An action is 0 (stop) or K (roll K dice).
 """
 
-from ...engine.text import shown_value, whole_in
+from ...engine.rules import Option, RuleSet
+from ...engine.text import shown_value
 from ...errors import InvalidQuery
 
 GAME = "goat"
@@ -44,28 +45,13 @@ def check_turn(turn: int, rolls: int) -> None:
                            % (rolls, "s" if rolls > 1 else "", turn, low, high))
 
 
-class Rules:
+class Rules(RuleSet):
     """``Rules(goal=100)``: the homework's game."""
 
-    __slots__ = ("goal",)
-
-    def __init__(self, goal: int = DEFAULT_GOAL):
-        low, high = GOAL_LIMITS
-        if type(goal) is not int or not low <= goal <= high:
-            raise InvalidQuery("--goal must be a whole number from %d to %d, not %r" % (low, high, goal))
-        self.goal = goal
-
-    def __eq__(self, other):
-        return isinstance(other, Rules) and self.goal == other.goal
-
-    def __hash__(self):
-        return hash(self.goal)
-
-    def __repr__(self):
-        return "Rules(goal=%d)" % self.goal
-
-    def as_dict(self) -> dict:
-        return {"goal": self.goal, "dice": DICE, "rolls": ROLLS}
+    __slots__ = ()
+    GAME = GAME
+    OPTIONS = (Option("goal", DEFAULT_GOAL, low=GOAL_LIMITS[0], high=GOAL_LIMITS[1], help="the score to reach"),)
+    CONSTANTS = {"dice": DICE, "rolls": ROLLS}
 
     def describe(self) -> str:
         return "first to %d; 1 to %d dice a roll, at most %d rolls a turn; a match scores 0 for the turn" % (
@@ -74,17 +60,12 @@ class Rules:
 
 # -- the goal chosen on the command line (--goal 50) and in table names (goat-g50) ------------------
 
-OPTIONS = ("--goal",)
-
-
-def rules_from_options(options: dict) -> Rules:
-    """The rules of the game option's text (``{"--goal": "50"}``), checked as the command line checks it."""
-    text = options.get("--goal")
-    return Rules() if text is None else Rules(whole_in("--goal", text, *GOAL_LIMITS))
+OPTIONS = Rules.option_flags()
+rules_from_options = Rules.from_options
 
 
 def fields_of(rules: Rules) -> dict:
-    return {"goal": str(rules.goal)}
+    return rules.fields()
 
 
 def estimate(rules: Rules):
@@ -98,4 +79,4 @@ def estimate(rules: Rules):
 
 
 def rules_of(fields: dict) -> Rules:
-    return rules_from_options({"--goal": fields["goal"]})
+    return Rules.from_fields(fields)

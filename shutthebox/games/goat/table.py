@@ -5,37 +5,16 @@
 8.783638
 """
 
-from ...engine.store import open_table
-from ...engine.table import Table
+from ...engine.table import Table, check_shapes, load_table
 from ...engine.text import shown_value
-from ...errors import InvalidQuery, TableError
+from ...errors import InvalidQuery
 from . import DECLARATION
-from .rules import DICE, GAME, MAX_GAIN, NEEDS, SLOTS, THRESHOLDS, Rules, check_turn, slot
-
-
-_TABLES = DECLARATION.tables[0]
-
-
-def table_name(rules: Rules) -> str:
-    return _TABLES.name(rules)
-
-
-def describe_fields(fields: dict) -> str:
-    rules = fields.get("rules")
-    if fields.get("game") == GAME and isinstance(rules, dict):
-        return "a goat table (goal %r)" % rules.get("goal")
-    return "a %r table (%r)" % (fields.get("game"), rules)
+from .rules import DICE, MAX_GAIN, NEEDS, SLOTS, THRESHOLDS, Rules, check_turn, slot
 
 
 def load(rules: Rules | None = None, path: str | None = None, build: bool = True) -> "GoatTable":
     """The verified table of ``rules`` (default: goal 100); other goals are solved on first use and cached."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise InvalidQuery("rules must be a goat Rules object, not %r" % (rules,))
-
-    tablefile = open_table(table_name(rules), expect={"game": GAME, "rules": rules.as_dict()},
-                           describe=describe_fields, path=path, build=_TABLES.solver(rules) if build else None)
-    return GoatTable(tablefile, rules)
+    return load_table(DECLARATION.tables[0], GoatTable, rules, path, build, rules_class=Rules)
 
 
 def action_text(action: int) -> str:
@@ -57,11 +36,8 @@ class GoatTable(Table):
         super().__init__(tablefile)
         self.rules = rules
         goal = rules.goal
-        for name, shape in self.SHAPES.items():
-            wanted = tuple(goal if size is None else size for size in shape)
-            if tablefile.shapes.get(name) != wanted:
-                raise TableError("table file %s has arrays of the wrong shape for goal %d; rebuild it with "
-                                 "`make tables`" % (self.path, goal))
+        check_shapes(self, {name: tuple(goal if size is None else size for size in shape)
+                            for name, shape in self.SHAPES.items()}, "goal %d" % goal)
         self.arrays = tablefile.arrays
 
     def preload(self) -> None:

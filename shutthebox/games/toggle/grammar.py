@@ -4,10 +4,9 @@
     ShutTheBox toggle [--cards N] [--sides S] --move STATE X Y     ->  7
 """
 
-from ...engine.command import SHARED_HELP, TableSession, inline_batch, no_question, one_question, whole, wrong_count
+from ...engine.command import SHARED_HELP, RulesSession, inline_batch, one_question, whole, wrong_count
 from ...engine.notation import format_set
-from ...engine.store import describe as describe_file
-from .rules import DEFAULT_CARDS, DEFAULT_SIDES, LIMITS, OPTIONS, rules_from_options
+from .rules import DEFAULT_CARDS, DEFAULT_SIDES, LIMITS, OPTIONS, Rules
 from . import DECLARATION
 from .table import load
 
@@ -61,16 +60,10 @@ def parse(tokens) -> tuple[str, list]:
     return question, args
 
 
-class Session(TableSession):
+class Session(RulesSession):
     def __init__(self, options: dict, table: str | None):
-        super().__init__(table)
-        self.rules = rules_from_options(options)
-        self.options = options
+        super().__init__(DECLARATION.tables[0], Rules, load, options, table)
         self._fast = None
-
-    def open_table(self):
-        self.rules = self.rules_to_open(self.rules, self.options, DECLARATION.tables[0])
-        return load(self.rules, self.path)
 
     def answer(self, tokens) -> str:
         question, args = parse(tokens)
@@ -85,11 +78,6 @@ class Session(TableSession):
         if self._fast is None:
             self._fast = _fast_answers(self)
         return self._fast(lines)
-
-    def describe(self, tokens) -> str:
-        no_question("--rules", tokens)
-        table = self.table()
-        return describe_file(table.file, "toggle", table.rules.describe())
 
 
 def _fast_answers(session):

@@ -7,7 +7,7 @@ only if the game has that card; turning a card face down or face up again.
 When no such card exists (small games with big dice), the roll passes.
 """
 
-from ...engine.text import whole_in
+from ...engine.rules import Option, RuleSet
 from ...errors import InvalidQuery
 
 GAME = "toggle"
@@ -16,32 +16,20 @@ DEFAULT_CARDS, DEFAULT_SIDES = 12, 6
 LIMITS = {"cards": (1, 16), "sides": (2, 12)}
 
 
-class Rules:
+class Rules(RuleSet):
     """``Rules(cards=12, sides=6)``: the published game."""
 
-    __slots__ = ("cards", "sides")
+    __slots__ = ()
+    GAME = GAME
+    OPTIONS = (Option("cards", DEFAULT_CARDS, low=LIMITS["cards"][0], high=LIMITS["cards"][1], help="cards 1..N"),
+               Option("sides", DEFAULT_SIDES, low=LIMITS["sides"][0], high=LIMITS["sides"][1],
+                      help="sides of each die"))
 
-    def __init__(self, cards: int = DEFAULT_CARDS, sides: int = DEFAULT_SIDES):
-        for name, value in (("cards", cards), ("sides", sides)):
-            low, high = LIMITS[name]
-            if type(value) is not int or not low <= value <= high:
-                raise InvalidQuery("--%s must be a whole number from %d to %d, not %r" % (name, low, high, value))
+    def complete(self, values: dict) -> None:
+        cards, sides = values["cards"], values["sides"]
         if cards > 2 * sides:
             raise InvalidQuery("with %d-sided dice no roll can turn a card above %d, so %d cards can never all be "
                                "face down: use at most %d cards or more sides" % (sides, 2 * sides, cards, 2 * sides))
-        self.cards, self.sides = cards, sides
-
-    def __eq__(self, other):
-        return isinstance(other, Rules) and (self.cards, self.sides) == (other.cards, other.sides)
-
-    def __hash__(self):
-        return hash((self.cards, self.sides))
-
-    def __repr__(self):
-        return "Rules(cards=%d, sides=%d)" % (self.cards, self.sides)
-
-    def as_dict(self) -> dict:
-        return {"cards": self.cards, "sides": self.sides}
 
     def describe(self) -> str:
         return "cards 1-%d, two dice with %d sides" % (self.cards, self.sides)
@@ -57,21 +45,16 @@ class Rules:
 
 # -- rules chosen on the command line (--cards 8 --sides 4) and in table names (toggle-c8-s4) ----------
 
-OPTIONS = ("--cards", "--sides")
-
-
-def rules_from_options(options: dict) -> Rules:
-    """The rules of the game options' texts (``{"--cards": "8"}``), checked as the command line checks them."""
-    fields = {}
-    for option in OPTIONS:
-        if option in options:
-            low, high = LIMITS[option[2:]]
-            fields[option[2:]] = whole_in(option, options[option], low, high)
-    return Rules(**fields)
+OPTIONS = Rules.option_flags()
+rules_from_options = Rules.from_options
 
 
 def fields_of(rules: Rules) -> dict:
-    return {"cards": str(rules.cards), "sides": str(rules.sides)}
+    return rules.fields()
+
+
+def rules_of(fields: dict) -> Rules:
+    return Rules.from_fields(fields)
 
 
 def estimate(rules: Rules):
@@ -81,7 +64,3 @@ def estimate(rules: Rules):
 
     size = rules.states * (8 + rules.sides * rules.sides)
     return Estimate(size, 50 * 10**6 + 8 * size, 1 + 3.5 * size / 1e6)
-
-
-def rules_of(fields: dict) -> Rules:
-    return rules_from_options({"--" + name: text for name, text in fields.items()})

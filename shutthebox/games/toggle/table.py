@@ -6,38 +6,18 @@
 """
 
 from ...engine.notation import parse_collection, parse_set
-from ...engine.store import open_table
-from ...engine.table import Table
+from ...engine.table import Table, check_shapes, load_table
 from ...engine.text import shown_value
-from ...errors import InvalidQuery, TableError
+from ...errors import InvalidQuery
 from . import DECLARATION
-from .rules import GAME, Rules
-
-_TABLES = DECLARATION.tables[0]
+from .rules import Rules
 
 _CACHE_LIMIT = 1 << 16
 
 
-def table_name(rules: Rules) -> str:
-    return _TABLES.name(rules)
-
-
-def describe_fields(fields: dict) -> str:
-    rules = fields.get("rules")
-    if fields.get("game") == GAME and isinstance(rules, dict):
-        return "a toggle table (%d cards, %d-sided dice)" % (rules.get("cards"), rules.get("sides"))
-    return "a %r table (%r)" % (fields.get("game"), rules)
-
-
 def load(rules: Rules | None = None, path: str | None = None, build: bool = True) -> "ToggleTable":
     """The verified table of ``rules`` (default: 12 cards, 6-sided dice); solved on first use and cached."""
-    rules = Rules() if rules is None else rules
-    if not isinstance(rules, Rules):
-        raise InvalidQuery("rules must be a toggle Rules object, not %r" % (rules,))
-
-    tablefile = open_table(table_name(rules), expect={"game": GAME, "rules": rules.as_dict()},
-                           describe=describe_fields, path=path, build=_TABLES.solver(rules) if build else None)
-    return ToggleTable(tablefile, rules)
+    return load_table(DECLARATION.tables[0], ToggleTable, rules, path, build, rules_class=Rules)
 
 
 class ToggleTable(Table):
@@ -55,9 +35,7 @@ class ToggleTable(Table):
         super().__init__(tablefile)
         self.rules = rules
         states, sides = rules.states, rules.sides
-        if tablefile.shapes.get("rolls") != (states,) or tablefile.shapes.get("flip") != (states, sides, sides):
-            raise TableError("table file %s has arrays of the wrong shape for %s; rebuild it with `make tables`"
-                             % (self.path, rules.describe()))
+        check_shapes(self, {"rolls": (states,), "flip": (states, sides, sides)}, rules.describe())
         self._rolls = tablefile.arrays["rolls"]
         self._flip = tablefile.arrays["flip"]
         self._states: dict = {"all": states - 1, "none": 0}
