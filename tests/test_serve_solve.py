@@ -117,11 +117,9 @@ def test_game_packages_import_no_build_code():
 
 def test_table_names_round_trip_through_each_game_s_rules():
     from shutthebox import registry
-    from shutthebox.games.goat import table as goat
     from shutthebox.games.goat.rules import Rules as GoatRules
     from shutthebox.games.shutthebox.rules import Rules
     from shutthebox.games.shutthebox.table import rules_of_name, table_name
-    from shutthebox.games.toggle import table as toggle
     from shutthebox.games.toggle.rules import Rules as ToggleRules
 
     for rules in (Rules(), Rules(tiles=12), Rules(tiles=5, dice=1, one_die_at_most=None), Rules(one_die_at_most=None),
@@ -133,9 +131,9 @@ def test_table_names_round_trip_through_each_game_s_rules():
     assert rules_of_name("goat-g20.msgpack") is None and rules_of_name("standard.msgpack") == (Rules(), 2)
     goat_game, toggle_game = registry.declaration("goat"), registry.declaration("toggle")
     for goal in (2, 20, 150):
-        assert goat_game.opener(goat.table_name(GoatRules(goal))) is not None
+        assert goat_game.opener(goat_game.tables[0].name(GoatRules(goal))) is not None
     for cards, sides in ((1, 2), (5, 3), (16, 8), (12, 6)):
-        assert toggle_game.opener(toggle.table_name(ToggleRules(cards, sides))) is not None
+        assert toggle_game.opener(toggle_game.tables[0].name(ToggleRules(cards, sides))) is not None
     assert goat_game.opener("toggle-c5-s3.msgpack") is None and toggle_game.opener("goat-g20.msgpack") is None
 
 

@@ -18,8 +18,12 @@ def load_table(family, cls, rules, path: str | None = None, build: bool = True, 
     family solves on first use), as ``cls(tablefile, rules)``. With ``rules_class``, ``rules`` None means its
     defaults and rules of another class are refused. The header must hold the family's game and
     ``header_rules`` (default ``rules.as_dict()``)."""
+    import os
+
     from .store import open_table
 
+    if path is not None and not isinstance(path, (str, os.PathLike)):
+        raise InvalidQuery("path must be the name of a table file, not %s" % shown_value(path))
     if rules_class is not None:
         rules = rules_class() if rules is None else rules
         if not isinstance(rules, rules_class):

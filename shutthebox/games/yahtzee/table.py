@@ -15,29 +15,16 @@ default 0); ``box`` what a closed yahtzee box holds, ``"50"`` or ``"0"`` (None
 when yahtzee is open); ``dice`` five digits 1-6 in any order; ``rerolls`` 0-2.
 """
 
-from ...engine.store import open_table
-from ...engine.table import Table
+from ...engine.table import Table, load_table
 from ...engine.text import shown_value
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
 from .rules import (
-    ALL, DEFAULT_JOKER, GAME, JOKERS, categories, parse_dice, rerolls_left, rules_dict, state_index,
+    ALL, DEFAULT_JOKER, JOKERS, categories, parse_dice, rerolls_left, rules_dict, state_index,
     states, upper_total, yahtzee_box,
 )
 
-_TABLES = DECLARATION.tables[0]
 _TURNS_KEPT = 256  # turn-start states whose turn is kept solved (a batch asks many on one card); ~50 kB each
-
-
-def table_name(joker: str) -> str:
-    return _TABLES.name(joker)
-
-
-def describe_fields(fields: dict) -> str:
-    rules = fields.get("rules")
-    if fields.get("game") == GAME and isinstance(rules, dict):
-        return "a Yahtzee table (joker rule %s)" % rules.get("joker")
-    return "a %r table (%r)" % (fields.get("game"), rules)
 
 
 def load(joker: str = DEFAULT_JOKER, path: str | None = None, build: bool = True) -> "YahtzeeTable":
@@ -45,10 +32,8 @@ def load(joker: str = DEFAULT_JOKER, path: str | None = None, build: bool = True
     the others are solved on first use (about 6 s) and cached."""
     if joker not in JOKERS:
         raise InvalidQuery("the joker rule must be official, free or none, not %s" % shown_value(joker))
-    tablefile = open_table(table_name(joker), expect={"game": GAME, "rules": rules_dict(joker)},
-                           describe=describe_fields, path=path, build=_TABLES.solver(joker) if build else None,
-                           hint=" (python build_tables.py --game yahtzee)")
-    return YahtzeeTable(tablefile, joker)
+    return load_table(DECLARATION.tables[0], YahtzeeTable, joker, path, build, header_rules=rules_dict(joker),
+                      hint=" (python build_tables.py --game yahtzee)")
 
 
 class YahtzeeTable(Table):

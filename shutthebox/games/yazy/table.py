@@ -7,34 +7,25 @@
 'keep 6 6'
 """
 
-import os
 
-from ...engine.store import open_table
-from ...engine.table import Table
+from ...engine.table import Table, load_table
 from ...engine.text import shown_value, whole
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
 from .turn import TARGETS, Turn, best, checked
-from .rules import ALL, CATEGORIES, GAME, NO_MOVE, REROLLS, ROLLS, RULES, categories, describe_move, roll_index
+from .rules import ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, RULES, categories, describe_move, roll_index
 
-TABLE_NAME = DECLARATION.tables[0].name(RULES)
 _SHAPE = (ALL + 1, REROLLS + 1, len(ROLLS))
 _TARGET = DECLARATION.tables[1]
-TARGET_GAME = _TARGET.headers[0]
-
-
-def describe_fields(fields: dict) -> str:
-    if fields.get("game") == GAME and fields.get("rules") == RULES:
-        return "the yazy table"
-    return "a %r table (%r)" % (fields.get("game"), fields.get("rules"))
 
 
 def load(path: str | None = None) -> "YazyTable":
     """The verified shipped table (or the one at ``path``)."""
-    if path is not None and not isinstance(path, (str, os.PathLike)):
-        raise InvalidQuery("path must be the name of a table file, not %s" % shown_value(path))
-    tablefile = open_table(TABLE_NAME, expect={"game": GAME, "rules": RULES}, describe=describe_fields, path=path,
-                           build=None, hint=" (python build_tables.py --game yazy)")
+    return load_table(DECLARATION.tables[0], _yazy_table, RULES, path, build=False, header_rules=RULES,
+                      hint=" (python build_tables.py --game yazy)")
+
+
+def _yazy_table(tablefile, rules) -> "YazyTable":
     return YazyTable(tablefile)
 
 
@@ -111,18 +102,12 @@ class YazyTable(Table):
 
 # -- the target mode: the highest chance that the points still to come reach X ---------------------------
 
-def describe_target_fields(fields: dict) -> str:
-    if fields.get("game") == TARGET_GAME and fields.get("rules") == RULES:
-        return "the yazy target table"
-    return "a %r table (%r)" % (fields.get("game"), fields.get("rules"))
-
-
 def load_target(path: str | None = None) -> "TargetTable":
     """The verified target table (or the one at ``path``); solved on first use (about 15 s) and cached."""
-    if path is not None and not isinstance(path, (str, os.PathLike)):
-        raise InvalidQuery("path must be the name of a table file, not %s" % shown_value(path))
-    tablefile = open_table(_TARGET.name(RULES), expect={"game": TARGET_GAME, "rules": RULES},
-                           describe=describe_target_fields, path=path, build=_TARGET.solver(RULES))
+    return load_table(_TARGET, _target_table, RULES, path, header_rules=RULES)
+
+
+def _target_table(tablefile, rules) -> "TargetTable":
     return TargetTable(tablefile)
 
 
