@@ -57,6 +57,27 @@ def parse_options(argv, prog: str, description: str, *, games: tuple, per: str, 
     return args
 
 
+def analysis_commands(game: str, word: str, description: str, work, *, games: tuple, per: str, rules=(),
+                      report_rules=None):
+    """The ``main(argv) -> int`` of a game's analysis command ``word`` (``strategies``, ``simulate``) and of its
+    ``report``: each parses the shared options (:func:`parse_options`: ``--games`` within ``games``, ``--seed``,
+    the game's ``rules`` options, ``report_rules`` for the report if given; the report's ``--out`` defaults to
+    ``GAME-report``), then runs ``work(args, report) -> exit status`` with errors as one line."""
+
+    def command(report: bool):
+        prog = "ShutTheBox %s %s" % (game, "report" if report else word)
+        options = report_rules if report and report_rules is not None else rules
+
+        def main(argv) -> int:
+            return run_command(prog, lambda: work(parse_options(argv, prog, description, games=games, per=per,
+                                                                rules=options, out=game + "-report" if report else None),
+                                                  report))
+
+        return main
+
+    return command(False), command(True)
+
+
 def write_report(folder: str, files) -> None:
     """Write ``files`` (pairs of name and text) into ``folder``, each atomically; say what was written."""
     os.makedirs(folder, exist_ok=True)

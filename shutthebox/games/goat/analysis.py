@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ...engine.analysis import parse_options, run_command, write_report
+from ...engine.analysis import analysis_commands, write_report
 from ...engine.progress import Progress
 from .rules import rules_from_options
 from .rules import DICE, MAX_GAIN, MAX_SUM, ROLLS, Rules
@@ -345,35 +345,24 @@ def markdown(rules: Rules, rows, games: int, seed: int, duels=None, dists=None) 
     return "\n".join(lines) + "\n"
 
 
-def _run(argv, report: bool) -> int:
-    prog = "ShutTheBox goat " + ("report" if report else "strategies")
-
-    def work():
-        args = parse_options(argv, prog, "Goat's fixed strategies, exactly and by Monte Carlo.",
-                             games=(0, 10**7), per="games per strategy", rules=("--goal",),
-                             out="goat-report" if report else None)
-        rules = rules_from_options(args.rules)
-        rows = analyse(rules, args.games, args.seed)
-        duels = HeadToHead(rules, rows)
-        dists = turn_distributions(rules, duels.best)
-        if report:
-            write_report(args.out, (("report.md", markdown(rules, rows, args.games, args.seed, duels, dists)),
-                                    ("strategies.svg", svg_chart(rows)), ("strategies.csv", csv_text(rows)),
-                                    ("turns.csv", turns_csv(dists))))
-        else:
-            print(text_table(rules, rows, args.games, args.seed))
-            print()
-            print(duels.text())
-            print()
-            print(turns_text(dists))
-        return 0
-
-    return run_command(prog, work)
+def _work(args, report: bool) -> int:
+    rules = rules_from_options(args.rules)
+    rows = analyse(rules, args.games, args.seed)
+    duels = HeadToHead(rules, rows)
+    dists = turn_distributions(rules, duels.best)
+    if report:
+        write_report(args.out, (("report.md", markdown(rules, rows, args.games, args.seed, duels, dists)),
+                                ("strategies.svg", svg_chart(rows)), ("strategies.csv", csv_text(rows)),
+                                ("turns.csv", turns_csv(dists))))
+    else:
+        print(text_table(rules, rows, args.games, args.seed))
+        print()
+        print(duels.text())
+        print()
+        print(turns_text(dists))
+    return 0
 
 
-def strategies_main(argv) -> int:
-    return _run(argv, report=False)
-
-
-def report_main(argv) -> int:
-    return _run(argv, report=True)
+strategies_main, report_main = analysis_commands(
+    "goat", "strategies", "Goat's fixed strategies, exactly and by Monte Carlo.", _work, games=(0, 10**7),
+    per="games per strategy", rules=("--goal",))

@@ -14,7 +14,7 @@ import random
 
 import numpy as np
 
-from ...engine.analysis import parse_options, run_command, write_report
+from ...engine.analysis import analysis_commands, write_report
 from ...engine.progress import Progress
 from .rules import rules_from_options
 from .rules import Rules
@@ -189,28 +189,17 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def _run(argv, report: bool) -> int:
-    prog = "ShutTheBox toggle " + ("report" if report else "strategies")
-
-    def work():
-        args = parse_options(argv, prog, "Toggle policies, exactly and by Monte Carlo.", games=(0, 10**8),
-                             per="games per policy", rules=("--cards", "--sides"),
-                             out="toggle-report" if report else None)
-        rules = rules_from_options(args.rules)
-        rows = analyse(rules, args.games, args.seed)
-        if report:
-            write_report(args.out, (("report.md", markdown(rules, rows, args.games, args.seed)),
-                                    ("strategies.svg", svg_chart(rows))))
-        else:
-            print(text_table(rules, rows, args.games, args.seed))
-        return 0
-
-    return run_command(prog, work)
+def _work(args, report: bool) -> int:
+    rules = rules_from_options(args.rules)
+    rows = analyse(rules, args.games, args.seed)
+    if report:
+        write_report(args.out, (("report.md", markdown(rules, rows, args.games, args.seed)),
+                                ("strategies.svg", svg_chart(rows))))
+    else:
+        print(text_table(rules, rows, args.games, args.seed))
+    return 0
 
 
-def strategies_main(argv) -> int:
-    return _run(argv, report=False)
-
-
-def report_main(argv) -> int:
-    return _run(argv, report=True)
+strategies_main, report_main = analysis_commands(
+    "toggle", "strategies", "Toggle policies, exactly and by Monte Carlo.", _work, games=(0, 10**8),
+    per="games per policy", rules=("--cards", "--sides"))

@@ -19,7 +19,7 @@ import math
 import random
 
 from ...engine.analysis import histogram as engine_histogram
-from ...engine.analysis import parse_options, run_command, write_report
+from ...engine.analysis import analysis_commands, run_command, write_report
 from ...engine.analysis import svg_histogram as engine_svg_histogram
 from ...engine.progress import Progress
 from ...engine.text import shown
@@ -184,40 +184,29 @@ def markdown(results, exact: float, seed: int, joker: str) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _run(argv, report: bool) -> int:
-    prog = "ShutTheBox yahtzee " + ("report" if report else "simulate")
-
-    def work():
-        args = parse_options(argv, prog, "Yahtzee under optimal play: seeded games.", games=(1, 10**8),
-                             per="games to play", rules=("--joker",) if report else ("--joker", "--log"),
-                             out="yahtzee-report" if report else None)
-        joker = joker_rule(args.rules.get("--joker"))
-        table = load(joker)
-        exact = table.probe_expect("all")
-        path = args.rules.get("--log")
-        if path:
-            with open(path, "w", encoding="utf-8") as log:
-                log.write("# ShutTheBox yahtzee --joker %s simulate --games %d --seed %d\n"
-                          % (joker, args.games, args.seed))
-                results = play(table, args.games, args.seed, log=log)
-        else:
-            results = play(table, args.games, args.seed)
-        if not report:
-            print(summary(results, exact, args.seed, joker))
-            return 0
-        write_report(args.out, (("report.md", markdown(results, exact, args.seed, joker)),
-                                ("histogram.svg", svg_histogram([r[0] for r in results], exact))))
+def _work(args, report: bool) -> int:
+    joker = joker_rule(args.rules.get("--joker"))
+    table = load(joker)
+    exact = table.probe_expect("all")
+    path = args.rules.get("--log")
+    if path:
+        with open(path, "w", encoding="utf-8") as log:
+            log.write("# ShutTheBox yahtzee --joker %s simulate --games %d --seed %d\n"
+                      % (joker, args.games, args.seed))
+            results = play(table, args.games, args.seed, log=log)
+    else:
+        results = play(table, args.games, args.seed)
+    if not report:
+        print(summary(results, exact, args.seed, joker))
         return 0
-
-    return run_command(prog, work)
-
-
-def simulate_main(argv) -> int:
-    return _run(argv, report=False)
+    write_report(args.out, (("report.md", markdown(results, exact, args.seed, joker)),
+                            ("histogram.svg", svg_histogram([r[0] for r in results], exact))))
+    return 0
 
 
-def report_main(argv) -> int:
-    return _run(argv, report=True)
+simulate_main, report_main = analysis_commands(
+    "yahtzee", "simulate", "Yahtzee under optimal play: seeded games.", _work, games=(1, 10**8),
+    per="games to play", rules=("--joker", "--log"), report_rules=("--joker",))
 
 
 # -- review --------------------------------------------------------------------------------

@@ -22,7 +22,7 @@ import random
 import numpy as np
 
 from ...engine.analysis import histogram as engine_histogram
-from ...engine.analysis import parse_options, run_command, write_report
+from ...engine.analysis import analysis_commands, write_report
 from ...engine.analysis import svg_histogram as engine_svg_histogram
 from ...engine.progress import Progress
 from .rules import ALL, CATEGORIES, DICE, REROLLS, ROLLS, SCORE, SIDES, score
@@ -167,31 +167,20 @@ def markdown(totals, exact: float, seed: int, expected, zero, compared=None, law
     return "\n".join(lines) + "\n"
 
 
-def _run(argv, report: bool) -> int:
-    prog = "ShutTheBox yazy " + ("report" if report else "simulate")
-
-    def work():
-        args = parse_options(argv, prog, "yazy under optimal play: seeded games.", games=(1, 10**8),
-                             per="games to play", out="yazy-report" if report else None)
-        table = load()
-        exact = table.probe_expect("all")
-        totals = play(table, args.games, args.seed)
-        if not report:
-            print(summary(totals, exact, args.seed))
-            return 0
-        expected, zero = breakdown(table)
-        law = final_law(table)
-        compared = policies(table, load_target(), law)
-        write_report(args.out, (("report.md", markdown(totals, exact, args.seed, expected, zero, compared, law)),
-                                ("histogram.svg", svg_histogram(totals, exact))))
+def _work(args, report: bool) -> int:
+    table = load()
+    exact = table.probe_expect("all")
+    totals = play(table, args.games, args.seed)
+    if not report:
+        print(summary(totals, exact, args.seed))
         return 0
+    expected, zero = breakdown(table)
+    law = final_law(table)
+    compared = policies(table, load_target(), law)
+    write_report(args.out, (("report.md", markdown(totals, exact, args.seed, expected, zero, compared, law)),
+                            ("histogram.svg", svg_histogram(totals, exact))))
+    return 0
 
-    return run_command(prog, work)
 
-
-def simulate_main(argv) -> int:
-    return _run(argv, report=False)
-
-
-def report_main(argv) -> int:
-    return _run(argv, report=True)
+simulate_main, report_main = analysis_commands(
+    "yazy", "simulate", "yazy under optimal play: seeded games.", _work, games=(1, 10**8), per="games to play")
