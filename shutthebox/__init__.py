@@ -10,7 +10,38 @@ Importing the package imports nothing else: the readers are imported when asked 
 from .errors import InvalidQuery, InvalidRules, ShutTheBoxError, TableError
 
 __version__ = "0.2.0"
-__all__ = ["load", "load_solo", "InvalidQuery", "InvalidRules", "ShutTheBoxError", "TableError", "__version__"]
+__all__ = ["open", "load", "load_solo", "InvalidQuery", "InvalidRules", "ShutTheBoxError", "TableError", "__version__"]
+
+
+def open(game: str = "shutthebox", **rules):
+    """The table of any registered game under any rule set its command takes, as the command opens it:
+    ``open("goat", goal=50)``, ``open("toggle", cards=8, sides=4)``, ``open("shutthebox", tiles=12, players=3)``.
+
+    Each rule is a game option of ``ShutTheBox GAME --help`` (``one_die="opt6"`` is ``--one-die opt6``), checked
+    with the command's words (InvalidQuery); a table that is not shipped is solved on first use and cached,
+    with the command's estimate and refusals. The table has the game's ``probe_*`` / ``get_*`` lookups and is
+    a context manager:
+
+    >>> with open("toggle") as table:
+    ...     round(table.probe_expect("all"), 6)
+    50.317928
+    """
+    from . import registry  # the reader is imported only when asked for
+    from .engine.text import shown, shown_value
+
+    if not isinstance(game, str) or game not in registry.GAMES:
+        raise InvalidQuery("no game %s: the games are %s" % (shown_value(game), ", ".join(registry.GAMES)))
+    grammar = registry.grammar(game)
+    options = {}
+    for name, value in rules.items():
+        flag = "--" + name.replace("_", "-")
+        if flag not in grammar.GAME_OPTIONS:
+            names = ", ".join(option[2:].replace("-", "_") for option in grammar.GAME_OPTIONS) or "none"
+            raise InvalidQuery("%s has no rule %s (its rules: %s)" % (game, shown(name), names))
+        if type(value) is not str and (isinstance(value, bool) or not hasattr(value, "__index__")):
+            raise InvalidQuery("%s must be a whole number or a word, not %s" % (name, shown_value(value)))
+        options[flag] = value if type(value) is str else str(value.__index__())
+    return grammar.open_game(options, None).table()
 
 
 def load(path=None, *, rules=None, players=2, build=True, progress=None):
