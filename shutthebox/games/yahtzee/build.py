@@ -4,11 +4,11 @@ The ``official`` table is shipped; ``free`` and ``none`` are solved on first use
 (the declaration names ``solve_table``; table.load passes it to engine.store.open_table).
 """
 
-import math
 from fractions import Fraction
 
 import numpy as np
 
+from ...engine.printing import printed as engine_printed
 from ...engine.writer import encode, pack_array
 from .rules import GAME, rules_dict, states
 from .solver import SCALE_BITS, SOLVER_VERSION, States, error_bound, solve
@@ -23,28 +23,11 @@ _NEAR = 1e-11
 def printed(values, open_boxes):
     """The float64s to store for the solved values (int64, units of 2**-SCALE_BITS): each the float64 nearest
     the solved value, unless ``%.6f`` of it would not print the solved value rounded to 6 decimals; there
-    the neighbour that does. Fails the build when a value lies within its error bound of a rounding
-    midpoint (its correct rounding is then not known), or when no float64 nearby prints it."""
-    stored = np.ldexp(values.astype(np.float64), -SCALE_BITS)
-    scaled = stored * 1e6
-    bounds = error_bound(1) * open_boxes
-    near = np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) * 1e-6 < _NEAR)
+    the neighbour that does (``engine.printing.printed``: fails the build when a value lies within its error
+    bound of a rounding midpoint, or when no float64 nearby prints it)."""
     unit = Fraction(1, 1 << SCALE_BITS)
-    for i in near:
-        value = int(values[i]) * unit
-        whole, rest = divmod(value * 1_000_000, 1)
-        if abs(rest - Fraction(1, 2)) / 1_000_000 <= Fraction(float(bounds[i])):
-            raise AssertionError("yahtzee value %r lies within its error bound %.3g of a rounding midpoint"
-                                 % (float(value), bounds[i]))
-        digits = int(whole) + (rest > Fraction(1, 2))
-        flat = float(stored[i])
-        for candidate in (flat, math.nextafter(flat, math.inf), math.nextafter(flat, -math.inf)):
-            if round(float("%.6f" % candidate) * 1_000_000) == digits and \
-                    (Fraction(candidate) * 2_000_000).denominator != 1:
-                stored[i] = candidate
-                break
-        else:
-            raise AssertionError("no float64 near %r prints its 6-decimal rounding" % float(value))
+    stored = engine_printed(np.ldexp(values.astype(np.float64), -SCALE_BITS), lambda i: int(values[i]) * unit,
+                            error_bound(1) * open_boxes, "yahtzee", near=_NEAR)
     positive = stored[stored != 0]
     if positive.size and positive.min() < 1.0:
         # turn.py reads each value as an integer multiple of 2**-52, which needs values of 1 or more

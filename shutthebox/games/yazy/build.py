@@ -1,10 +1,10 @@
 """yazy's table (build time only): solve, make every printed value right, encode (docs/YAZY.md)."""
 
-import math
 from fractions import Fraction
 
 import numpy as np
 
+from ...engine.printing import printed as engine_printed
 from ...engine.writer import encode, pack_array
 from .rules import ALL, GAME, ROLLS, RULES
 from .solver import ERROR_BOUND, SOLVER_VERSION, TIE, solve
@@ -17,26 +17,12 @@ _NEAR = 1e-12
 
 def printed(hi, lo):
     """The float64s to store for the double-double values hi + lo: ``hi``, unless ``%.6f`` of it would
-    not print the value rounded to 6 decimals; there the neighbour that does. Fails the build when a
-    value lies within its error bound of a midpoint (its rounding is then not known)."""
-    stored = np.array(hi, dtype=np.float64)
-    flat, flat_lo = stored.reshape(-1), np.asarray(lo).reshape(-1)
-    scaled = flat * 1e6
-    near = np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) * 1e-6 < _NEAR)
-    for i in near:
-        value = Fraction(float(flat[i])) + Fraction(float(flat_lo[i]))
-        whole, rest = divmod(value * 1_000_000, 1)
-        if abs(rest - Fraction(1, 2)) * Fraction(1, 1_000_000) <= Fraction(ERROR_BOUND):
-            raise AssertionError("yazy value %r lies within %g of a rounding midpoint" % (float(value), ERROR_BOUND))
-        digits = int(whole) + (rest > Fraction(1, 2))
-        for candidate in (flat[i], math.nextafter(flat[i], math.inf), math.nextafter(flat[i], -math.inf)):
-            if round(float("%.6f" % candidate) * 1_000_000) == digits and \
-                    (Fraction(float(candidate)) * 2_000_000).denominator != 1:
-                flat[i] = candidate
-                break
-        else:
-            raise AssertionError("no float64 near %r prints its 6-decimal rounding" % float(value))
-    return stored
+    not print the value rounded to 6 decimals; there the neighbour that does (``engine.printing.printed``:
+    fails the build when a value lies within its error bound of a midpoint)."""
+    flat_hi, flat_lo = np.asarray(hi).reshape(-1), np.asarray(lo).reshape(-1)
+    return engine_printed(np.array(hi, dtype=np.float64),
+                          lambda i: Fraction(float(flat_hi[i])) + Fraction(float(flat_lo[i])), ERROR_BOUND, "yazy",
+                          near=_NEAR)
 
 
 def solve_table(rules=RULES) -> bytes:

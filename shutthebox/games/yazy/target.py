@@ -25,11 +25,13 @@ adds at most 6 units of rounding (u = 2^-53) to it, a turn nests three keep tree
 five means (90 u) and a game eleven turns: each value is within 990 u = 1.1e-13 of
 itself, relatively, of the exact rational; ``ERROR_BOUND = 2e-13`` (relative). The
 build fails if a stored value lies within its bound of a 6-decimal rounding midpoint
-(none does; the closest, relative to its bound, is reported in the header).
+(none does; the closest, relative to its bound, is reported in the header;
+``engine/printing.py``).
 """
 
 import numpy as np
 
+from ...engine.printing import check_printing
 from ...engine.progress import Progress
 from ...engine.writer import encode, pack_array
 from .rules import ALL, CATEGORIES, DICE, ROLLS, SIDES, score
@@ -134,24 +136,13 @@ def solve(progress=None) -> np.ndarray:
     return table
 
 
-def check_printing(table) -> float:
-    """The smallest ratio of a stored value's distance to a 6-decimal rounding midpoint to its error bound
-    (ERROR_BOUND x the value); the build fails if one is 1 or less (its printed digits could be wrong)."""
-    scaled = table * 1e6
-    distance = np.abs(scaled - np.floor(scaled) - 0.5) * 1e-6
-    ratio = float((distance / np.maximum(table * ERROR_BOUND, 1e-300)).min())
-    if ratio <= 1:
-        raise AssertionError("yazy target: a value lies within its error bound of a rounding midpoint")
-    return ratio
-
-
 def solve_table(rules=None) -> bytes:
     from .rules import RULES
 
     table = solve()
     if not ((table >= 0) & (table <= 1)).all():
         raise AssertionError("yazy target: a chance outside [0, 1]")
-    closest = check_printing(table)
+    closest = check_printing(table, table * ERROR_BOUND, "yazy target")
     arrays = {"target": pack_array(np.ascontiguousarray(table, dtype="<f8").tobytes(), "<f8", (ALL + 1, TARGETS))}
     fields = {"error_bound": "%g" % ERROR_BOUND, "tie": "%g" % TIE, "midpoint_distance_over_bound": "%.3g" % closest}
     return encode(GAME, RULES, arrays, generator="shutthebox yazy target solver %d" % SOLVER_VERSION, fields=fields)

@@ -11,7 +11,8 @@ values for that set and target only, here for every roll at once:
 in the same order of operations as the solver, so a value here is the float64 the
 solver would have found. Chances are never negative: the error stays relative, within
 ``ERROR_BOUND`` of the exact value (``target.py``'s argument), and a value that close
-to a 6-decimal rounding midpoint is refused rather than printed (never seen).
+to a 6-decimal rounding midpoint is refused rather than printed (never seen;
+``engine/printing.py``).
 
 The move is the best choice; choices within ``TIE`` are equally good and the tie rule
 of the expected-score table picks one: scoring first (categories in their order), then
@@ -20,6 +21,7 @@ keeping more dice, then the lowest dice.
 
 from itertools import combinations_with_replacement
 
+from ...engine.printing import checked as checked_printing
 from ...errors import TableError
 from .rules import CATEGORIES, DICE, ROLLS, SIDES, score
 
@@ -143,8 +145,4 @@ def best(choices: list) -> tuple:
 
 def checked(value: float, what: str) -> float:
     """``value``, unless %.6f might print it wrong (within its error bound of a rounding midpoint)."""
-    scaled = value * 1e6
-    if abs(scaled - int(scaled) - 0.5) * 1e-6 <= value * ERROR_BOUND:
-        raise TableError("yazy target: %s = %.15f lies within its error bound of a rounding midpoint; its 6th "
-                         "decimal cannot be vouched for" % (what, value))
-    return value
+    return checked_printing(value, value * ERROR_BOUND, "yazy target: " + what, error=TableError)
