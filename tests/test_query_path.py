@@ -16,7 +16,8 @@ import pytest
 from conftest import ROOT
 from shutthebox import registry
 
-ENGINE_QUERY_TIME = {"format", "reader", "decode", "store", "command", "notation", "game", "table", "text", "rules", "printing"}
+ENGINE_QUERY_TIME = {"format", "reader", "decode", "store", "command", "notation", "game", "table", "text", "rules", "printing",
+                     "dicekeep"}
 GAME_QUERY_TIME = {"grammar", "table", "rules", "board", "turn"}
 HEAVY_STDLIB = {"fractions", "argparse", "dataclasses", "typing", "http", "importlib.util", "random", "decimal", "re",
                 "statistics"}

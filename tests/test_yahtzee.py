@@ -305,9 +305,11 @@ def test_stored_values_agree_with_their_successors(rule):
 
 
 def test_the_dice_tables_are_made_from_the_rules():
+    from shutthebox.engine import dicekeep
     from shutthebox.games.yahtzee import turn
 
-    assert turn.make_tables().hex() == turn._TABLES
+    assert dicekeep.make_tree().hex() == dicekeep._TREE
+    assert turn.make_scores().hex() == turn._SCORES
 
 
 def test_the_state_numbering_of_the_docs():

@@ -7,8 +7,8 @@ capped at 63 (``UPPER_GOAL``), and what the yahtzee box holds: ``OPEN``,
 ``ZERO`` (closed with 0) or ``FIFTY`` (closed with 50).
 """
 
-from itertools import combinations_with_replacement
-
+from ...engine.dicekeep import DICE, SIDES
+from ...engine.dicekeep import ROLLS as ROLLS  # the 252 sorted rolls, for the modules of the game
 from ...engine.text import shown, whole
 from ...engine.notation import format_names, parse_names
 from ...errors import InvalidQuery
@@ -20,14 +20,12 @@ ONES, SIXES, THREE_KIND, FOUR_KIND, FULL_HOUSE, SMALL, LARGE, YAHTZEE, CHANCE = 
 ALL = (1 << len(CATEGORIES)) - 1
 UPPER = (1 << 6) - 1  # the bits of ones .. sixes
 LOWER = ALL & ~UPPER
-DICE, SIDES, REROLLS = 5, 6, 2
+REROLLS = 2  # of five 6-sided dice (engine/dicekeep.py: DICE, SIDES, ROLLS, the 252 sorted rolls)
 UPPER_GOAL, UPPER_BONUS, YAHTZEE_BONUS = 63, 35, 100
 JOKERS = ("official", "free", "none")
 DEFAULT_JOKER = "official"
 OPEN, ZERO, FIFTY = 0, 1, 2  # what the yahtzee box holds
 JOKER_POINTS = {FULL_HOUSE: 25, SMALL: 30, LARGE: 40}
-# The 252 sorted rolls in lexicographic order (11111, 11112, ..., 66666).
-ROLLS = tuple(combinations_with_replacement(range(1, SIDES + 1), DICE))
 
 
 def rules_dict(joker: str) -> dict:

@@ -14,7 +14,8 @@ the points still to come, bonuses included. For a sorted roll ``r``:
 the Yahtzee bonus; on a Yahtzee roll with the yahtzee box filled the joker rule
 decides where it may go (rules.joker_choices). States are solved in layers of
 equal numbers of open boxes (a state needs only states with one box fewer), each
-layer in chunks vectorised over states, the 252 rolls and the 462 keeps.
+layer in chunks vectorised over states, the 252 rolls and the 462 keeps (the turn
+over the keep tree: ``engine/dicekeep_arrays.py``).
 
 Exactness: values are integers in units of ``2**-SCALE_BITS`` (numpy int64). Sums,
 maxima and the points are exact; each division by 6 is rounded to the nearest
@@ -26,6 +27,7 @@ machine, and the build checks that no sum can overflow.
 
 import numpy as np
 
+from ...engine.dicekeep_arrays import Tree, turn_start
 from .rules import (
     CATEGORIES, CHANCE, DICE, FIFTY, FOUR_KIND, FULL_HOUSE, LARGE, OPEN, SIDES, SIXES, SMALL, THREE_KIND, UPPER_BONUS,
     ROLLS, UPPER_GOAL, YAHTZEE, YAHTZEE_BONUS, ZERO, pairs, reach, score, states,
@@ -44,51 +46,14 @@ def error_bound(open_boxes: int) -> float:
     return ERROR_UNITS_PER_TURN * open_boxes * UNIT
 
 
-# -- rolls and keeps -------------------------------------------------------------------------
-
-class Keeps:
-    """The keeps (multisets of 0 to 5 dice) in levels by size, each level sorted; level 5 is the 252 rolls.
-
-    ``children[k]``: (n_k, 6) the position in level k + 1 of each keep plus face 1 .. 6;
-    ``parents[k]``: (n_k, w) the positions in level k - 1 of each keep minus one of its
-    distinct faces (padded by repeating the first).
-    """
-
-    def __init__(self):
-        levels = [[()]]
-        for size in range(1, DICE + 1):
-            levels.append(sorted({tuple(sorted(keep + (face,))) for keep in levels[-1]
-                                  for face in range(1, SIDES + 1)}))
-        self.levels = levels
-        where = [{keep: number for number, keep in enumerate(level)} for level in levels]
-        self.children = [np.array([[where[k + 1][tuple(sorted(keep + (face,)))] for face in range(1, SIDES + 1)]
-                                   for keep in levels[k]]) for k in range(DICE)]
-        self.parents = [None]
-        for k in range(1, DICE + 1):
-            rows = []
-            for keep in levels[k]:
-                row = [where[k - 1][keep[:i] + keep[i + 1:]] for i in range(k) if i == 0 or keep[i] != keep[i - 1]]
-                rows.append(row + [row[0]] * (k - len(row)))
-            self.parents.append(np.array(rows))
-
-
-def _tree(values, keeps: Keeps):
-    """[E_0, ..., E_5]: the mean over the rolled dice of ``values`` (252, n) for every keep, by levels."""
-    means = [None] * DICE + [values]
-    for k in range(DICE - 1, -1, -1):
-        total = means[k + 1][keeps.children[k]].sum(axis=1)  # integers: exact, in any order
-        total += 3
-        total //= 6  # to the nearest unit (halves up)
-        means[k] = total
-    return means
-
-
-def _best_keep(means, keeps: Keeps):
-    """(252, n): for each roll, the best of the means of its proper sub-keeps."""
-    best = means[0]
-    for k in range(1, DICE):
-        best = np.maximum(means[k], best[keeps.parents[k]].max(axis=1))
-    return best[keeps.parents[DICE]].max(axis=1)
+def _mean(parts):
+    """The mean of six int64 arrays of units, to the nearest unit (halves up): integer sums, exact."""
+    total = next(parts)
+    for part in parts:
+        total += part
+    total += 3
+    total //= 6
+    return total
 
 
 # -- states ----------------------------------------------------------------------------------
@@ -132,7 +97,7 @@ def _points_table():
 
 def solve(joker: str, progress=None, chunk: int = 512):
     """The turn-start values of every state, int64 in units of ``2**-SCALE_BITS``: (values, largest)."""
-    keeps = Keeps()
+    tree = Tree()
     st = States()
     points = _points_table()
     counts = np.array([[roll.count(face) for roll in ROLLS] for face in range(1, SIDES + 1)])
@@ -148,7 +113,7 @@ def solve(joker: str, progress=None, chunk: int = 512):
         for start in range(0, len(members), chunk):
             ids = members[start:start + chunk]
             upper, total, lower, box = st.upper[ids], st.total[ids], st.lower[ids], st.box[ids]
-            now, top = _turn(joker, st, values, upper, total, lower, box, keeps, points, counts, yahtzee_rows, one)
+            now, top = _turn(joker, st, values, upper, total, lower, box, tree, points, counts, yahtzee_rows, one)
             values[ids] = now
             largest = max(largest, top)
             done += len(ids)
@@ -157,7 +122,7 @@ def solve(joker: str, progress=None, chunk: int = 512):
     return values, largest
 
 
-def _turn(joker, st, values, upper, total, lower, box, keeps, points, counts, yahtzee_rows, one):
+def _turn(joker, st, values, upper, total, lower, box, tree, points, counts, yahtzee_rows, one):
     """The turn-start values of a chunk of states (int64 units) and the largest mid-turn value seen."""
     n = len(upper)
     best = np.full((len(points[0]), n), _NEG, dtype=np.int64)
@@ -215,7 +180,4 @@ def _turn(joker, st, values, upper, total, lower, box, keeps, points, counts, ya
     top = int(best.max())
     if top * 6 >= 1 << 63 or int(best.min()) < 0:
         raise AssertionError("yahtzee: values out of the integer range (largest %d)" % top)
-    level = best
-    for _ in range(2):  # one reroll left, then two
-        level = np.maximum(best, _best_keep(_tree(level, keeps), keeps))
-    return _tree(level, keeps)[0][0], top
+    return turn_start(tree, best, _mean), top  # two rerolls

@@ -4,47 +4,28 @@
 
 Two passes. First, every set's turn: from the first roll's chances, the table's
 move at each roll and reroll either scores (the category it names) or keeps dice
-whose reroll spreads the chance over the rolls (``keep_chances``); this gives, for
-every set of open categories, the chance of scoring each category with each number
-of points. Then the game: the chance of each (open set, points so far), from all
-open with 0 points, pushed set by set (largest first) through that turn law. At the
-empty set it is the law of the final total.
+whose reroll spreads the chance over the rolls (``keep_chances``, of
+``engine/dicekeep_arrays.py``); this gives, for every set of open categories, the
+chance of scoring each category with each number of points. Then the game: the
+chance of each (open set, points so far), from all open with 0 points, pushed set
+by set (largest first) through that turn law. At the empty set it is the law of the
+final total.
 
 float64 sums of non-negative terms, so each chance is within about 1e-13 (relative)
 of the exact rational; the identity the tests hold it to: its mean is the table's
 maximum expected score, 165.757319.
 """
 
-from itertools import combinations_with_replacement
-
 import numpy as np
 
 from ...engine.analysis import Parser, run_command
+from ...engine.dicekeep_arrays import keep_chances
 from ...engine.progress import Progress
-from .rules import ALL, CATEGORIES, DICE, REROLLS, ROLLS, SCORE, SIDES, score
+from .rules import ALL, CATEGORIES, REROLLS, ROLLS, SCORE, score
 from .target import MAX_TOTAL, TARGETS
 from .table import load
 
 MOST = 50  # the most one category scores
-
-
-def keep_chances() -> dict:
-    """{kept dice (a sorted tuple): the chance of each of the 252 rolls after rolling the others}, counted over
-    the ordered outcomes of the rolled dice."""
-    index = {roll: number for number, roll in enumerate(ROLLS)}
-    out = {}
-    for size in range(DICE + 1):
-        for kept in combinations_with_replacement(range(1, SIDES + 1), size):
-            row = np.zeros(len(ROLLS))
-            rolled = DICE - size
-            for number in range(SIDES**rolled):
-                dice = list(kept)
-                for _ in range(rolled):
-                    number, face = divmod(number, SIDES)
-                    dice.append(face + 1)
-                row[index[tuple(sorted(dice))]] += 1
-            out[kept] = row / SIDES**rolled
-    return out
 
 
 def turn_laws(table) -> np.ndarray:

@@ -7,8 +7,7 @@ non-decreasing 5-tuples of 1-6 in lexicographic order). A move is a byte
 of the sorted roll whose positions are the set bits (0: keep none).
 """
 
-from itertools import combinations_with_replacement
-
+from ...engine.dicekeep import DICE, ROLLS, SIDES
 from ...engine.text import shown, shown_value
 from ...engine.notation import format_names, parse_names
 from ...errors import InvalidQuery
@@ -17,12 +16,11 @@ GAME = "yazy"
 CATEGORIES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three-kind", "four-kind", "full-house",
               "straight", "yazy")
 ALL = (1 << len(CATEGORIES)) - 1
-DICE, SIDES, REROLLS = 5, 6, 2
+REROLLS = 2  # of five 6-sided dice (engine/dicekeep.py: DICE, SIDES, ROLLS)
 RULES = {"categories": list(CATEGORIES), "dice": DICE, "sides": SIDES, "rerolls": REROLLS}
 SCORE = 32  # move codes SCORE + c score category c; below it, kept positions
 NO_MOVE = 255  # no category open: no turn to play
 
-ROLLS = tuple(combinations_with_replacement(range(1, SIDES + 1), DICE))
 _INDEX = {"".join(map(str, roll)): index for index, roll in enumerate(ROLLS)}
 
 

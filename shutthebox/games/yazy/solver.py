@@ -12,7 +12,8 @@ sorted roll ``r`` with ``R`` rerolls left
 Keeping all five dice with rerolls left comes to scoring now (one may keep them
 again), so it is the ``V0`` term. ``E`` is computed one die at a time, over the
 462 keeps: ``E(K) = (E(K + 1) + ... + E(K + 6)) / 6``, ``E(K) = V(K)`` for five
-dice. Sets are solved in layers of equal size, each layer vectorised.
+dice (the keep tree: ``engine/dicekeep_arrays.py``). Sets are solved in layers of
+equal size, each layer vectorised.
 
 Exactness: every value is a double-double (a float64 pair hi + lo, about 106
 bits), so the value stored, hi, is the float64 nearest the exact one up to an
@@ -26,7 +27,8 @@ BLAS), so the bytes do not depend on the machine.
 
 import numpy as np
 
-from .rules import ALL, CATEGORIES, DICE, NO_MOVE, ROLLS, SCORE, SIDES, score
+from ...engine.dicekeep_arrays import Tree, keep_means
+from .rules import ALL, CATEGORIES, NO_MOVE, ROLLS, SCORE, score
 
 SOLVER_VERSION = 1
 TIE = 1e-12
@@ -73,37 +75,14 @@ def _max(h, l, axis):
     return best, low
 
 
-# -- the numbering of keeps ---------------------------------------------------------------
+# -- the keeps' move codes and means ------------------------------------------------------
 
-class Keeps:
-    """The 462 keeps (multisets of 0 to 5 dice) ordered by size, then lexicographically.
-
-    ``children[k]``: for keeps of size k < 5, the keeps one die larger (faces 1-6);
-    ``roll_of``: the roll of each 5-dice keep; ``options[r]``: the proper sub-keeps
-    of roll ``r`` in tie order (more dice first, then lexicographic), padded with
-    ``len(keeps)``; ``codes[r]``: the move code of each of them.
-    """
-
-    def __init__(self):
-        by_size = [[()]]
-        for size in range(1, DICE + 1):
-            by_size.append(sorted({tuple(sorted(keep + (face,))) for keep in by_size[-1]
-                                   for face in range(1, SIDES + 1)}))
-        self.keeps = [keep for level in by_size for keep in level]
-        index = {keep: number for number, keep in enumerate(self.keeps)}
-        self.sizes = [(index[level[0]], len(level)) for level in by_size]
-        self.children = [np.array([[index[tuple(sorted(keep + (face,)))] for face in range(1, SIDES + 1)]
-                                   for keep in level]) for level in by_size[:-1]]
-        roll_index = {roll: number for number, roll in enumerate(ROLLS)}
-        self.roll_of = np.array([roll_index[keep] for keep in by_size[-1]])
-        width = 2**DICE - 1
-        self.options = np.full((len(ROLLS), width), len(self.keeps))
-        self.codes = np.zeros((len(ROLLS), width), dtype=np.uint8)
-        for r, roll in enumerate(ROLLS):
-            subs = {tuple(die for position, die in enumerate(roll) if bits >> position & 1) for bits in range(width)}
-            ordered = sorted(subs, key=lambda keep: (-len(keep), keep))
-            self.options[r, :len(ordered)] = [index[keep] for keep in ordered]
-            self.codes[r, :len(ordered)] = [positions(roll, keep) for keep in ordered]
+def move_codes(tree: Tree):
+    """(252, 31): the move code of each proper sub-keep of each roll, in ``tree.proper``'s order (0 padded)."""
+    codes = np.zeros(tree.proper.shape, dtype=np.uint8)
+    for r, (roll, subs) in enumerate(zip(ROLLS, tree.subs)):
+        codes[r, :len(subs)] = [positions(roll, keep) for keep in subs]
+    return codes
 
 
 def positions(roll, kept) -> int:
@@ -117,20 +96,18 @@ def positions(roll, kept) -> int:
     return bits
 
 
-def _means(keeps: Keeps, hi, lo):
-    """E over every keep, from the values (M, 252) of the rolls: (M, 462) hi and lo."""
-    count = len(keeps.keeps)
-    out_h, out_l = np.empty((len(hi), count)), np.empty((len(hi), count))
-    start, size = keeps.sizes[DICE]
-    out_h[:, start:start + size], out_l[:, start:start + size] = hi[:, keeps.roll_of], lo[:, keeps.roll_of]
-    for level in range(DICE - 1, -1, -1):
-        start, size = keeps.sizes[level]
-        child = keeps.children[level]
-        sh, sl = out_h[:, child[:, 0]], out_l[:, child[:, 0]]
-        for face in range(1, SIDES):
-            sh, sl = _add(sh, sl, out_h[:, child[:, face]], out_l[:, child[:, face]])
-        out_h[:, start:start + size], out_l[:, start:start + size] = _div6(sh, sl)
-    return out_h, out_l
+def _mean6(parts):
+    """The mean of six double-doubles (each a (2, ...) array: hi, lo), added in their order."""
+    sh, sl = next(parts)
+    for part_h, part_l in parts:
+        sh, sl = _add(sh, sl, part_h, part_l)
+    return np.stack(_div6(sh, sl))
+
+
+def _means(tree: Tree, hi, lo):
+    """E over every keep, from the values (M, 252) of the rolls: (2, M, 462) hi and lo, keeps numbered as in
+    ``tree``."""
+    return np.concatenate(keep_means(tree, np.stack([hi, lo]), _mean6, axis=-1), axis=-1)
 
 
 class _Gaps:
@@ -150,7 +127,8 @@ class _Gaps:
 
 
 def solve() -> Solution:
-    keeps = Keeps()
+    tree = Tree()
+    codes = move_codes(tree)
     rolls, sets, cats = len(ROLLS), ALL + 1, len(CATEGORIES)
     scores = np.array([[score(c, roll) for roll in ROLLS] for c in range(cats)], dtype=np.float64)
     turn, turn_lo = np.zeros(sets), np.zeros(sets)
@@ -180,10 +158,10 @@ def solve() -> Solution:
         v0h, v0l = vh, vl
         # V1, V2: score now or keep some dice and roll the rest
         for rerolls in (1, 2):
-            eh, el = _means(keeps, vh, vl)
+            eh, el = _means(tree, vh, vl)
             eh = np.concatenate([eh, np.full((count, 1), -np.inf)], axis=1)
             el = np.concatenate([el, np.zeros((count, 1))], axis=1)
-            kh, kl = eh[:, keeps.options], el[:, keeps.options]  # (count, rolls, 31)
+            kh, kl = eh[:, tree.proper], el[:, tree.proper]  # (count, rolls, 31)
             bh, bl = _max(kh, kl, 2)
             vh, vl = _max(np.stack([v0h, bh]), np.stack([v0l, bl]), 0)
             score_gap = (vh - v0h) + (vl - v0l)
@@ -191,10 +169,10 @@ def solve() -> Solution:
             gaps.see(score_gap)
             gaps.see(keep_gap)
             first = np.argmax(keep_gap <= TIE, axis=2)
-            keep_code = keeps.codes[np.arange(rolls)[None, :], first]
+            keep_code = codes[np.arange(rolls)[None, :], first]
             move[masks, rerolls] = np.where(score_gap <= TIE, scoring, keep_code)
             expect[masks, rerolls], expect_lo[masks, rerolls] = vh, vl
-        th, tl = _means(keeps, vh, vl)
+        th, tl = _means(tree, vh, vl)
         turn[masks], turn_lo[masks] = th[:, 0], tl[:, 0]
     if not gaps.largest < TIE / 1000 or not gaps.smallest > TIE * 1000:
         raise AssertionError("yazy: ties are not clear (largest tie %.3g, smallest real gap %.3g, tie %g)"

@@ -16,7 +16,8 @@ when asked (``turn.py``). Targets above the most the open categories can score
 have chance 0 and are not solved. Sets are solved in layers of equal size, a chunk of
 (set, x) rows at a time, each row over the 252 rolls and the 462 keeps; the best
 proper sub-keep of every roll comes from the keep tree (``B(K) = max(E(K),
-B(K - one of its dice))``), not from 31 candidates a roll.
+B(K - one of its dice))``), not from 31 candidates a roll (the turn over the keep
+tree: ``engine/dicekeep_arrays.py``).
 
 Float64 throughout, elementwise in a fixed order (no BLAS: the same bytes on every
 machine). Every quantity is a chance, never negative, so errors are relative: a
@@ -31,11 +32,11 @@ build fails if a stored value lies within its bound of a 6-decimal rounding midp
 
 import numpy as np
 
+from ...engine.dicekeep_arrays import Tree, turn_start
 from ...engine.printing import check_printing
 from ...engine.progress import Progress
 from ...engine.writer import encode, pack_array
-from .rules import ALL, CATEGORIES, DICE, ROLLS, SIDES, score
-from .solver import Keeps
+from .rules import ALL, CATEGORIES, ROLLS, score
 
 GAME = "yazy-target"
 SOLVER_VERSION = 1
@@ -48,57 +49,6 @@ ROWS = 8192  # (set, x) rows solved at once: the arrays take about 0.1 GB
 
 def scores() -> np.ndarray:
     return np.array([[score(c, roll) for roll in ROLLS] for c in range(len(CATEGORIES))], dtype=np.int64)
-
-
-class Tree:
-    """The keep tree as index arrays: ``children[k]`` (keeps of size k x 6), ``parents[k]`` (keeps of size k x k:
-    the keeps one die smaller, repeated where dice repeat), ``roll_of`` (the roll of each 5-dice keep) and
-    ``keep_of`` (the 5-dice keep of each roll)."""
-
-    def __init__(self):
-        keeps = Keeps()
-        self.keeps, self.sizes, self.children, self.roll_of = keeps.keeps, keeps.sizes, keeps.children, keeps.roll_of
-        index = {keep: number for number, keep in enumerate(self.keeps)}
-        self.parents = [None]
-        for k in range(1, DICE + 1):
-            start, size = self.sizes[k]
-            self.parents.append(np.array([[index[keep[:i] + keep[i + 1:]] for i in range(k)]
-                                          for keep in self.keeps[start:start + size]]))
-        self.keep_of = np.empty(len(ROLLS), dtype=np.int64)
-        start, _ = self.sizes[DICE]
-        self.keep_of[self.roll_of] = start + np.arange(len(ROLLS))
-
-
-def _means(tree: Tree, values):
-    """E over every keep (462 x rows) from the values of the rolls (252 x rows): a keep a row of the
-    arrays, so each step copies whole rows."""
-    out = np.empty((len(tree.keeps), values.shape[1]))
-    start, size = tree.sizes[DICE]
-    out[start:start + size] = values[tree.roll_of]
-    for level in range(DICE - 1, -1, -1):
-        start, size = tree.sizes[level]
-        child = tree.children[level]
-        total = out[child[:, 0]]
-        for face in range(1, SIDES):
-            total += out[child[:, face]]
-        total /= SIDES
-        out[start:start + size] = total
-    return out
-
-
-def _best_proper(tree: Tree, means):
-    """For every roll, the best E over its proper sub-keeps (252 x rows)."""
-    best = means.copy()  # B(K) = max(E(K), B(K minus one die)), smallest keeps first
-    for level in range(1, DICE):
-        start, size = tree.sizes[level]
-        parents = tree.parents[level]
-        for i in range(level):
-            np.maximum(best[start:start + size], best[parents[:, i]], out=best[start:start + size])
-    fives = tree.parents[DICE]
-    found = best[fives[:, 0]]
-    for i in range(1, DICE):
-        np.maximum(found, best[fives[:, i]], out=found)
-    return found[np.argsort(tree.roll_of)]  # by roll
 
 
 def solve(progress=None) -> np.ndarray:
@@ -127,10 +77,7 @@ def solve(progress=None) -> np.ndarray:
                         continue
                     need = np.maximum(x[None, open_] - points[c][:, None], 0)
                     v0[:, open_] = np.maximum(v0[:, open_], table[(m[open_] & ~(1 << c))[None, :], need])
-                v = v0
-                for _ in range(2):  # one reroll left, then two
-                    v = np.maximum(v0, _best_proper(tree, _means(tree, v)))
-                table[m, x] = _means(tree, v)[0]
+                table[m, x] = turn_start(tree, v0)
             done += len(masks)
             bar.update(done)
     return table
