@@ -36,12 +36,38 @@ def one_question(tokens, forms, asked: str, use: str) -> tuple[str, list]:
     questions = [token for token in tokens if token in forms]
     unknown = [token for token in tokens if looks_like_option(token) and token not in forms]
     if unknown:
-        raise InvalidQuery("unknown option '%s' (%s)" % (shown(unknown[0]), asked))
+        import re  # the error path only
+
+        # The nearest of the options the game takes: its questions, the options `asked` and `use` name, the
+        # shared ones, and the game options of the grammar asking (its module's GAME_OPTIONS).
+        game_options = sys._getframe(1).f_globals.get("GAME_OPTIONS", ())
+        known = [*forms, *re.findall(r"--[a-z][a-z-]*", asked + " " + use), *FLAGS, "--table", *game_options]
+        raise InvalidQuery("unknown option '%s'%s (%s)" % (shown(unknown[0]), did_you_mean(unknown[0], known), asked))
     if not questions:
         raise InvalidQuery("no question asked: use %s (see --help)" % use)
     if len(questions) > 1:
         raise InvalidQuery("ask one question only: %s, once" % " or ".join(forms))
     return questions[0], [token for token in tokens if not looks_like_option(token)]
+
+
+def nearest(word: str, choices):
+    """The choice nearest a mistyped ``word`` (case and leading dashes aside), or None when none is near:
+    ``nearest("--expct", ["--expect", "--move"]) == "--expect"``. For messages only, once a mistake is
+    found: difflib is imported here, never on a question's path."""
+    import difflib
+
+    def key(text):
+        return text.partition("=")[0].lstrip("-").lower()
+
+    by_key = {key(choice): choice for choice in choices if key(choice)}
+    found = difflib.get_close_matches(key(word), list(by_key), n=1, cutoff=0.6)
+    return by_key[found[0]] if found else None
+
+
+def did_you_mean(word: str, choices) -> str:
+    """``": did you mean --expect?"`` when a choice is near ``word`` (see :func:`nearest`), else ``""``."""
+    found = nearest(word, choices)
+    return ": did you mean %s?" % found if found is not None else ""
 
 
 def split_options(argv, game_options=()):
@@ -75,10 +101,22 @@ def split_options(argv, game_options=()):
     return options, tokens
 
 
-def run(grammar, argv, prog: str = PROG) -> int:
-    """Run one game's command line (``grammar``: see docs/ARCHITECTURE.md); return the exit status."""
+def run(grammar, argv, prog: str = PROG, refused=None) -> int:
+    """Run one game's command line (``grammar``: see docs/ARCHITECTURE.md); return the exit status.
+
+    ``refused(error) -> InvalidQuery``, if given, says instead what is wrong with a command line the grammar
+    refuses as a bad question (the dispatch's: a first word that is no game, ``ShutTheBox yahtze``)."""
     argv = list(argv)
-    return guarded(lambda: _run(grammar, argv, prog), prog)
+    if refused is None:
+        return guarded(lambda: _run(grammar, argv, prog), prog)
+
+    def work():
+        try:
+            return _run(grammar, argv, prog)
+        except InvalidQuery as error:
+            raise refused(error) from None
+
+    return guarded(work, prog)
 
 
 def guarded(work, prog: str = PROG) -> int:
@@ -189,6 +227,7 @@ class TableSession:
     def __init__(self, path: str | None):
         self.path = path  # --table, or None
         self._table = None
+        self._batch = None
         self._memo: dict = {}
 
     def open_table(self):
@@ -206,9 +245,20 @@ class TableSession:
             self._table = self.open_table()
         return self._table
 
+    def quick_answer(self):
+        """A game's fast path for batches: ``quick(words) -> text or None`` answering the lines written
+        canonically straight from the table's whole arrays (see :func:`inline_batch`); None for none."""
+        return None
+
     def answer_lines(self, lines) -> tuple[list, bool]:
-        self.table().preload()
-        return remembered_lines(self, lines, self._memo)
+        """A batch's lines: the table read whole once; canonical lines by ``quick_answer()``, every other
+        line (errors included) by ``answer`` and remembered, so the texts are the same either way."""
+        if self._batch is None:
+            self.table().preload()
+            quick = self.quick_answer()
+            self._batch = inline_batch(self, quick) if quick else (
+                lambda lines: remembered_lines(self, lines, self._memo))
+        return self._batch(lines)
 
 
 class RulesSession(TableSession):

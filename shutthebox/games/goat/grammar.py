@@ -5,7 +5,7 @@
     ShutTheBox goat --duel 2,23 optimal                          ->  0.398872
 """
 
-from ...engine.command import SHARED_HELP, RulesSession, inline_batch, looks_like_option, option_value, shown, whole, \
+from ...engine.command import SHARED_HELP, RulesSession, looks_like_option, option_value, shown, whole, \
     wrong_count
 from ...errors import InvalidQuery
 from .rules import DEFAULT_GOAL, DICE, GOAL_LIMITS, MAX_GAIN, MAX_SUM, NEEDS, OPTIONS, ROLLS, SLOTS, THRESHOLDS, \
@@ -147,7 +147,6 @@ class Session(RulesSession):
     def __init__(self, options: dict, table: str | None):
         super().__init__(DECLARATION.tables[0], Rules, load, options, table)
         self._optimal = None
-        self._fast = None
 
     def answer(self, tokens) -> str:
         if _DUEL in tokens:
@@ -164,13 +163,6 @@ class Session(RulesSession):
             return action_text(table.probe_move(player, *args))
         return "%.6f" % table.probe_win(player, *args)
 
-    def answer_lines(self, lines) -> tuple[list, bool]:
-        """A batch: the questions written canonically (``--one --expect 40 35 12 2``) are answered inline
-        from the whole arrays; anything else takes the reference path, errors included."""
-        if self._fast is None:
-            self._fast = _fast_answers(self)
-        return self._fast(lines)
-
     def duel(self, first, second) -> str:
         """Computed when asked, by the analysis-time module ``duel`` (numpy), imported only for this
         question; the optimal player's turn laws are kept for the next duel of a batch."""
@@ -183,64 +175,63 @@ class Session(RulesSession):
             optimal = self._optimal
         return "%.6f" % answer(self.table().rules.goal, first, second, optimal)
 
+    def quick_answer(self):
+        """Canonical batch lines answered straight from the whole arrays."""
+        table = self.table()
+        goal, arrays = table.rules.goal, table.arrays
+        numbers = {str(n): n for n in range(goal + MAX_GAIN)}  # canonical whole numbers only: "07" is not here
+        # (rolls, turn) -> slot, for every turn total those rolls can make (the rules' check_turn, as a lookup)
+        slots = {("0", "0"): 0}
+        for rolls in range(1, ROLLS):
+            for turn in range(rolls, rolls * MAX_SUM[DICE] + 1):
+                slots[str(rolls), str(turn)] = slot(rolls, turn)
+        last_opp = goal - 1 + MAX_GAIN  # the highest total the first player can bank
 
-def _fast_answers(session):
-    table = session.table()
-    table.preload()
-    goal, arrays = table.rules.goal, table.arrays
-    numbers = {str(n): n for n in range(goal + MAX_GAIN)}  # canonical whole numbers only: "07" is not here
-    # (rolls, turn) -> slot, for every turn total those rolls can make (the rules' check_turn, as a lookup)
-    slots = {("0", "0"): 0}
-    for rolls in range(1, ROLLS):
-        for turn in range(rolls, rolls * MAX_SUM[DICE] + 1):
-            slots[str(rolls), str(turn)] = slot(rolls, turn)
-    last_opp = goal - 1 + MAX_GAIN  # the highest total the first player can bank
-
-    def state(words):
-        """(array name, index) of ``--solo S [T R]`` or ``--one|--two M O [T R]``; None: another path."""
-        player = words[0]
-        count = 1 if player == "--solo" else 2
-        if len(words) not in (2 + count, 4 + count):
-            return None
-        here = slots["0", "0"] if len(words) == 2 + count else slots[words[-1], words[-2]]
-        my = numbers[words[2]]
-        if my >= goal:
-            return None
-        if count == 1:
-            return "solo", my * SLOTS + here
-        opp = numbers[words[3]]
-        if opp < goal:
-            return ("one" if player == "--one" else "two"), (my * goal + opp) * SLOTS + here
-        if player == "--one" or opp > last_opp:
-            return None
-        return "last", (min(opp - my, NEEDS) - 1) * SLOTS + here
-
-    players = {"--solo", "--one", "--two"}
-    fixed, values = arrays["fixed"], {}
-
-    def quick(words):
-        if len(words) < 3 or words[0] not in players:
-            return None
-        question = words[1]
-        if question == "--expect" and len(words) == 7 and words[3] == "--dice" and words[5] == "--stop-at":
-            score, dice, stop = numbers[words[2]], numbers[words[4]], numbers[words[6]]
-            if words[0] != "--solo" or score >= goal or not 1 <= dice <= DICE or stop < 1:
+        def state(words):
+            """(array name, index) of ``--solo S [T R]`` or ``--one|--two M O [T R]``; None: another path."""
+            player = words[0]
+            count = 1 if player == "--solo" else 2
+            if len(words) not in (2 + count, 4 + count):
                 return None
-            return "%.6f" % fixed[((dice - 1) * THRESHOLDS + min(stop, THRESHOLDS) - 1) * goal + score]
-        if question == "--expect":
-            found = state(words)
-            if found is None:
+            here = slots["0", "0"] if len(words) == 2 + count else slots[words[-1], words[-2]]
+            my = numbers[words[2]]
+            if my >= goal:
                 return None
-            text = values.get(found)
-            if text is None:
-                text = values[found] = "%.6f" % arrays[found[0]][found[1]]
-            return text
-        if question == "--move" and len(words) == (5 if words[0] == "--solo" else 6):
-            found = state(words)
-            return None if found is None else action_text(arrays[found[0] + "_move"][found[1]])
-        return None
+            if count == 1:
+                return "solo", my * SLOTS + here
+            opp = numbers[words[3]]
+            if opp < goal:
+                return ("one" if player == "--one" else "two"), (my * goal + opp) * SLOTS + here
+            if player == "--one" or opp > last_opp:
+                return None
+            return "last", (min(opp - my, NEEDS) - 1) * SLOTS + here
 
-    return inline_batch(session, quick)
+        players = {"--solo", "--one", "--two"}
+        fixed, values = arrays["fixed"], {}
+
+        def quick(words):
+            if len(words) < 3 or words[0] not in players:
+                return None
+            question = words[1]
+            if question == "--expect" and len(words) == 7 and words[3] == "--dice" and words[5] == "--stop-at":
+                score, dice, stop = numbers[words[2]], numbers[words[4]], numbers[words[6]]
+                if words[0] != "--solo" or score >= goal or not 1 <= dice <= DICE or stop < 1:
+                    return None
+                return "%.6f" % fixed[((dice - 1) * THRESHOLDS + min(stop, THRESHOLDS) - 1) * goal + score]
+            if question == "--expect":
+                found = state(words)
+                if found is None:
+                    return None
+                text = values.get(found)
+                if text is None:
+                    text = values[found] = "%.6f" % arrays[found[0]][found[1]]
+                return text
+            if question == "--move" and len(words) == (5 if words[0] == "--solo" else 6):
+                found = state(words)
+                return None if found is None else action_text(arrays[found[0] + "_move"][found[1]])
+            return None
+
+        return quick
 
 
 def open_game(options: dict, table: str | None) -> Session:

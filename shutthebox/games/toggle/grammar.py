@@ -4,7 +4,7 @@
     ShutTheBox toggle [--cards N] [--sides S] --move STATE X Y     ->  7
 """
 
-from ...engine.command import SHARED_HELP, RulesSession, inline_batch, one_question, whole, wrong_count
+from ...engine.command import SHARED_HELP, RulesSession, one_question, whole, wrong_count
 from ...engine.notation import format_set
 from .rules import DEFAULT_CARDS, DEFAULT_SIDES, LIMITS, OPTIONS, Rules
 from . import DECLARATION
@@ -63,7 +63,6 @@ def parse(tokens) -> tuple[str, list]:
 class Session(RulesSession):
     def __init__(self, options: dict, table: str | None):
         super().__init__(DECLARATION.tables[0], Rules, load, options, table)
-        self._fast = None
 
     def answer(self, tokens) -> str:
         question, args = parse(tokens)
@@ -72,38 +71,30 @@ class Session(RulesSession):
             return "%.6f" % table.probe_expect(args[0])
         return str(table.probe_flip(args[0], whole("die", args[1]), whole("die", args[2])))
 
-    def answer_lines(self, lines) -> tuple[list, bool]:
-        """A batch: the two questions written canonically (``--expect 1,4,10``, ``--move all 3 4``) are
-        answered inline from the whole arrays; anything else takes the reference path, errors included."""
-        if self._fast is None:
-            self._fast = _fast_answers(self)
-        return self._fast(lines)
+    def quick_answer(self):
+        """Canonical batch lines answered straight from the whole arrays."""
+        table = self.table()
+        cards, sides = table.rules.cards, table.rules.sides
+        states = {format_set(mask, cards): mask for mask in range(1 << cards)}
+        states["all"] = (1 << cards) - 1
+        die = {str(face): face for face in range(1, sides + 1)}
+        rolls, flip = table._rolls, table._flip
+        texts = [None] * len(rolls)  # each value's printed text, made the first time it is asked for
 
+        def quick(words):
+            if len(words) == 2 and words[0] == "--expect":
+                mask = states[words[1]]
+                text = texts[mask]
+                if text is None:
+                    text = texts[mask] = "%.6f" % rolls[mask]
+                return text
+            if len(words) == 4 and words[0] == "--move":
+                mask = states[words[1]]
+                card = flip[(mask * sides + die[words[2]] - 1) * sides + die[words[3]] - 1] if mask else 0
+                return str(card) if card else None  # no card to turn: the reference path says why
+            return None
 
-def _fast_answers(session):
-    table = session.table()
-    table.preload()
-    cards, sides = table.rules.cards, table.rules.sides
-    states = {format_set(mask, cards): mask for mask in range(1 << cards)}
-    states["all"] = (1 << cards) - 1
-    die = {str(face): face for face in range(1, sides + 1)}
-    rolls, flip = table._rolls, table._flip
-    texts = [None] * len(rolls)  # each value's printed text, made the first time it is asked for
-
-    def quick(words):
-        if len(words) == 2 and words[0] == "--expect":
-            mask = states[words[1]]
-            text = texts[mask]
-            if text is None:
-                text = texts[mask] = "%.6f" % rolls[mask]
-            return text
-        if len(words) == 4 and words[0] == "--move":
-            mask = states[words[1]]
-            card = flip[(mask * sides + die[words[2]] - 1) * sides + die[words[3]] - 1] if mask else 0
-            return str(card) if card else None  # no card to turn: the reference path says why
-        return None
-
-    return inline_batch(session, quick)
+        return quick
 
 
 def open_game(options: dict, table: str | None) -> Session:

@@ -7,7 +7,7 @@
     ShutTheBox yazy --target X --move CATS DICE REROLLS         ->  the move that gives it
 """
 
-from ...engine.command import (SHARED_HELP, TableSession, inline_batch, no_question, one_question, option_value, whole,
+from ...engine.command import (SHARED_HELP, TableSession, no_question, one_question, option_value, whole,
                                wrong_count)
 from ...errors import InvalidQuery
 from ...engine.store import describe as describe_file
@@ -119,7 +119,6 @@ class Session(TableSession):
     def __init__(self, path):
         super().__init__(path)
         self._target = None
-        self._fast = None
 
     def open_table(self):
         return load(self.path)
@@ -144,56 +143,48 @@ class Session(TableSession):
             return "%.6f" % table.probe_expect(*args)
         return "%.6f" % table.probe_expect(args[0] if args else "all")
 
-    def answer_lines(self, lines) -> tuple[list, bool]:
-        """A batch: ``--expect``/``--move`` written canonically are answered inline from the whole arrays;
-        anything else (``--target``, other spellings, errors) takes the reference path."""
-        if self._fast is None:
-            self._fast = _fast_answers(self)
-        return self._fast(lines)
-
     def describe(self, tokens) -> str:
         no_question("--rules", tokens)
         return describe_file(self.table().file, "yazy", describe())
 
+    def quick_answer(self):
+        """Canonical batch lines answered straight from the whole arrays."""
+        table = self.table()
+        cats = {format_categories(mask): mask for mask in range(ALL + 1)}
+        roll_of = {"".join(map(str, roll)): index for index, roll in enumerate(ROLLS)}
+        rerolls_of = {str(rerolls): rerolls for rerolls in range(REROLLS + 1)}
+        turn, expect, move = table._turn, table._expect, table._move
+        turn_text, expect_text, move_text = {}, {}, {}  # printed texts, made the first time they are asked for
+        count = len(ROLLS)
 
-def _fast_answers(session):
-    table = session.table()
-    table.preload()
-    cats = {format_categories(mask): mask for mask in range(ALL + 1)}
-    roll_of = {"".join(map(str, roll)): index for index, roll in enumerate(ROLLS)}
-    rerolls_of = {str(rerolls): rerolls for rerolls in range(REROLLS + 1)}
-    turn, expect, move = table._turn, table._expect, table._move
-    turn_text, expect_text, move_text = {}, {}, {}  # printed texts, made the first time they are asked for
-    count = len(ROLLS)
-
-    def quick(words):
-        if words[:1] != ["--expect"] and words[:1] != ["--move"]:
-            return None
-        if len(words) <= 2 and words[0] == "--expect":
-            mask = cats[words[1]] if len(words) == 2 else ALL
-            text = turn_text.get(mask)
+        def quick(words):
+            if words[:1] != ["--expect"] and words[:1] != ["--move"]:
+                return None
+            if len(words) <= 2 and words[0] == "--expect":
+                mask = cats[words[1]] if len(words) == 2 else ALL
+                text = turn_text.get(mask)
+                if text is None:
+                    text = turn_text[mask] = "%.6f" % turn[mask]
+                return text
+            if len(words) != 4:
+                return None
+            mask = cats[words[1]]
+            if not mask:
+                return None  # no category open: the reference path says so
+            roll = roll_of["".join(sorted(words[2]))]
+            index = (mask * (REROLLS + 1) + rerolls_of[words[3]]) * count + roll
+            if words[0] == "--expect":
+                text = expect_text.get(index)
+                if text is None:
+                    text = expect_text[index] = "%.6f" % expect[index]
+                return text
+            code = move[index]
+            text = move_text.get((code, roll))
             if text is None:
-                text = turn_text[mask] = "%.6f" % turn[mask]
+                text = move_text[code, roll] = describe_move(code, ROLLS[roll])
             return text
-        if len(words) != 4:
-            return None
-        mask = cats[words[1]]
-        if not mask:
-            return None  # no category open: the reference path says so
-        roll = roll_of["".join(sorted(words[2]))]
-        index = (mask * (REROLLS + 1) + rerolls_of[words[3]]) * count + roll
-        if words[0] == "--expect":
-            text = expect_text.get(index)
-            if text is None:
-                text = expect_text[index] = "%.6f" % expect[index]
-            return text
-        code = move[index]
-        text = move_text.get((code, roll))
-        if text is None:
-            text = move_text[code, roll] = describe_move(code, ROLLS[roll])
-        return text
 
-    return inline_batch(session, quick)
+        return quick
 
 
 def open_game(options: dict, table: str | None) -> Session:
