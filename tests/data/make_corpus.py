@@ -4,7 +4,9 @@
     python3 tests/data/make_corpus.py          # (re)write tests/data/good and tests/data/bad
     python3 tests/data/make_corpus.py --check  # exit 1 if they differ from a fresh build
 
-good/ holds one small valid table per game, named GAME-PARAMETERS.msgpack:
+good/ holds the small valid tables of the games of the registry (shutthebox/registry.py), each
+solved by its game's declaration (the table family's solve, as build_tables.py and a first use
+solve), under a corpus name, GAME-PARAMETERS.msgpack:
 
     two-player-t4.msgpack       Shut the Box, tiles 1-4, two players
     multi-player-t4-p3.msgpack  Shut the Box, tiles 1-4, three players
@@ -12,10 +14,12 @@ good/ holds one small valid table per game, named GAME-PARAMETERS.msgpack:
     toggle-c5-s3.msgpack        toggle, cards 1-5, two 3-sided dice
     goat-g5.msgpack             Goat, goal 5
 
-yazy has no small table: its solver knows only its one rule set, whose table is the shipped
-data/yazy.msgpack (14 MB). NAME-golden.txt beside a table holds questions and answers for it; its
-first line is the command that asks them (``# ShutTheBox ARGUMENTS QUESTION<TAB>answer``). The
-golden files are written by hand, not by this script.
+Every registered game is in SMALL (its small tables) or in WITHOUT (why it has none: yazy's and
+Yahtzee's solvers know only full-size rule sets, whose tables are the shipped ones in data/); the
+script refuses to run while a registered game is in neither. NAME-golden.txt beside a table holds
+questions and answers for it; its first line is the command that asks them
+(``# ShutTheBox ARGUMENTS QUESTION<TAB>answer``). The golden files are written by hand, not by this
+script.
 
 bad/ holds damaged tables, each named for what is wrong, all made from the two-player one.
 
@@ -33,33 +37,43 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 
 import msgpack  # noqa: E402
 
+from shutthebox import registry  # noqa: E402
 from shutthebox.engine.writer import encode  # noqa: E402
-from shutthebox.games.shutthebox.build import encode as encode_stb  # noqa: E402
-from shutthebox.games.shutthebox.rules import Rules  # noqa: E402
-from shutthebox.games.shutthebox.solver import solve_players, solve_two_player  # noqa: E402
-from shutthebox.games.shutthebox.solo.build import encode_solo  # noqa: E402
-from shutthebox.games.shutthebox.solo.solver import solve_solo  # noqa: E402
 
-SMALL = Rules(tiles=4)
-TOGGLE_SMALL = (5, 3)  # cards, sides
-GOAT_SMALL = 5  # goal
+# The small good tables, by game of the registry: corpus file name -> the game's own name of the
+# table (its family's pattern), which gives the family and the rules to solve it for.
+SMALL = {
+    "shutthebox": {
+        "two-player-t4.msgpack": "t4-2d6-one6-p2.msgpack",
+        "multi-player-t4-p3.msgpack": "t4-2d6-one6-p3.msgpack",
+        "one-player-t4.msgpack": "solo-t4-2d6-one6.msgpack",
+    },
+    "toggle": {"toggle-c5-s3.msgpack": "toggle-c5-s3.msgpack"},
+    "goat": {"goat-g5.msgpack": "goat-g5.msgpack"},
+}
+# Registered games with no small table, and why (their golden questions ask the shipped table).
+WITHOUT = {
+    "yazy": "its solver knows one rule set only, the shipped data/yazy.msgpack (14 MB)",
+    "yahtzee": "its solver knows full-size rule sets only (the jokers); the shipped table is 4 MB",
+}
+
+
+def unlisted() -> list:
+    """Registered games in neither SMALL nor WITHOUT (a game added without its corpus entry)."""
+    return [name for name in registry.GAMES if name not in SMALL and name not in WITHOUT]
 
 
 def good() -> dict:
-    """name -> bytes of the small valid tables, one per game (yazy has none: see above)."""
-    from shutthebox.games.goat.build import solve_table as solve_goat
-    from shutthebox.games.goat.rules import Rules as GoatRules
-    from shutthebox.games.toggle.build import solve_table as solve_toggle
-    from shutthebox.games.toggle.rules import Rules as ToggleRules
-
-    cards, sides = TOGGLE_SMALL
-    return {
-        "two-player-t4.msgpack": encode_stb(solve_two_player(SMALL)),
-        "multi-player-t4-p3.msgpack": encode_stb(solve_players(SMALL, 3), 3),
-        "one-player-t4.msgpack": encode_solo(solve_solo(SMALL)),
-        "toggle-c%d-s%d.msgpack" % (cards, sides): solve_toggle(ToggleRules(cards, sides)),
-        "goat-g%d.msgpack" % GOAT_SMALL: solve_goat(GoatRules(GOAT_SMALL)),
-    }
+    """name -> bytes of the small valid tables, walking the registry (games in WITHOUT have none)."""
+    tables = {}
+    for game in registry.GAMES:
+        declaration = registry.declaration(game)
+        for file_name, table_name in SMALL.get(game, {}).items():
+            family, rules = declaration.family(table_name)
+            if family is None:
+                raise SystemExit("make_corpus.py: %s is not the name of a %s table" % (table_name, game))
+            tables[file_name] = family.builder(rules)()
+    return tables
 
 
 def _flip(data: bytes, offset: int, bit: int = 0) -> bytes:
@@ -75,6 +89,7 @@ def _offset_of(data: bytes, needle: bytes, after: int = 0) -> int:
 def bad(tables: dict) -> dict:
     """name -> bytes of damaged tables, each named for what is wrong; all made from the two-player one."""
     base = tables["two-player-t4.msgpack"]
+    _, (rules, _players) = registry.declaration("shutthebox").family(SMALL["shutthebox"]["two-player-t4.msgpack"])
     tiles_at = _offset_of(base, msgpack.packb("tiles")) + len(msgpack.packb("tiles"))
     e1 = _offset_of(base, msgpack.packb("e1"))
     data_at = _offset_of(base, msgpack.packb("data"), e1) + len(msgpack.packb("data")) + 2  # bin8 header
@@ -88,7 +103,7 @@ def bad(tables: dict) -> dict:
         "array-bit.msgpack": _flip(base, data_at + 3, 5),  # a value of e1: its block checksum catches it
         "future-version.msgpack": base.replace(msgpack.packb("format") + msgpack.packb([1, 1]),
                                                msgpack.packb("format") + msgpack.packb([2, 0]), 1),
-        "unknown-rules-key.msgpack": encode("two-player", dict(SMALL.as_dict(), jokers=2), arrays,
+        "unknown-rules-key.msgpack": encode("two-player", dict(rules.as_dict(), jokers=2), arrays,
                                             generator="corpus", fields={"max_score": 10, "max_roll": 12}),
         "other-game.msgpack": encode("poker", {"cards": 52}, arrays, generator="corpus"),
     }
@@ -104,6 +119,10 @@ def corpus() -> dict:
 
 def main(argv=None) -> int:
     check = "--check" in (argv if argv is not None else sys.argv[1:])
+    if unlisted():
+        print("make_corpus.py: registered game(s) %s: give each its small tables in SMALL, or say in WITHOUT "
+              "why it has none" % ", ".join(unlisted()), file=sys.stderr)
+        return 1
     stale = []
     for name, data in corpus().items():
         path = os.path.join(HERE, name)
