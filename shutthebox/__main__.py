@@ -1,5 +1,7 @@
-import sys
+try:
+    from .cli import main
 
-from .cli import main
-
-sys.exit(main())
+    status = main()
+except KeyboardInterrupt:  # Ctrl-C while starting: quiet, exit status 130 (as ShutTheBox)
+    status = 130
+raise SystemExit(status)

@@ -6,7 +6,9 @@ digits may also run together (``146789``). Where numbers go above 9, a run of
 several digits is ambiguous (``12``: tiles 1 and 2, or tile 12?) and is
 refused with a message showing both ways to write it; a lone number is
 written with a trailing comma (``12,``), or with commas between single
-digits (``1,2``). A set is a bitmask: bit ``i`` set means number ``i + 1``.
+digits (``1,2``). Two words name the ends in every game: ``all`` (every number of the game: the full board,
+all cards face up) and ``none`` (the empty set: the shut box). A set is a bitmask: bit ``i`` set means
+number ``i + 1``.
 """
 
 from ..errors import InvalidQuery
@@ -48,10 +50,13 @@ def format_list(numbers) -> str:
 
 
 def parse_set(text: str, highest: int, noun: str = "tile", what: str = "position", plural: str = "open tiles") -> int:
-    """Bitmask of a set written as text, numbers 1 to ``highest``; may be empty.
+    """Bitmask of a set written as text, numbers 1 to ``highest``; may be empty. ``all`` (exactly) is every
+    number 1 to ``highest``, ``none`` the empty set.
 
     Raises InvalidQuery, in the player's words, for anything else.
     """
+    if text == "all":
+        return (1 << highest) - 1
     shown = "'%s'" % shown_text(text)
     if len(text) > MAX_TEXT:
         raise InvalidQuery("%s %s is too long to be a set of %ss 1 to %d" % (what, shown, noun, highest))

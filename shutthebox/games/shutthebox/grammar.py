@@ -7,12 +7,13 @@ back to the dispatch with the text. Single-player questions (``--solo``) go
 to the solo game's grammar.
 """
 
-from ...engine.command import (FLAGS, MEMO_LIMIT, TableSession, looks_like_option, no_question, one_line,
-                               remembered_lines, shown, whole)
+from ...engine.command import (FLAGS, MEMO_LIMIT, TableSession, did_you_mean, looks_like_option, no_question,
+                               one_line, remembered_lines, shown, whole)
 from ...engine.command import answer_line as engine_answer_line
 from ...engine.reader import read_table
 from ...engine.store import describe as describe_file
 from ...errors import InvalidQuery
+from ... import registry
 from .rules import rules_from_options
 from ...engine.notation import format_set as format_position
 from ...engine.notation import numbers_of as tiles_of
@@ -38,7 +39,7 @@ usage: ShutTheBox --one --expect POSITION
        ShutTheBox report [--variant NAME] [GAME OPTIONS] [--out DIR] [--games N] [--seed N]
        ShutTheBox report --published
        ShutTheBox serve [--port N] [--host ADDRESS]   (the browser assistant)
-       ShutTheBox toggle|goat|yazy --help             (the other games)"""
+       %s(the other games)""" % ("ShutTheBox %s --help" % "|".join(registry.NAMED)).ljust(47)
 
 HELP = USAGE + """
 
@@ -62,7 +63,8 @@ questions:
       [3, 9]
 
 POSITION lists the open tiles, like 146789 (with tiles above 9, separated by
-commas: 1,4,10,12; a lone tile 12 is written 12,). SCORE is player one's final score,
+commas: 1,4,10,12; a lone tile 12 is written 12,), or all for every tile of the
+game. SCORE is player one's final score,
 the sum of the tiles left open (1 to 45). A move lists the tiles to close;
 among exactly equal moves the one closing the highest tiles is shown.
 
@@ -126,11 +128,11 @@ options:
   --version      print the program's and the table format's versions
   -h, --help     print this help
 
-other games (each with its own --help): toggle (Project Euler 640's card
-flips), goat (dice without matches), yazy (11 turns of five dice)
+other games, named first (each with its own --help, ShutTheBox GAME --help):
+  %s
 
 exit status: 0 answered, 1 a batch line failed, 2 bad query, 3 table missing
-or damaged"""
+or damaged""" % ", ".join(registry.NAMED)
 
 EXPECT_ONE, MOVE_ONE, EXPECT_TWO, MOVE_TWO, SOLO, EXPECT_ANY, MOVE_ANY = range(7)
 # (player, question) -> (query kind, names of its arguments)
@@ -164,8 +166,10 @@ def parse_query(tokens) -> tuple[int, list]:
     if unknown:
         if unknown[0] in FLAGS or unknown[0].startswith(("--table",) + GAME_OPTIONS):
             raise InvalidQuery("%s is an option of the command line, not of a query" % unknown[0])
-        raise InvalidQuery("unknown option '%s' (the questions are --one/--two with --expect/--move)"
-                           % shown(unknown[0]))
+        known = (*_PLAYERS, *_QUESTIONS, "--scores", "--solo", "--variant", "--objective", *FLAGS, "--table",
+                 *GAME_OPTIONS)
+        raise InvalidQuery("unknown option '%s'%s (the questions are --one/--two with --expect/--move)"
+                           % (shown(unknown[0]), did_you_mean(unknown[0], known)))
     if not tokens:
         raise InvalidQuery("no question asked: use --one or --two with --expect or --move (see --help)")
     if scores is not None:

@@ -7,6 +7,7 @@
  *   parseSet("12,", 12)       // a lone number above 9: a trailing comma
  *   parseSet("12", 12)        // InvalidQuestion: ambiguous with more than 9 (tiles 1 and 2, or tile 12?)
  *   parseSet("none", 12)      // 0, the empty set; empty text is refused
+ *   parseSet("all", 12)       // 0b111111111111, every number of the game
  *   formatSet(0b101001, 9)    // "146"; with more than 9: "1,4,6", a lone number above 9 "12,"; empty: "none"
  *
  * parseSet accepts and refuses exactly what parse_set does, with its messages, and formatSet
@@ -109,9 +110,9 @@ export function formatSet(mask, highest, { all = false } = {}) {
  * The mask of a set written as text, numbers 1 to `highest`; "none" is the empty set, empty text
  * is refused. InvalidQuestion, in notation.py's words, for anything else. `noun`, `what` and `plural` name the things as the
  * messages say them (tiles of a position; cards of a state: "card", "state", "face-up cards").
- * With `words`, "all" (exactly) is every number, as toggle's table reads it.
+ * "all" (exactly) is every number, as parse_set reads it (`words: false` reads numbers only).
  */
-export function parseSet(text, highest, { noun = "tile", what = "position", plural = "open tiles", words = false } = {}) {
+export function parseSet(text, highest, { noun = "tile", what = "position", plural = "open tiles", words = true } = {}) {
   if (words && text === "all") return 2 ** highest - 1;
   const points = Array.from(text); // code points, as Python counts and slices
   const shown = `'${shownText(text)}'`;
