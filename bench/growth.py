@@ -18,7 +18,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from shutthebox.games.shutthebox.rules import Rules  # noqa: E402
-from shutthebox.games.shutthebox.build import solve_table as build_table  # noqa: E402
+from shutthebox.games.shutthebox.build import table_bytes as build_table  # noqa: E402
 
 
 def measure(tiles: int, players: int) -> tuple[float, int]:

@@ -17,7 +17,6 @@ import pytest
 
 from conftest import COMMAND, ROOT
 from shutthebox import registry
-from shutthebox.engine.game import resolve
 from shutthebox.errors import InvalidQuery
 
 GAMES = list(registry.GAMES)
@@ -62,14 +61,18 @@ def test_the_declaration_is_complete(name):
     grammar = registry.grammar(name)
     assert grammar.HELP.startswith("usage: ") and callable(grammar.open_game)
     assert all(option.startswith("--") for option in grammar.GAME_OPTIONS)
-    for reference in grammar.COMMANDS.values():
-        assert callable(resolve(reference)), reference
+    assert isinstance(grammar.COMMANDS, tuple)
+    if grammar.COMMANDS:  # each WORD runs analysis.WORD_main(argv), found by its fixed name
+        analysis = __import__(game.package + ".analysis", fromlist=["_"])
+        for word in grammar.COMMANDS:
+            assert callable(getattr(analysis, word.replace("-", "_") + "_main")), word
     assert game.tables, "a game has at least one family of tables"
     for family in game.tables:
         assert family.headers and set(family.slots()) >= set(family.fields)
-        for reference in (family.fields_of, family.rules_of, family.open):
-            assert callable(resolve(reference)), reference
-        assert family.solve is None or callable(resolve(family.solve))
+        # the family's hooks, found by fixed names in its package
+        assert callable(family.rules().fields_of) and callable(family.rules().rules_of), family.package
+        assert callable(family.table().open_rules), family.package
+        assert callable(family.build().solve_table), family.package
     if game.page is not None:
         path = os.path.join(STATIC, game.page)
         assert os.path.isfile(path), path
@@ -101,7 +104,7 @@ def test_table_names_round_trip_and_shipped_tables_are_there(name):
             assert family.parse("x" + file_name) is None and family.parse(file_name + ".tmp") is None
             with read_table(os.path.join(ROOT, "data", file_name)) as tablefile:
                 assert tablefile.game in family.headers, file_name
-                if family.estimate:  # what a solve on first use says it will write, before it starts
+                if hasattr(family.rules(), "estimate"):  # what a first-use solve says it will write, before it starts
                     size = family.builder(rules).estimate().size
                     assert size <= tablefile.size <= size * 1.01 + 8192, (file_name, size, tablefile.size)
 
@@ -245,7 +248,7 @@ def other_rules_options(name, path):
     family = next(family for family in registry.declaration(name).tables if header in family.headers)
     options = registry.grammar(name).GAME_OPTIONS
     for rules in family.shipped_rules():
-        fields = resolve(family.fields_of)(rules)
+        fields = family.rules().fields_of(rules)
         other = [word for slot, text in fields.items() if "--" + slot in options and slot in own
                  and text != own[slot] for word in ("--" + slot, text)]
         if other:
@@ -332,7 +335,6 @@ def test_no_game_imports_another_game():
 FIRST_USE_ON_THREADS = r"""
 import threading
 from shutthebox import registry
-from shutthebox.engine.game import resolve
 
 failures = []
 
@@ -342,7 +344,7 @@ def use():
         for game in registry.declarations():
             registry.grammar(game.id)
             for tables in game.tables:
-                resolve(tables.rules_of)
+                tables.rules().rules_of
     except Exception as error:  # noqa: BLE001 - counted below
         failures.append(repr(error))
 

@@ -147,12 +147,11 @@ def guarded(work, prog: str = PROG) -> int:
 
 
 def _run(grammar, argv, prog):
-    commands = getattr(grammar, "COMMANDS", {})
-    if argv[:1] and argv[0] in commands:
-        module, _, function = commands[argv[0]].partition(":")
-        from importlib import import_module  # analysis commands only
+    if argv[:1] and argv[0] in getattr(grammar, "COMMANDS", ()):
+        from .game import module
 
-        return getattr(import_module(module), function)(argv[1:])
+        analysis = module(grammar.__name__.rpartition(".")[0] + ".analysis")  # analysis time: only now
+        return getattr(analysis, argv[0].replace("-", "_") + "_main")(argv[1:])
     options, tokens = split_options(argv, getattr(grammar, "GAME_OPTIONS", ()))
     if options.get("help") or options.get("h"):
         _write(grammar.HELP + "\n")

@@ -1,9 +1,14 @@
 """A game's declaration: the one contract the command, the registry, ``build_tables.py``, the server
 and the tests read (docs/ARCHITECTURE.md, "The contract of a game").
 
-A game's package (``shutthebox/games/NAME/__init__.py``) holds ``DECLARATION = Game(...)``. Everything it
-names is a dotted ``"module:attribute"`` text, imported only when used, so reading a declaration
-costs a question nothing.
+A game's package (``shutthebox/games/NAME/__init__.py``) holds ``DECLARATION = Game(...)``. What the
+engine calls is found in plain modules of fixed names, imported only when used, so reading a declaration
+costs a question nothing:
+
+- ``PACKAGE/grammar.py``: the command line's questions (``HELP``, ``GAME_OPTIONS``, ``COMMANDS``, ``open_game``);
+- for each table family (``Tables``), in its package (the game's, or a sub-package it names):
+  ``rules.py`` (``fields_of``, ``rules_of``, optional ``estimate``), ``table.py`` (``open_rules``) and
+  ``build.py`` (``solve_table``, optional ``SHIPPED``; build time).
 """
 
 import sys
@@ -12,11 +17,12 @@ from ..errors import InvalidQuery
 from .format import SUFFIX
 
 
-def resolve(reference: str):
-    """``"shutthebox.games.toggle.rules:rules_of"`` -> that object, imported now."""
-    module, _, attribute = reference.partition(":")
-    __import__(module)  # always: it waits while another thread is still importing it (see registry)
-    return getattr(sys.modules[module], attribute)
+def module(name: str):
+    """The module ``name``, imported now. Always ``__import__``: it waits while another thread is still
+    importing the module (the server answers on many threads); never ``importlib``, whose import costs a
+    question a millisecond."""
+    __import__(name)
+    return sys.modules[name]
 
 
 class Estimate:
@@ -53,10 +59,11 @@ class Solve:
         self.family, self.rules, self.options = family, rules, options
 
     def __call__(self) -> bytes:
-        return resolve(self.family.solve)(self.rules, **self.options)
+        return self.family.build().solve_table(self.rules, **self.options)
 
     def estimate(self):
-        return resolve(self.family.estimate)(self.rules) if self.family.estimate else None
+        estimate = getattr(self.family.rules(), "estimate", None)
+        return estimate(self.rules) if estimate is not None else None
 
 
 class Tables:
@@ -66,28 +73,38 @@ class Tables:
     ``pattern`` is the file name without ``.msgpack``, with ``{field}`` slots
     (``"toggle-c{cards}-s{sides}"``); a slot matches a whole number unless
     ``fields`` gives its regular expression. ``aliases`` names files whose name
-    is not the pattern's (``{"standard.msgpack": {...fields}}``). The rules
-    module's ``fields_of(rules) -> dict`` and ``rules_of(fields) -> rules`` turn
-    rules into the slots' texts and back (the latter with the command line's
-    checks and messages). ``open(rules)`` opens the table as the command line
-    does; ``solve(rules, **options)`` returns a table's bytes (build time), on
-    first use too unless ``first_use`` is false (the table must be shipped);
-    ``estimate(rules) -> Estimate`` (query time) says what a solve on first use
-    will cost before it starts; ``shipped`` is the build module's list of the
-    rules whose tables ``data/`` holds.
+    is not the pattern's (``{"standard.msgpack": {...fields}}``). ``package`` is
+    where the family's modules are (default: the game's; ``".solo"``: a sub-package
+    of it): its ``rules.py`` has ``fields_of(rules) -> dict`` and ``rules_of(fields)
+    -> rules`` (the table name's slots, both ways; the latter with the command line's
+    checks and messages) and may have ``estimate(rules) -> Estimate`` (what a solve
+    on first use costs, said before it starts); its ``table.py`` has
+    ``open_rules(rules)`` (the table as the command line opens it); its ``build.py``
+    (build time) has ``solve_table(rules, **options) -> bytes`` and, for shipped
+    tables, ``SHIPPED`` (the rules whose tables ``data/`` holds). A table is solved
+    on first use unless ``first_use`` is false (it must be shipped).
     """
 
-    __slots__ = ("pattern", "headers", "fields", "aliases", "fields_of", "rules_of", "open", "solve", "first_use",
-                 "estimate", "shipped", "_regex")
+    __slots__ = ("pattern", "headers", "fields", "aliases", "package", "first_use", "_regex")
 
-    def __init__(self, pattern: str, *, headers: tuple, fields_of: str, rules_of: str, open: str,
-                 solve: str | None = None, first_use: bool = True, estimate: str | None = None,
-                 shipped: str | None = None, fields: dict | None = None, aliases: dict | None = None):
-        self.pattern, self.headers = pattern, tuple(headers)
+    def __init__(self, pattern: str, *, headers: tuple, package: str | None = None, first_use: bool = True,
+                 fields: dict | None = None, aliases: dict | None = None):
+        self.pattern, self.headers, self.package = pattern, tuple(headers), package
         self.fields, self.aliases = dict(fields or {}), dict(aliases or {})
-        self.fields_of, self.rules_of, self.open = fields_of, rules_of, open
-        self.solve, self.first_use, self.estimate, self.shipped = solve, first_use, estimate, shipped
+        self.first_use = first_use
         self._regex = None
+
+    def rules(self):
+        """The family's ``rules`` module (query time)."""
+        return module(self.package + ".rules")
+
+    def table(self):
+        """The family's ``table`` module (query time)."""
+        return module(self.package + ".table")
+
+    def build(self):
+        """The family's ``build`` module (build time: numpy)."""
+        return module(self.package + ".build")
 
     def slots(self) -> list:
         """The pattern's slot names, in order."""
@@ -95,7 +112,7 @@ class Tables:
 
     def name(self, rules) -> str:
         """The file name of the table of ``rules``."""
-        fields = resolve(self.fields_of)(rules)
+        fields = self.rules().fields_of(rules)
         for alias, alias_fields in self.aliases.items():
             if alias_fields == fields:
                 return alias
@@ -111,7 +128,7 @@ class Tables:
             if found is None:
                 return None
             fields = found.groupdict()
-        rules = resolve(self.rules_of)(fields)
+        rules = self.rules().rules_of(fields)
         if self.name(rules) != name:  # 06 for 6, a rule set with a name of its own, ...
             raise InvalidQuery("%s is not the name of a table: the table of these rules is %s"
                                % (name, self.name(rules)))
@@ -139,7 +156,7 @@ class Tables:
         if game not in self.headers or not isinstance(rules, dict):
             return None
         try:
-            return resolve(self.rules_of)({key: str(value) for key, value in rules.items()})
+            return self.rules().rules_of({key: str(value) for key, value in rules.items()})
         except (InvalidQuery, KeyError) as error:
             raise TableError("table file %s holds rules this version does not take (%s); give a valid table file"
                              % (path, error)) from None
@@ -150,12 +167,12 @@ class Tables:
         rules = self.parse(name)
         if rules is None:
             return None
-        return lambda: resolve(self.open)(rules)
+        return lambda: self.table().open_rules(rules)
 
     def solver(self, rules, **options):
         """The call that solves the table of ``rules`` on first use and returns its bytes (the build module
         is imported only when it is called); None when the family is never solved on first use."""
-        if self.solve is None or not self.first_use:
+        if not self.first_use:
             return None
         return self.builder(rules, **options)
 
@@ -164,22 +181,31 @@ class Tables:
         return Solve(self, rules, options)
 
     def shipped_rules(self) -> tuple:
-        return tuple(resolve(self.shipped)) if self.shipped else ()
+        """The rules of the family's tables in ``data/`` (build time: reads ``build.SHIPPED``)."""
+        return tuple(getattr(self.build(), "SHIPPED", ()))
 
 
 class Game:
-    """One game: its name on the command line, its words for the pages, its query grammar, its tables.
+    """One game: its name on the command line, its words for the pages, its package, its tables.
 
-    ``grammar`` is the query-time module the command runs (``HELP``, ``GAME_OPTIONS``,
-    ``COMMANDS``, ``open_game``); ``page`` the games page's module for it
+    ``package`` is the game's package (its ``grammar.py`` is the query-time module the command runs:
+    ``HELP``, ``GAME_OPTIONS``, ``COMMANDS``, ``open_game``); ``page`` the games page's module for it
     (``static/games/NAME.js``) or the URL of a page of its own, None for none.
     """
 
-    __slots__ = ("id", "title", "about", "grammar", "tables", "page")
+    __slots__ = ("id", "title", "about", "package", "tables", "page")
 
-    def __init__(self, id: str, *, title: str, about: str, grammar: str, tables: tuple, page: str | None = None):
-        self.id, self.title, self.about, self.grammar = id, title, about, grammar
+    def __init__(self, id: str, *, package: str, title: str, about: str, tables: tuple, page: str | None = None):
+        self.id, self.title, self.about, self.package = id, title, about, package
         self.tables, self.page = tuple(tables), page
+        for family in self.tables:
+            if family.package is None or family.package.startswith("."):
+                family.package = package + (family.package or "")
+
+    @property
+    def grammar(self) -> str:
+        """The name of the game's query grammar module."""
+        return self.package + ".grammar"
 
     def __repr__(self):
         return "<Game %s>" % self.id

@@ -12,13 +12,7 @@ DECLARATION = Game(
     about=("Before each roll put 1 to 6 dice in the cup: if two dice match the turn scores nothing, "
            "else their sum adds to the turn total; roll again or stop and bank it, at most 3 rolls a "
            "turn. First to the goal."),
-    grammar="shutthebox.games.goat.grammar",
+    package=__name__,
     page="games/goat.js",
-    tables=[Tables("goat-g{goal}", headers=("goat",),
-                   fields_of="shutthebox.games.goat.rules:fields_of",
-                   rules_of="shutthebox.games.goat.rules:rules_of",
-                   open="shutthebox.games.goat.table:load",
-                   solve="shutthebox.games.goat.build:solve_table",
-                   estimate="shutthebox.games.goat.rules:estimate",
-                   shipped="shutthebox.games.goat.build:SHIPPED")],
+    tables=[Tables("goat-g{goal}", headers=("goat",))],
 )

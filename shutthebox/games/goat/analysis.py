@@ -25,6 +25,7 @@ from .rules import DICE, MAX_GAIN, MAX_SUM, ROLLS, Rules
 from .table import load
 from .duel import OPTIMAL, Optimal, chances, checked
 from .turns import of_fixed, of_optimal
+from .turns import turns_main  # noqa: F401 - the `turns` command
 
 HEAD_TO_HEAD = 10  # the strategies of the head-to-head table
 

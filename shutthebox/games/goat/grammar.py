@@ -72,9 +72,8 @@ options:
 """ % (GOAL_LIMITS[0], GOAL_LIMITS[1], DEFAULT_GOAL) + SHARED_HELP % "goat"
 
 GAME_OPTIONS = OPTIONS
-COMMANDS = {"strategies": "shutthebox.games.goat.analysis:strategies_main",
-            "report": "shutthebox.games.goat.analysis:report_main",
-            "turns": "shutthebox.games.goat.turns:turns_main"}
+# Analysis commands: ``ShutTheBox goat WORD ...`` runs ``analysis.WORD_main(argv)`` (analysis time).
+COMMANDS = ("strategies", "report", "turns")
 _PLAYERS = {"--solo": 0, "--one": 1, "--two": 2}
 _QUESTIONS = ("--expect", "--move")
 _VALUED = ("--dice", "--stop-at")

@@ -17,6 +17,11 @@ def load(rules: Rules | None = None, path: str | None = None, build: bool = True
     return load_table(DECLARATION.tables[0], GoatTable, rules, path, build, rules_class=Rules)
 
 
+def open_rules(rules) -> "GoatTable":
+    """The table of ``rules`` as the command line opens it (the declaration's hook)."""
+    return load(rules)
+
+
 def action_text(action: int) -> str:
     return "stop" if action == 0 else "roll %d" % action
 

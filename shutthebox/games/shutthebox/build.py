@@ -61,7 +61,7 @@ def encode(solution, players: int = 2) -> bytes:
     return encode_file(game, stored_rules, arrays, generator=GENERATOR, fields=fields)
 
 
-def solve_table(rules: Rules, players: int = 2, progress=None) -> bytes:
+def table_bytes(rules: Rules, players: int = 2, progress=None) -> bytes:
     """Solve, check and encode the table for ``rules`` and ``players``.
 
     ``progress``: True/False/None (on a terminal) for a progress bar on stderr.
@@ -81,10 +81,10 @@ def solve_table(rules: Rules, players: int = 2, progress=None) -> bytes:
     return encode(solution, players)
 
 
-def solve_game(game: tuple, progress: bool | None = False) -> bytes:
-    """The bytes of the table of ``(rules, players)`` (the declaration's solver)."""
+def solve_table(game: tuple, progress: bool | None = False) -> bytes:
+    """The bytes of the table of ``(rules, players)`` (the declaration's hook)."""
     rules, players = game
-    return solve_table(rules, players, progress)
+    return table_bytes(rules, players, progress)
 
 
 # The tables data/ holds: the assignment's game, and its most popular variants (10 and 12 tiles).

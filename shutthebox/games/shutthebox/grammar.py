@@ -146,8 +146,9 @@ _PLAYERS = ("--one", "--two")
 _QUESTIONS = ("--expect", "--move")
 # Options that choose the game (the whole run, batch lines included).
 GAME_OPTIONS = ("--tiles", "--dice", "--sides", "--one-die", "--max-move-tiles", "--players")
-# Analysis commands of the single-player game (imported only when used).
-COMMANDS = {"simulate": "shutthebox.games.shutthebox.solo.simulate:main", "report": "shutthebox.games.shutthebox.solo.report:main"}
+
+# Analysis commands: ``ShutTheBox WORD ...`` runs ``analysis.WORD_main(argv)`` (analysis time).
+COMMANDS = ("simulate", "report")
 _MOVE_TEXT: dict = {}
 _looks_like_option = looks_like_option
 

@@ -12,13 +12,7 @@ DECLARATION = Game(
     about=("Cards 1 to N start face up. Dice showing x and y let you turn card x, card y or card x+y; "
            "the game ends when every card is face down. The table minimises the expected number of "
            "rolls (Project Euler 640)."),
-    grammar="shutthebox.games.toggle.grammar",
+    package=__name__,
     page="games/toggle.js",
-    tables=[Tables("toggle-c{cards}-s{sides}", headers=("toggle",),
-                   fields_of="shutthebox.games.toggle.rules:fields_of",
-                   rules_of="shutthebox.games.toggle.rules:rules_of",
-                   open="shutthebox.games.toggle.table:load",
-                   solve="shutthebox.games.toggle.build:solve_table",
-                   estimate="shutthebox.games.toggle.rules:estimate",
-                   shipped="shutthebox.games.toggle.build:SHIPPED")],
+    tables=[Tables("toggle-c{cards}-s{sides}", headers=("toggle",))],
 )

@@ -45,8 +45,8 @@ options:
        LIMITS["sides"][1], DEFAULT_SIDES) + SHARED_HELP % "toggle"
 
 GAME_OPTIONS = OPTIONS
-COMMANDS = {"strategies": "shutthebox.games.toggle.analysis:strategies_main",
-            "report": "shutthebox.games.toggle.analysis:report_main"}
+# Analysis commands: ``ShutTheBox toggle WORD ...`` runs ``analysis.WORD_main(argv)`` (analysis time).
+COMMANDS = ("strategies", "report")
 _FORMS = {"--expect": ("STATE",), "--move": ("STATE", "X", "Y")}
 
 

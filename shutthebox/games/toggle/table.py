@@ -20,6 +20,11 @@ def load(rules: Rules | None = None, path: str | None = None, build: bool = True
     return load_table(DECLARATION.tables[0], ToggleTable, rules, path, build, rules_class=Rules)
 
 
+def open_rules(rules) -> "ToggleTable":
+    """The table of ``rules`` as the command line opens it (the declaration's hook)."""
+    return load(rules)
+
+
 class ToggleTable(Table):
     """Exact answers for one toggle game.
 

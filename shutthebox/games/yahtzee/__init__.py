@@ -12,13 +12,7 @@ DECLARATION = Game(
     title="Yahtzee",
     about=("Thirteen turns of five dice, two rerolls each, then score one open box, with the upper bonus, "
            "the Yahtzee bonus and jokers as in the official rules. The table maximises the expected total."),
-    grammar="shutthebox.games.yahtzee.grammar",
+    package=__name__,
     page="games/yahtzee.js",
-    tables=[Tables("yahtzee-{joker}", headers=("yahtzee",), fields={"joker": "[a-z]+"},
-                   fields_of="shutthebox.games.yahtzee.rules:fields_of",
-                   rules_of="shutthebox.games.yahtzee.rules:rules_of",
-                   open="shutthebox.games.yahtzee.table:load",
-                   solve="shutthebox.games.yahtzee.build:solve_table",
-                   estimate="shutthebox.games.yahtzee.rules:estimate",
-                   shipped="shutthebox.games.yahtzee.build:SHIPPED")],
+    tables=[Tables("yahtzee-{joker}", headers=("yahtzee",), fields={"joker": "[a-z]+"})],
 )

@@ -74,9 +74,8 @@ options:
 """ + SHARED_HELP % "yahtzee"
 
 GAME_OPTIONS = OPTIONS
-COMMANDS = {"simulate": "shutthebox.games.yahtzee.analysis:simulate_main",
-            "report": "shutthebox.games.yahtzee.analysis:report_main",
-            "review": "shutthebox.games.yahtzee.analysis:review_main"}
+# Analysis commands: ``ShutTheBox yahtzee WORD ...`` runs ``analysis.WORD_main(argv)`` (analysis time).
+COMMANDS = ("simulate", "report", "review")
 _FORMS = {"--expect": ((0, 1, 3), "CARD or CARD DICE REROLLS"), "--move": ((3,), "CARD DICE REROLLS"),
           "--options": ((3,), "CARD DICE REROLLS")}
 _QUERY_OPTIONS = ("--upper", "--yahtzee-box")

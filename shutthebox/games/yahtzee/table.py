@@ -36,6 +36,11 @@ def load(joker: str = DEFAULT_JOKER, path: str | None = None, build: bool = True
                       hint=" (python build_tables.py --game yahtzee)")
 
 
+def open_rules(rules) -> "YahtzeeTable":
+    """The table of ``rules`` as the command line opens it (the declaration's hook)."""
+    return load(rules)
+
+
 class YahtzeeTable(Table):
     """Exact answers for full Yahtzee under one joker rule. ``probe_*`` raises InvalidQuery for a question
     without an answer; ``get_*`` returns ``default``."""

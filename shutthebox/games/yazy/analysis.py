@@ -27,6 +27,7 @@ from ...engine.analysis import svg_histogram as engine_svg_histogram
 from ...engine.progress import Progress
 from .rules import ALL, CATEGORIES, DICE, REROLLS, ROLLS, SCORE, SIDES, score
 from .distribution import at_least, final_law, keep_chances, mean
+from .distribution import distribution_main  # noqa: F401 - the `distribution` command
 from .table import load, load_target
 
 TARGETS_SHOWN = (150, 175, 200)  # the report's comparison of the two policies

@@ -22,7 +22,7 @@ from ...engine.analysis import Parser, run_command
 from ...engine.dicekeep_arrays import keep_chances
 from ...engine.progress import Progress
 from .rules import ALL, CATEGORIES, REROLLS, ROLLS, SCORE, score
-from .target import MAX_TOTAL, TARGETS
+from .target.build import MAX_TOTAL, TARGETS
 from .table import load
 
 MOST = 50  # the most one category scores

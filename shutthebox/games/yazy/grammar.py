@@ -79,9 +79,8 @@ options:
 """ + SHARED_HELP % "yazy"
 
 GAME_OPTIONS = ()
-COMMANDS = {"simulate": "shutthebox.games.yazy.analysis:simulate_main",
-            "report": "shutthebox.games.yazy.analysis:report_main",
-            "distribution": "shutthebox.games.yazy.distribution:distribution_main"}
+# Analysis commands: ``ShutTheBox yazy WORD ...`` runs ``analysis.WORD_main(argv)`` (analysis time).
+COMMANDS = ("simulate", "report", "distribution")
 _FORMS = {"--expect": ((0, 1, 3), "[CATS] or CATS DICE REROLLS"), "--move": ((3,), "CATS DICE REROLLS")}
 _TARGET = "--target"
 

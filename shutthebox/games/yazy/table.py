@@ -111,10 +111,6 @@ def _target_table(tablefile, rules) -> "TargetTable":
     return TargetTable(tablefile)
 
 
-def open_target_rules(rules) -> "TargetTable":
-    return load_target()
-
-
 class TargetTable(Table):
     """The target mode: ``T[cats, x]``, the highest chance at the start of a turn that the points still to come
     reach ``x`` (0 to 280); mid-turn chances and moves are computed from it when asked (``turn.py``)."""

@@ -33,7 +33,7 @@ def encode_solo(solution: SoloSolution) -> bytes:
                   fields={"max_score": rules.max_score, "max_roll": rules.max_roll})
 
 
-def solve_rules(rules, progress: bool | None = False) -> bytes:
+def solve_table(rules, progress: bool | None = False) -> bytes:
     """The bytes of the single-player table of ``rules`` (the declaration's solver; a solve takes a
     second at most, so ``progress`` shows nothing)."""
     return encode_solo(solve_solo(rules))
@@ -41,7 +41,7 @@ def solve_rules(rules, progress: bool | None = False) -> bytes:
 
 def solve_variant(variant: str) -> bytes:
     """The bytes of the single-player table of a named rule set."""
-    return solve_rules(variant_rules(variant))
+    return solve_table(variant_rules(variant))
 
 
 # The tables data/ holds: one per named rule set (data/solo-NAME.msgpack).

@@ -26,10 +26,9 @@ from ....engine.text import shown_value
 from ....errors import InvalidQuery
 from .. import DECLARATION
 from ..rules import MAX_BUILD_TILES, Rules
-from ..rules import fields_of as game_fields_of
-from ..rules import rules_of as game_rules_of
 from ..board import BaseTable
 from ..table import describe_fields
+from .rules import rules_of
 
 GAME = "one-player"
 OBJECTIVES = ("shut", "score")
@@ -72,37 +71,11 @@ def table_name(rules) -> str:
     return _TABLES.name(rules)
 
 
-def fields_of(rules) -> dict:
-    """The slots of a table's file name (``solo-t12-2d6-opt6-high-max2``) for ``rules`` (or a variant's name)."""
-    if not isinstance(rules, Rules):
-        rules = variant_rules(rules)
-    fields = game_fields_of((rules, 2))
-    del fields["players"]
-    return fields
-
-
-def rules_of_fields(fields: dict) -> Rules:
-    """The rules of a table's file name slots, checked as the command line checks its options."""
-    rules, _ = game_rules_of(dict(fields, players="2"))
-    return rules
-
-
 def variant_of_fields(fields: dict):
     """The variant name of a file name's slots, or its rules when they have no name (kept for callers of
     the former ``solo-NAME`` family)."""
-    rules = rules_of_fields(fields)
+    rules = rules_of(fields)
     return variant_of(rules) or rules
-
-
-def estimate(rules: Rules):
-    """What solving the table of ``rules`` costs: the arrays' bytes (exact, from their shapes), peak
-    memory and time from ratios measured on the build machine, rounded up (12 tiles, four 20-sided dice:
-    1.4 MB, about 130 MB and 5 seconds)."""
-    from ....engine.game import Estimate
-
-    positions, rolls = 1 << rules.tiles, rules.max_roll + 1
-    size = positions * (2 * 8 + 2 * 2 * rolls + (2 if rules.one_die_optional else 0))
-    return Estimate(size, 20 * 10**6 + 80 * size, 0.5 + size / 0.35e6)
 
 
 def check_objective(objective: str) -> str:

@@ -32,11 +32,11 @@ build fails if a stored value lies within its bound of a 6-decimal rounding midp
 
 import numpy as np
 
-from ...engine.dicekeep_arrays import Tree, turn_start
-from ...engine.printing import check_printing
-from ...engine.progress import Progress
-from ...engine.writer import encode, pack_array
-from .rules import ALL, CATEGORIES, ROLLS, score
+from ....engine.dicekeep_arrays import Tree, turn_start
+from ....engine.printing import check_printing
+from ....engine.progress import Progress
+from ....engine.writer import encode, pack_array
+from ..rules import ALL, CATEGORIES, ROLLS, score
 
 GAME = "yazy-target"
 SOLVER_VERSION = 1
@@ -84,7 +84,7 @@ def solve(progress=None) -> np.ndarray:
 
 
 def solve_table(rules=None) -> bytes:
-    from .rules import RULES
+    from ..rules import RULES
 
     table = solve()
     if not ((table >= 0) & (table <= 1)).all():
@@ -93,11 +93,3 @@ def solve_table(rules=None) -> bytes:
     arrays = {"target": pack_array(np.ascontiguousarray(table, dtype="<f8").tobytes(), "<f8", (ALL + 1, TARGETS))}
     fields = {"error_bound": "%g" % ERROR_BOUND, "tie": "%g" % TIE, "midpoint_distance_over_bound": "%.3g" % closest}
     return encode(GAME, RULES, arrays, generator="shutthebox yazy target solver %d" % SOLVER_VERSION, fields=fields)
-
-
-def estimate(rules=None):
-    """What solving the target table costs: its bytes (one float64 per set and target; the header adds under 1 kB), memory
-    and time as measured on the build machine (216 MB peak, 12 s), rounded up."""
-    from ...engine.game import Estimate
-
-    return Estimate((ALL + 1) * TARGETS * 8, 300 * 10**6, 20)
