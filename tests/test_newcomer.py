@@ -376,3 +376,19 @@ def test_the_players_example_of_docs_shutthebox_runs(tmp_path):
     shown = [line.split("# ", 1)[1] for line in lines[-2:]]
     printed = done.stdout.splitlines()
     assert ["%.6f" % float(printed[0]), printed[1]] == shown, (printed, shown)
+
+
+def test_an_analysis_command_whose_reader_went_away_ends_quietly():
+    """``ShutTheBox toggle strategies | head -0``: the reader going away before the answer is written is not an
+    error (exit 0, no words on standard error)."""
+    import subprocess
+    import sys
+
+    from conftest import COMMAND
+
+    process = subprocess.Popen([sys.executable, COMMAND, "toggle", "strategies", "--games", "2000"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    process.stdout.close()  # before the command writes: its first write meets a closed pipe
+    stderr = process.stderr.read()
+    assert process.wait(timeout=120) == 0, stderr
+    assert stderr == b"", stderr

@@ -29,6 +29,11 @@ def run_command(prog: str, work) -> int:
     that cannot be written is one line on stderr, never a traceback."""
     try:
         return work()
+    except BrokenPipeError:  # the reader went away (``| head``): not an error
+        from .command import _silence_stdout
+
+        _silence_stdout()
+        return 0
     except ShutTheBoxError as error:
         sys.stderr.write("%s: %s\n" % (prog, error))
         return error.exit_status
