@@ -12,12 +12,13 @@ from .text import shown_value
 
 
 def load_table(family, cls, rules, path: str | None = None, build: bool = True, *, rules_class=None,
-               header_rules=None, hint: str = ""):
+               header_rules=None, expect: dict | None = None, describe=None, hint: str = "", **solve_options):
     """The one table loader: the verified file of ``rules`` in the table family ``family`` (engine.game.Tables),
     from ``path`` (``--table``), the shipped ``data/``, the cache, or solved on first use (when ``build`` and the
-    family solves on first use), as ``cls(tablefile, rules)``. With ``rules_class``, ``rules`` None means its
-    defaults and rules of another class are refused. The header must hold the family's game and
-    ``header_rules`` (default ``rules.as_dict()``)."""
+    family solves on first use; ``solve_options`` go to its solver), as ``cls(tablefile, rules)``. With
+    ``rules_class``, ``rules`` None means its defaults and rules of another class are refused. The header must
+    hold the family's game and ``header_rules`` (default ``rules.as_dict()``), or the fields ``expect``;
+    ``describe(header)`` words another header in messages (default :func:`describe_header`)."""
     import os
 
     from .store import open_table
@@ -29,9 +30,10 @@ def load_table(family, cls, rules, path: str | None = None, build: bool = True, 
         if not isinstance(rules, rules_class):
             raise InvalidQuery("rules must be a %s Rules object, not %s" % (family.headers[0], shown_value(rules)))
 
-    expect = {"game": family.headers[0], "rules": rules.as_dict() if header_rules is None else header_rules}
-    tablefile = open_table(family.name(rules), expect=expect, describe=describe_header, path=path,
-                           build=family.solver(rules) if build else None, hint=hint)
+    if expect is None:
+        expect = {"game": family.headers[0], "rules": rules.as_dict() if header_rules is None else header_rules}
+    tablefile = open_table(family.name(rules), expect=expect, describe=describe or describe_header, path=path,
+                           build=family.solver(rules, **solve_options) if build else None, hint=hint)
     return cls(tablefile, rules)
 
 

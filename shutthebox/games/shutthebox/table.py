@@ -15,6 +15,7 @@ tiles first among exactly equal moves.
 import os
 
 from ...engine.store import open_table
+from ...engine.table import load_table
 from ...engine.text import shown_value as _shown
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
@@ -93,10 +94,11 @@ def load(path: str | None = None, *, rules: Rules | None = None, players: int = 
     if rules.tiles > MAX_BUILD_TILES:
         raise InvalidQuery("tables are solved for at most %d tiles, not %d" % (MAX_BUILD_TILES, rules.tiles))
 
-    solve = _TABLES.solver((rules, players), progress=progress) if build else None
-    tablefile = open_table(table_name(rules, players), expect=header_fields(rules, players),
-                           describe=describe_fields, path=path, build=solve,
-                           hint=", or set %s" % TABLE_ENV)
+    return load_table(_TABLES, _read, (rules, players), path, build, expect=header_fields(rules, players),
+                      describe=describe_fields, hint=", or set %s" % TABLE_ENV, progress=progress)
+
+
+def _read(tablefile, game):
     return _reader(tablefile)
 
 

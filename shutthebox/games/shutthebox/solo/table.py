@@ -21,7 +21,7 @@ the strategies or the simulator.
 """
 
 
-from ....engine.store import open_table
+from ....engine.table import load_table
 from ....engine.text import shown_value
 from ....errors import InvalidQuery
 from .. import DECLARATION
@@ -115,9 +115,12 @@ def load_solo(variant: str | None = None, path: str | None = None, *, rules: Rul
     expect = {"game": GAME}
     if path is None or asked:
         expect["rules"] = chosen.as_dict()
-    solve = _TABLES.solver(chosen, progress=progress) if build and path is None else None
-    return SoloTable(open_table(table_name(chosen), expect=expect, describe=describe_fields, path=path,
-                                build=solve))
+    return load_table(_TABLES, _read, chosen, path, build and path is None, expect=expect, describe=describe_fields,
+                      progress=progress)
+
+
+def _read(tablefile, rules) -> "SoloTable":
+    return SoloTable(tablefile)
 
 
 def open_rules(rules: Rules) -> "SoloTable":
