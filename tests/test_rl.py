@@ -167,7 +167,17 @@ def test_info_and_seeds(env_id, options):
             assert (np.isfinite(q) == (mask == 1)).all() and (q[mask == 0] == worst).all()
             best = q.max() if game.better == "more" else q.min()
             assert all(mask[a] for a in info["optimal_actions"])
-            assert abs(game.value() - best) < 1e-9
+            # optimal_mask: fixed shape, int8, the optimal actions; q_return: the values as returns, argmax legal
+            optimal = info["optimal_mask"]
+            assert optimal.dtype == np.int8 and optimal.shape == mask.shape
+            assert np.flatnonzero(optimal).tolist() == list(info["optimal_actions"])
+            q_return = info["q_return"]
+            assert int(np.argmax(q_return)) in info["optimal_actions"]
+            assert (q_return[mask == 0] == -np.inf).all()
+            owed = game._owed  # toggle: the passes reset drew, charged to the first step
+            sign = 1.0 if game.better == "more" else -1.0
+            assert np.allclose(q_return[mask == 1], sign * q[mask == 1] + owed, rtol=0, atol=1e-12)
+            assert abs(game.value() - (best - owed if sign < 0 else best)) < 1e-9
             assert game.render().strip()
             choice = info["optimal_actions"][0] if step % 2 else int(np.flatnonzero(mask)[step % int(mask.sum())])
             obs, reward, terminated, truncated, info = env.step(choice)
@@ -175,8 +185,9 @@ def test_info_and_seeds(env_id, options):
                 assert info["regret"] == 0.0
             assert info["regret"] >= 0.0
             trace.append((obs.tolist(), reward, terminated))
-            if terminated:
-                assert game.value() == 0.0 and not info["action_mask"].any()
+            if terminated:  # the game is over: every action a no-op worth 0 (no empty mask for a sampler)
+                assert game.value() == 0.0 and info["action_mask"].all() and not info["q_values"].any()
+                assert not info["q_return"].any() and info["optimal_mask"].all()
                 obs, info = env.reset()
                 trace.append(obs.tolist())
         runs.append(trace)
@@ -285,3 +296,433 @@ def test_evaluate_optimal_policy_under_an_optional_one_die(objective):
                          one_die="optional:8", objective=objective)
     assert report.exact == report.optimum == table.expect("1234567", objective)
     assert report.regret == 0.0 and report.illegal == 0
+
+
+# -- evaluate: the mask, broken and stochastic policies, the headline ---------------------------------
+
+
+class MaskedPredictor:
+    """A policy with sb3-contrib MaskablePPO's predict signature: it plays the largest legal action when given
+    the mask, and an illegal one (0 closes no tile) without it."""
+
+    def __init__(self):
+        self.calls = []
+
+    def predict(self, observation, state=None, episode_start=None, deterministic=False, action_masks=None):
+        self.calls.append(deterministic)
+        if action_masks is None:
+            return np.array(0), state
+        return np.array([np.flatnonzero(action_masks)[-1]]), state
+
+
+def test_evaluate_passes_the_mask_to_every_policy_that_takes_one():
+    largest = MaskedPredictor()
+    report = rl.evaluate(largest, "shutthebox/ShutTheBoxSolo-v0", episodes=50, seed=1)
+    assert report.illegal == 0 and report.truncated == 0 and report.exact is not None
+    assert largest.calls and all(largest.calls)  # deterministic=True, where predict takes it
+
+    def two(observation, mask):
+        return np.flatnonzero(mask)[-1]
+
+    def keyword(observation, action_mask=None):
+        return 0 if action_mask is None else np.flatnonzero(action_mask)[-1]
+
+    class Callable:
+        def __call__(self, observation, mask):
+            return int(np.flatnonzero(mask)[-1])
+
+    for policy in (two, keyword, Callable()):
+        other = rl.evaluate(policy, "shutthebox/ShutTheBoxSolo-v0", episodes=50, seed=1)
+        assert other.illegal == 0 and other.exact == report.exact and other.mean == report.mean
+
+
+def test_evaluate_reports_an_illegal_only_policy_as_having_no_value():
+    """A policy that only plays illegal actions (0 closes no tile) finishes no game: no mean, no loss, every
+    episode cut short and every action counted illegal, and the report says so (under ``score`` a mean of 0
+    would read as perfect play)."""
+    report = rl.evaluate(lambda observation: 0, "shutthebox/ShutTheBoxSolo-v0", episodes=20, seed=1,
+                         max_illegal=10, objective="score")
+    assert report.mean is None and report.loss is None and report.exact is None and not report.finishes
+    assert report.truncated == report.cut_illegal == 20 and report.illegal == 200 and report.decisions == 0
+    assert "never end" in report.note
+    text = str(report)
+    assert "no value: the policy does not finish its games: 20 of 20 episodes cut short (20 after 10 illegal " \
+           "actions in a row)" in text
+    assert "200 illegal actions of 200" in text and "mean" not in text
+
+
+def test_evaluate_leads_with_the_loss_per_episode():
+    """On yazy a random policy has less regret per decision than scoring the best category at once (it takes
+    many small decisions) yet loses more points a game: the headline is the loss per episode."""
+    from shutthebox.games.yazy.rules import score
+
+    def greedy(observation, mask):
+        roll = tuple(int(die) for die in observation[11:16])
+        return 32 + max((c for c in range(11) if mask[32 + c]), key=lambda c: (score(c, roll), -c))
+
+    rng = np.random.default_rng(0)
+
+    def random_legal(observation, mask):
+        legal = np.flatnonzero(mask)
+        return legal[rng.integers(len(legal))]
+
+    first = rl.evaluate(greedy, "shutthebox/Yazy-v0", episodes=150, seed=1)
+    second = rl.evaluate(random_legal, "shutthebox/Yazy-v0", episodes=150, seed=1)
+    assert first.loss + first.loss_half_width < second.loss - second.loss_half_width
+    assert first.regret > second.regret  # the per-decision figure alone would rank them backwards
+    for report in (first, second):
+        lines = str(report).splitlines()
+        assert lines[1].startswith("  loss per episode:") and lines[2].startswith("  regret per decision:")
+        assert abs(report.loss - (report.optimum - report.mean)) < report.loss_half_width + report.mean_half_width
+
+
+def test_evaluate_exact_loss_comes_first():
+    report = rl.evaluate(lambda observation, mask: np.flatnonzero(mask)[-1], "shutthebox/ShutTheBoxSolo-v0",
+                         episodes=20, seed=1)
+    assert report.loss_exact and report.loss == report.optimum - report.exact > 0 and report.loss_half_width == 0
+    assert str(report).splitlines()[1].startswith("  loss per episode:      %.6f   (exact; " % report.loss)
+
+
+def test_evaluate_says_what_a_stochastic_policys_exact_figure_means():
+    rng = np.random.default_rng(3)
+
+    def random_legal(observation, mask):
+        legal = np.flatnonzero(mask)
+        return int(legal[rng.integers(len(legal))])
+
+    for episodes in (0, 30):  # the exact pass's second asks alone find it, and so do the episodes
+        report = rl.evaluate(random_legal, "shutthebox/ShutTheBoxSolo-v0", episodes=episodes, seed=1)
+        assert report.stochastic and report.exact is None and report.exact_fraction is None
+        assert report.exact_draw is not None and not report.loss_exact
+        assert "one deterministic policy drawn from it" in str(report)
+        assert "it answered the observation" in str(report)
+    declared = rl.evaluate(lambda observation, mask: np.flatnonzero(mask)[0], "shutthebox/ShutTheBoxSolo-v0",
+                           episodes=10, deterministic=False)
+    assert declared.stochastic and declared.exact is None and "declared stochastic" in str(declared)
+    fixed = rl.evaluate(lambda observation, mask: np.flatnonzero(mask)[0], "shutthebox/ShutTheBoxSolo-v0",
+                        episodes=10)
+    assert not fixed.stochastic and fixed.exact is not None and "stochastic" not in str(fixed)
+
+
+def test_evaluate_a_toggle_policy_that_never_finishes_has_no_value():
+    """Turning the lowest card the dice allow, face up or not, can cycle for ever: no exact value, no loss."""
+    report = rl.evaluate(lambda observation, mask: np.flatnonzero(mask)[0], "shutthebox/Toggle-v0", episodes=3,
+                         max_steps=2000, cards=4, sides=2)
+    assert report.exact is None and report.loss is None and "never turns every card down" in report.note
+    assert "no value" in str(report)
+
+
+# -- rendering, time limits, illegal actions ------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("render_mode", ["human", "rgb_array"])
+@pytest.mark.parametrize("env_id,options", [GYM_CASES[0], GYM_CASES[4], GYM_CASES[6], GYM_CASES[9], GYM_CASES[11]])
+def test_check_env_in_every_render_mode(env_id, options, render_mode, capsys):
+    """Gymnasium's toy-text conventions: ``human`` prints the text (render returns None), ``rgb_array`` gives
+    a small uint8 picture of the board, as SB3's make_vec_env asks (render_mode="rgb_array")."""
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make(env_id, render_mode=render_mode, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    obs, info = env.reset(seed=2)
+    picture = env.render()
+    if render_mode == "human":
+        assert picture is None and "ShutTheBox" in capsys.readouterr().out
+        env.step(info["optimal_actions"][0])
+        assert capsys.readouterr().out.strip()  # printed after each step too
+    else:
+        assert picture.dtype == np.uint8 and picture.ndim == 3 and picture.shape[2] == 3
+        assert 32 <= picture.shape[0] <= 256 and 32 <= picture.shape[1] <= 512
+        changed = False
+        for _ in range(20):  # the board shows each change of the observation
+            obs_after, _, terminated, _, info = env.step(info["optimal_actions"][0])
+            if (obs_after != obs).any():
+                assert not np.array_equal(env.render(), picture)
+                changed = True
+                break
+        assert changed
+
+
+def test_render_mode_refused_clearly():
+    with warnings.catch_warnings(), pytest.raises(ValueError, match="render_mode must be None or one of 'human', "
+                                                                    "'ansi', 'rgb_array'"):
+        warnings.simplefilter("ignore")  # Gymnasium's own warning of a mode not in the metadata
+        gymnasium.make("shutthebox/Toggle-v0", render_mode="rgb")
+
+
+def test_registered_time_limit_and_reward_threshold():
+    """Every id has a time limit (an illegal-only policy is truncated, not stepped for ever) and a reward
+    threshold within 1% of optimal play's expected return under the default rules (from the table)."""
+    from shutthebox.rl.evaluation import optimum_of
+
+    for env_id in rl.ENV_IDS:
+        spec = gymnasium.spec(env_id)
+        assert spec.max_episode_steps >= 100 and spec.reward_threshold is not None
+        env = gymnasium.make(env_id)
+        best = optimum_of(env.unwrapped) * (1 if env.unwrapped.better == "more" else -1)
+        assert best - 0.01 * abs(best) <= spec.reward_threshold < best
+        obs, info = env.reset(seed=0)
+        illegal = int(np.flatnonzero(info["action_mask"] == 0)[0]) if not info["action_mask"].all() else -1
+        for step in range(spec.max_episode_steps):
+            _, _, terminated, truncated, _ = env.step(illegal)
+            assert not terminated and truncated == (step == spec.max_episode_steps - 1)
+
+
+@pytest.mark.parametrize("env_id,options,penalty", [
+    ("shutthebox/ShutTheBoxSolo-v0", {}, -1.0),
+    ("shutthebox/ShutTheBoxSolo-v0", {"objective": "score"}, -46.0),
+    ("shutthebox/Toggle-v0", {"cards": 4, "sides": 2}, -1000.0),
+    ("shutthebox/GoatSolo-v0", {"goal": 7}, -1000.0),
+    ("shutthebox/Yazy-v0", {}, -1.0),
+])
+def test_illegal_action_can_end_the_episode_with_a_stated_penalty(env_id, options, penalty):
+    env = gymnasium.make(env_id, illegal="end", **options)
+    obs, info = env.reset(seed=1)
+    while info["action_mask"].all():  # yazy: every action is legal while both rerolls are left
+        obs, _, _, _, info = env.step(info["optimal_actions"][0])
+    bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
+    obs, reward, terminated, truncated, info = env.step(bad)
+    assert terminated and not truncated and reward == penalty == env.unwrapped.illegal_penalty
+    assert info["illegal"] and env.unwrapped.value() == 0.0
+    env = gymnasium.make(env_id, illegal="end", illegal_penalty=-7, **options)
+    env.reset(seed=1)
+    assert env.unwrapped.illegal_penalty == -7.0
+    with pytest.raises(ValueError, match="illegal must be one of 'noop', 'end', 'replace'"):
+        gymnasium.make(env_id, illegal="raise", **options)
+    with pytest.raises(ValueError, match="illegal_penalty must be a finite number"):
+        gymnasium.make(env_id, illegal="end", illegal_penalty=float("nan"), **options)
+
+
+def test_illegal_action_can_be_replaced_by_a_legal_one():
+    """``illegal="replace"``: a legal action drawn by the environment's dice is played (``info["played"]``,
+    its regret charged); the same seed plays the same replacements."""
+    def episode(seed):
+        env = gymnasium.make("shutthebox/ShutTheBoxSolo-v0", illegal="replace")
+        obs, info = env.reset(seed=seed)
+        trace, terminated = [], False
+        while not terminated:
+            mask = info["action_mask"]
+            obs, reward, terminated, _, info = env.step(0)  # 0 closes no tile: never legal
+            assert info["illegal"] and mask[info["played"]] == 1 and info["regret"] >= 0
+            trace.append((info["played"], obs.tolist(), reward))
+        return trace
+
+    traces = [episode(seed) for seed in range(10)]
+    assert traces == [episode(seed) for seed in range(10)]
+    assert len({played for trace in traces for played, _, _ in trace}) > 5
+
+
+# -- pickling, copying, states ---------------------------------------------------------------------
+
+
+def _continue(env, actions_rng, steps):
+    trace = []
+    _, info = env.unwrapped._observation(), env.unwrapped._info(0.0, False)
+    for _ in range(steps):
+        legal = np.flatnonzero(info["action_mask"])
+        obs, reward, terminated, truncated, info = env.step(int(legal[actions_rng.integers(len(legal))]))
+        trace.append((obs.tolist(), reward, terminated, info["q_values"].tolist(), info["regret"]))
+        if terminated or truncated:
+            obs, info = env.reset()
+            trace.append(obs.tolist())
+    return trace
+
+
+@pytest.mark.parametrize("env_id,options", GYM_CASES)
+def test_pickle_and_deepcopy_mid_episode_continue_identically(env_id, options):
+    import copy
+    import pickle
+
+    env = gymnasium.make(env_id, **options)
+    _, info = env.reset(seed=4)
+    for _ in range(3):
+        _, _, terminated, _, info = env.step(info["optimal_actions"][0])
+        if terminated:
+            _, info = env.reset()
+    copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    assert copies[0].unwrapped.model is env.unwrapped.model  # the table is shared, not copied
+    traces = [_continue(each, np.random.default_rng(7), 40) for each in [env] + copies]
+    assert traces[0] == traces[1] == traces[2]
+
+
+@pytest.mark.parametrize("name,options", AEC_CASES[:2] + AEC_CASES[3:4])
+def test_pettingzoo_pickle_and_deepcopy_mid_game(name, options):
+    import copy
+    import pickle
+
+    def play(env, steps, rng):
+        trace = []
+        for agent in env.agent_iter(steps):
+            obs, reward, terminated, truncated, info = env.last()
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(None if terminated or truncated else int(legal[rng.integers(len(legal))]))
+            trace.append((agent, obs["observation"].tolist(), reward))
+        return trace
+
+    env = make_aec(name, options)
+    env.reset(seed=3)
+    play(env, 5, np.random.default_rng(0))
+    copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    traces = [play(each, 60, np.random.default_rng(1)) for each in [env] + copies]
+    assert traces[0] == traces[1] == traces[2]
+
+
+@pytest.mark.parametrize("env_id,options", GYM_CASES)
+def test_reset_from_a_chosen_state(env_id, options):
+    """``get_state()`` reads the state; ``reset(options={"state": ...})`` starts there: the same observation,
+    mask and values, and from there the same game as the original with the same dice."""
+    env = gymnasium.make(env_id, **options)
+    other = gymnasium.make(env_id, **options)
+    rng = np.random.default_rng(5)
+    obs, info = env.reset(seed=6)
+    for _ in range(25):
+        state = env.unwrapped.get_state()
+        hash(state)
+        again, again_info = other.reset(seed=9, options={"state": state})
+        assert other.unwrapped.get_state() == state and (again == obs).all()
+        for key in ("action_mask", "q_values", "optimal_mask"):
+            assert (again_info[key] == info[key]).all()
+        legal = np.flatnonzero(info["action_mask"])
+        obs, _, terminated, _, info = env.step(int(legal[rng.integers(len(legal))]))
+        if terminated:
+            obs, info = env.reset()
+
+
+def test_reset_refuses_a_state_that_is_no_decision():
+    solo = gymnasium.make("shutthebox/ShutTheBoxSolo-v0")
+    for state, words in [((511, 13), "the roll must be a whole number from 0 to 12"),
+                         ((0b1, 5), "no move fits roll 5 at open 1: the game is over there"),
+                         ((511, 0), "roll 0 \\(the dice to be chosen\\) is a state only where"),
+                         ((0, 0), "the open tiles \\(a bitmask\\) must be a whole number from 1 to 511"),
+                         ((511,), "a state is \\(open tiles as a bitmask, roll\\)"),
+                         ((511, 7.0), "the roll must be a whole number")]:
+        with pytest.raises(ValueError, match=words):
+            solo.reset(options={"state": state})
+    with pytest.raises(ValueError, match="reset takes the option 'state' alone, not 'start'"):
+        solo.reset(options={"start": 3})
+    with pytest.raises(ValueError, match="dice 6 6 turn no card"):
+        gymnasium.make("shutthebox/Toggle-v0", cards=4, sides=6).reset(options={"state": (15, 6, 6)})
+    with pytest.raises(ValueError, match="2 rolls cannot make a turn total of 1"):
+        gymnasium.make("shutthebox/GoatSolo-v0").reset(options={"state": (0, 1, 2)})
+    with pytest.raises(ValueError, match="a die must be a whole number from 1 to 6"):
+        gymnasium.make("shutthebox/Yazy-v0").reset(options={"state": (3, (1, 2, 3, 4, 7), 2)})
+
+
+# -- actions, options, vector environments, PettingZoo's corners ----------------------------------------
+
+
+def test_actions_as_arrays_floats_and_bools():
+    """A 0-d or one-element integer array is the action it holds; several actions are refused clearly; a
+    float or a bool is outside Discrete and so illegal, as documented."""
+    env = gymnasium.make("shutthebox/ShutTheBoxSolo-v0")
+    results = []
+    for wrap in (int, np.int64, lambda a: np.array(a), lambda a: np.array([a])):
+        obs, info = env.reset(seed=2)
+        action = info["optimal_actions"][0]
+        obs, reward, _, _, info = env.step(wrap(action))
+        assert not info["illegal"]
+        results.append(obs.tolist())
+    assert results.count(results[0]) == 4
+    obs, info = env.reset(seed=2)
+    action = info["optimal_actions"][0]
+    for bad in (float(action), np.array([float(action)]), True, np.bool_(True), str(action), None):
+        assert env.step(bad)[4]["illegal"]
+    with pytest.raises(ValueError, match="an action is one integer, not an array of shape \\(2,\\)"):
+        env.step(np.array([action, action]))
+
+
+def test_options_of_the_wrong_type_are_refused_as_invalid_queries():
+    for env_id, options, words in [("shutthebox/GoatSolo-v0", {"goal": [5]}, "--goal must be a whole number"),
+                                   ("shutthebox/Toggle-v0", {"cards": [3]}, "--cards must be a whole number")]:
+        with pytest.raises(InvalidQuery, match=words):
+            gymnasium.make(env_id, **options)
+    from shutthebox.rl import goat_v0
+
+    with pytest.raises(InvalidQuery, match="--goal must be a whole number"):
+        goat_v0.env(goal=[5])
+    if "yahtzee" in registry.GAMES:
+        with pytest.raises(InvalidQuery, match="the joker rule must be official, free or none, not \\['free'\\]"):
+            gymnasium.make("shutthebox/Yahtzee-v0", joker=["free"])
+        with pytest.raises(InvalidQuery, match="rational must be True or False"):
+            gymnasium.make("shutthebox/Yahtzee-v0", rational="yes")
+
+
+def test_vector_env_masks_are_never_empty():
+    """After an episode ends Gymnasium's vector env (next-step autoreset) shows the final info, and its
+    next step resets: the mask there has every action (a no-op), never an empty row for a masked sampler."""
+    envs = gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make("shutthebox/ShutTheBoxSolo-v0")] * 3)
+    obs, infos = envs.reset(seed=0)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(120):
+        masks = infos["action_mask"]
+        assert masks.shape == (3, 512) and masks.any(axis=1).all()
+        actions = [int(rng.choice(np.flatnonzero(row))) for row in masks]
+        obs, rewards, terminated, truncated, infos = envs.step(np.array(actions))
+        ended += int(terminated.sum())
+    assert ended >= 10
+
+
+def test_toggle_value_at_reset_counts_the_passes_owed_to_the_first_step():
+    """One card, two-sided dice: a roll of 2 2 turns nothing (a pass), any other ends the game. The return is
+    minus (1 + the passes), which ``value()`` at reset must say exactly, passes drawn by reset included."""
+    env = gymnasium.make("shutthebox/Toggle-v0", cards=1, sides=2)
+    owed = 0
+    for seed in range(40):
+        _, info = env.reset(seed=seed)
+        value = env.unwrapped.value()
+        assert value == -info["q_return"].max()
+        _, reward, terminated, _, _ = env.step(0)
+        assert terminated and reward == -value
+        owed += value > 1
+    assert owed >= 3  # some resets drew passes
+
+
+def test_pettingzoo_state_is_the_whole_game():
+    """``state()`` (AECEnv's method, no longer hidden by an attribute) is the whole game within
+    ``state_space``: Shut the Box the observation less the observer's seat, Goat both banked scores in seat
+    order, the turn total, the rolls and the seat to move."""
+    from shutthebox.rl import goat_v0, shutthebox_v0
+
+    for module in (shutthebox_v0, goat_v0):
+        env = module.env()
+        env.reset(seed=1)
+        for agent in env.agent_iter(30):
+            obs, _, terminated, truncated, _ = env.last()
+            state, seen = env.unwrapped.state(), obs["observation"].tolist()
+            assert isinstance(state, np.ndarray) and env.unwrapped.state_space.contains(state)
+            if module is shutthebox_v0:
+                tiles = env.unwrapped.rules.tiles
+                assert state.tolist() == seen[:tiles + 2] + seen[tiles + 3:]
+            else:
+                seat = seen[5]
+                assert state.tolist() == (seen[:2] if seat == 0 else seen[1::-1]) + seen[2:5]
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(None if terminated or truncated else int(legal[-1]))
+
+
+@pytest.mark.parametrize("name,options", AEC_CASES[:1] + AEC_CASES[4:])
+def test_pettingzoo_raw_env_after_the_game_says_so(name, options):
+    module = __import__("shutthebox.rl." + name, fromlist=["raw_env"])
+    env = module.raw_env(**options)
+    env.reset(seed=0)
+    while not all(env.terminations.values()):
+        env.step(env.infos[env.agent_selection]["optimal_actions"][0])
+    while env.agents:
+        env.step(None)
+    with pytest.raises(RuntimeError, match="the game is over and every agent has been stepped out of it: call "
+                                           "reset\\(\\)"):
+        env.step(None)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,options", AEC_CASES[:2] + AEC_CASES[3:4])
+def test_pettingzoo_render_test(name, options, capsys):
+    from pettingzoo.test import render_test
+
+    module = __import__("shutthebox.rl." + name, fromlist=["env"])
+    render_test(lambda render_mode=None: module.env(render_mode=render_mode, **options))
+    assert "ShutTheBox" in capsys.readouterr().out  # human: printed

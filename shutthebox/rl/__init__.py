@@ -18,8 +18,8 @@ and the PettingZoo ones (several players) follow PettingZoo's module convention:
     env = shutthebox_v0.env(players=3, tiles=10)
     env = goat_v0.env(goal=100)
 
-``evaluate(policy, env_id, ...)`` gives a policy's exact value where the state space allows and its mean
-regret per decision along seeded episodes. Nothing else in ``shutthebox`` imports this package: questions
+``evaluate(policy, env_id, ...)`` gives what a policy loses a game against optimal play (exactly where the
+state space allows), then its mean regret per decision along seeded episodes. Nothing else in ``shutthebox`` imports this package: questions
 never import Gymnasium, PettingZoo or numpy.
 """
 
@@ -28,24 +28,28 @@ import gymnasium
 from .. import registry
 
 NAMESPACE = "shutthebox"
-# id -> entry point: the one-player environments
+# id -> (entry point, max_episode_steps, reward_threshold): the one-player environments. The time limit is
+# well above any legal game of Shut the Box, yazy and Yahtzee, and far above optimal play's mean for toggle and
+# Goat; the threshold is within 1% of optimal play's expected return under the default rules (checked against
+# the tables by tests/test_rl.py).
 ENVIRONMENTS = {
-    "ShutTheBoxSolo-v0": "shutthebox.rl.solo:ShutTheBoxSoloEnv",
-    "Toggle-v0": "shutthebox.rl.toggle:ToggleEnv",
-    "GoatSolo-v0": "shutthebox.rl.goat:GoatSoloEnv",
-    "Yazy-v0": "shutthebox.rl.yazy:YazyEnv",
+    "ShutTheBoxSolo-v0": ("shutthebox.rl.solo:ShutTheBoxSoloEnv", 100, 0.0967),
+    "Toggle-v0": ("shutthebox.rl.toggle:ToggleEnv", 1000, -50.82),
+    "GoatSolo-v0": ("shutthebox.rl.goat:GoatSoloEnv", 1000, -8.58),
+    "Yazy-v0": ("shutthebox.rl.yazy:YazyEnv", 100, 164.1),
 }
 if "yahtzee" in registry.GAMES:
-    ENVIRONMENTS["Yahtzee-v0"] = "shutthebox.rl.yahtzee:YahtzeeEnv"
+    ENVIRONMENTS["Yahtzee-v0"] = ("shutthebox.rl.yahtzee:YahtzeeEnv", 100, 252.1)
 
 ENV_IDS = tuple("%s/%s" % (NAMESPACE, name) for name in ENVIRONMENTS)
 
 
 def _register() -> None:
-    for name, entry_point in ENVIRONMENTS.items():
+    for name, (entry_point, steps, threshold) in ENVIRONMENTS.items():
         env_id = "%s/%s" % (NAMESPACE, name)
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=entry_point)
+            gymnasium.register(id=env_id, entry_point=entry_point, max_episode_steps=steps,
+                               reward_threshold=threshold)
 
 
 _register()

@@ -13,21 +13,24 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 
-from ._base import Dice, as_action
+from ._base import Dice, as_action, check_render_mode
 
 
 class ExactAEC(AECEnv):
-    """A subclass sets ``model`` and writes ``_start()`` (a new game: sets ``self.state`` and
+    """A subclass sets ``model`` and writes ``_start()`` (a new game: sets ``self._key`` and
     ``self.seat``, returns the final rewards by seat if the game ended before any decision, else None),
     ``_play(action)`` (a legal action and the chance after it: the final rewards by seat when the game
-    ends, else None), ``_observe(seat)`` and ``_words()``."""
+    ends, else None), ``_observe(seat)``, ``_global()`` (the whole game as ``state()`` gives it: the
+    observation less the observer's seat), ``_words()`` and ``_board()`` (the rows of its picture).
 
-    metadata = {"render_modes": ["ansi"], "is_parallelizable": False, "render_fps": 4}
+    ``render_mode``: ``ansi`` (the position in words), ``human`` (the same printed after each step, as
+    PettingZoo's classic environments), ``rgb_array`` (a small picture of the board, uint8)."""
 
-    def __init__(self, model, players: int, nvec, render_mode: str | None = None, exact_info: bool = True):
+    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "is_parallelizable": False, "render_fps": 4}
+
+    def __init__(self, model, players: int, nvec, state_nvec, render_mode: str | None = None, exact_info: bool = True):
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError("render_mode must be None or 'ansi', not %r" % (render_mode,))
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.model = model
         self.render_mode = render_mode
         self.exact_info = bool(exact_info)
@@ -37,11 +40,12 @@ class ExactAEC(AECEnv):
             "observation": spaces.MultiDiscrete(np.array(nvec, dtype=np.int64)),
             "action_mask": spaces.Box(0, 1, shape=(n,), dtype=np.int8)}) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
+        self.state_space = spaces.Box(0, np.array(state_nvec, dtype=np.int64) - 1, dtype=np.int64)
         self.better = "more"
         self.dice = Dice()
         self.np_random = None
         self._zeros = np.zeros(n, dtype=np.int8)
-        self.state = None
+        self._key = None
         self.seat = 0
         self._decision = model.terminal
         self.agents = []
@@ -69,6 +73,9 @@ class ExactAEC(AECEnv):
         self._after(ended, None)
 
     def step(self, action):
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has been stepped out of it: call reset() for a "
+                               "new game")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             return self._was_dead_step(action)
@@ -86,6 +93,8 @@ class ExactAEC(AECEnv):
             ended = self._play(number)
             self._after(ended, agent)
         self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
 
     def _after(self, ended, mover) -> None:
         """The decision, the agent to move and the infos after a reset or a step."""
@@ -95,7 +104,7 @@ class ExactAEC(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
             self._decision = self.model.terminal if self.exact_info else self.model.terminal_coarse
         else:
-            self._decision = self.model.decision(self.state, self.exact_info)
+            self._decision = self.model.decision(self._key, self.exact_info)
         self.agent_selection = self.possible_agents[self.seat]
         if mover is None:
             self.infos = {agent: self._info(agent) for agent in self.agents}
@@ -112,9 +121,20 @@ class ExactAEC(AECEnv):
         return {"observation": self._observe(seat),
                 "action_mask": self._decision.mask.copy() if to_move else self._zeros.copy()}
 
+    def state(self) -> np.ndarray:
+        """The whole game (int64, within ``state_space``): the observation less the observer's seat."""
+        return self._global()
+
     def render(self):
         if self.render_mode == "ansi":
             return self._words() + "\n"
+        if self.render_mode == "human":
+            print(self._words())
+            return None
+        if self.render_mode == "rgb_array":
+            from ._picture import board
+
+            return board(self._board())
         return None
 
     def close(self):
@@ -142,5 +162,5 @@ class ExactAEC(AECEnv):
         if self.terminations.get(self.agent_selection, True):
             return 0.0
         if self._decision.q is None:
-            return self.model.decision(self.state, True).value
+            return self.model.decision(self._key, True).value
         return self._decision.value

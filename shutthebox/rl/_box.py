@@ -22,6 +22,14 @@ def game_of(players=2, tiles=None, dice=None, sides=None, one_die=None, max_move
     return rules_from_options({name: str(value) for name, value in options.items() if value is not None})
 
 
+FIELDS = ("tiles", "sides", "dice", "one_die_at_most", "max_move_tiles", "one_die_optional", "one_die_high_shut")
+
+
+def rules_fields(rules) -> tuple:
+    """The rules as plain values (a model pickles with them): ``Rules(*rules_fields(rules)) == rules``."""
+    return tuple(getattr(rules, name) for name in FIELDS)
+
+
 def one_die_text(rules) -> str:
     """The command line's ``--one-die`` value of ``rules``."""
     when = []

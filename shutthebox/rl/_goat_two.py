@@ -33,12 +33,13 @@ class GoatTwoEnv(ExactAEC):
         found = model("two", goal)
         self.goal = goal
         self.metadata = dict(self.metadata, name="goat_v0")
-        super().__init__(found, 2, [goal + MAX_GAIN] * 2 + [2 * 21 + 1, ROLLS, 2, 2], render_mode, exact_info)
+        nvec = [goal + MAX_GAIN] * 2 + [2 * 21 + 1, ROLLS, 2, 2]
+        super().__init__(found, 2, nvec, nvec[:-1], render_mode, exact_info)
         self.banked, self.turn, self.rolls = [0, 0], 0, 0
 
     def _set_state(self):
         seat = self.seat
-        self.state = (seat + 1, self.banked[seat], self.banked[1 - seat], self.turn, self.rolls)
+        self._key = (seat + 1, self.banked[seat], self.banked[1 - seat], self.turn, self.rolls)
 
     def _start(self):
         self.banked, self.turn, self.rolls, self.seat = [0, 0], 0, 0, 0
@@ -74,6 +75,14 @@ class GoatTwoEnv(ExactAEC):
     def _observe(self, seat: int) -> np.ndarray:
         return np.array([self.banked[seat], self.banked[1 - seat], self.turn, self.rolls, self.seat, seat],
                         dtype=np.int64)
+
+    def _global(self) -> np.ndarray:
+        return np.array(self.banked + [self.turn, self.rolls, self.seat], dtype=np.int64)
+
+    def _board(self) -> list:
+        return [[("text", "goal"), ("text", str(self.goal))]] + [
+            [("tile", "p%d" % seat, seat == self.seat), ("text", str(self.banked[seat]))] for seat in range(2)] + [
+            [("text", "turn"), ("text", str(self.turn))] + [("tile", "", taken < self.rolls) for taken in range(ROLLS)]]
 
     def question(self) -> list:
         seat = self.seat

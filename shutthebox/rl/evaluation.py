@@ -1,12 +1,15 @@
-"""How good is a policy? Its exact value where the state space allows, and its mean regret per decision
-along seeded episodes everywhere (docs/RL.md).
+"""How good is a policy? What it loses a game against optimal play (exactly where the state space allows),
+then its regret per decision, along seeded episodes (docs/RL.md).
 
     from shutthebox.rl import evaluate
     report = evaluate(policy, "shutthebox/ShutTheBoxSolo-v0", episodes=2000, seed=1)
     print(report)
 
-A policy is ``policy(observation) -> action``, ``policy(observation, action_mask) -> action`` (two
-parameters), or an object with ``predict(observation, deterministic=True)`` (Stable-Baselines3's).
+A policy is any of: an object with ``predict(observation, ...)`` (Stable-Baselines3's; given
+``action_masks=mask`` where its ``predict`` takes that keyword, as sb3-contrib's MaskablePPO does, and
+``deterministic=True`` where it takes that); a callable of ``(observation, action_mask)`` (two positional
+parameters, or a parameter named ``action_mask``); a callable of the observation alone. It returns the
+action: an int, a numpy integer or a one-element integer array.
 """
 
 from __future__ import annotations
@@ -19,21 +22,38 @@ from fractions import Fraction
 import gymnasium
 import numpy as np
 
+from ..engine.notation import format_set
+
 Z95 = 1.959963984540054
 EXACT = ("shutthebox/ShutTheBoxSolo-v0", "shutthebox/Toggle-v0", "shutthebox/GoatSolo-v0")
 MAX_EXACT_TOGGLE_CARDS = 12  # a dense linear solve over 2^cards states
+RECHECK = 200  # the exact pass asks its first states twice: a policy that draws its actions shows it there
+_SEEN_LIMIT = 1 << 20  # answers remembered to compare with later ones
+MASK_NAMES = ("action_mask", "action_masks", "mask")
 
 
 @dataclass
 class Evaluation:
-    """What :func:`evaluate` found. Values are in the game's unit; ``better`` says which way is good.
+    """What :func:`evaluate` found. Values are in the game's unit (chance to shut, points; rolls, turns or
+    score where fewer is better); ``better`` says which way is good.
 
-    ``optimum``: the exact value of optimal play from the start (the table's); ``exact``: the policy's exact
-    value from the start (None where the state space is too large to enumerate; ``inf`` for a policy whose
-    games never end); ``mean``, ``mean_half_width``: the episodes' mean value (minus the mean return where
-    fewer is better) and its 95% half-width; ``regret``, ``regret_half_width``: the mean regret per decision
-    and its 95% half-width (episodes as clusters); ``decisions``, ``illegal``: legal and illegal steps taken;
-    ``truncated``: episodes cut at ``max_steps``."""
+    - ``loss``: what the policy loses a game against optimal play: exact (``loss_exact``) where the policy's
+      exact value is known, else the mean over the episodes of the regrets summed along each, with its 95%
+      half-width ``loss_half_width``; None for a policy that does not finish its games (it has no value).
+    - ``regret``, ``regret_half_width``: the mean regret per legal decision and its 95% half-width (episodes
+      as clusters). A policy taking more, smaller decisions can have less regret per decision and lose more a
+      game: rank by ``loss``.
+    - ``optimum``: optimal play's exact value from the start (the table's); ``exact``: the policy's exact
+      value (Shut the Box solo, toggle up to 12 cards, Goat solo, for a deterministic policy that finishes
+      its games; else None, ``note`` says why), ``exact_fraction`` the same as a Fraction where it is one.
+    - ``mean``, ``mean_half_width``: the episodes' mean value (minus the mean return where fewer is better)
+      and its 95% half-width; None when an episode was cut short.
+    - ``decisions``, ``illegal``: legal and illegal actions taken; ``truncated``: episodes cut short
+      (``cut_illegal`` after ``max_illegal`` illegal actions in a row, ``cut_steps`` at ``max_steps``).
+    - ``stochastic``: the policy answered the same observation differently (or was declared so): then
+      ``exact`` is None and ``exact_draw`` is the exact value of one deterministic policy drawn from it (its
+      first answer in each state), not the policy's own value; the episodes' figures are its own.
+    """
 
     env_id: str
     better: str
@@ -49,76 +69,221 @@ class Evaluation:
     truncated: int
     exact_fraction: Fraction | None = None
     note: str = ""
+    loss: float | None = None
+    loss_half_width: float | None = None
+    loss_exact: bool = False
+    stochastic: bool = False
+    exact_draw: float | None = None
+    cut_illegal: int = 0
+    cut_steps: int = 0
+    episode_loss: float | None = None  # the regrets summed along each episode, averaged, beside an exact loss
+    episode_loss_half_width: float | None = None
+    max_illegal: int = 0
+    stochastic_why: str = ""  # the observation answered differently, or "declared stochastic"
+
+    @property
+    def finishes(self) -> bool:
+        """Whether the policy finished its games (every episode ended; the exact pass found no state it never
+        leaves)."""
+        return self.loss is not None or (not self.episodes and self.exact is not None)
 
     def __str__(self) -> str:
-        lines = ["%s (%s is better)" % (self.env_id, self.better), "  optimal play (exact):  %.6f" % self.optimum]
-        if self.note:
-            lines.append("  " + self.note)
-        if self.exact is not None:
-            lines.append("  this policy (exact):   %.6f   (loss %.6f)" % (self.exact, abs(self.exact - self.optimum)))
+        lines = ["%s (%s is better)" % (self.env_id, self.better)]
+        if self.loss is None:
+            lines.append("  no value: " + (self._unfinished() or self.note or "no episode was played"))
+            lines.append("  loss per episode:      none (a policy that does not finish its games has no value)")
+        elif self.loss_exact:
+            also = ""
+            if self.episode_loss is not None:
+                also = "; %.6f +- %.6f from the regrets along %d episodes" % (
+                    self.episode_loss, self.episode_loss_half_width, self.episodes)
+            lines.append("  loss per episode:      %.6f   (exact%s)" % (self.loss, also))
+        else:
+            lines.append("  loss per episode:      %.6f +- %.6f   (the regrets summed along each of %d episodes)"
+                         % (self.loss, self.loss_half_width, self.episodes))
         if self.episodes:
-            lines.append("  %d episodes:  mean %.6f +- %.6f" % (self.episodes, self.mean, self.mean_half_width))
-            lines.append("  regret per decision:   %.6f +- %.6f over %d decisions%s" % (
-                self.regret, self.regret_half_width, self.decisions,
-                ", %d illegal actions" % self.illegal if self.illegal else ""))
-            if self.truncated:
-                lines.append("  %d episodes cut short" % self.truncated)
+            lines.append("  regret per decision:   %.6f +- %.6f over %d legal decisions" % (
+                self.regret, self.regret_half_width, self.decisions))
+        value = "optimal play %.6f (exact)" % self.optimum
+        if self.exact is not None:
+            value = "this policy %.6f (exact), " % self.exact + value
+        if self.mean is not None:
+            value += "; the episodes' mean %.6f +- %.6f" % (self.mean, self.mean_half_width)
+        lines.append("  value:                 " + value)
+        if self.episodes:
+            actions = self.decisions + self.illegal
+            lines.append("  episodes:              %d, %d cut short; %d illegal action%s of %d" % (
+                self.episodes, self.truncated, self.illegal, "" if self.illegal == 1 else "s", actions))
+        if self.stochastic:
+            lines.append("  stochastic policy: " + self._stochastic_words())
+        if self.note and self.loss is not None:
+            lines.append("  note: " + self.note)
         return "\n".join(lines)
+
+    def _unfinished(self) -> str:
+        parts = []
+        if self.cut_illegal:
+            parts.append("%d after %d illegal actions in a row" % (self.cut_illegal, self.max_illegal))
+        if self.cut_steps:
+            parts.append("%d at the step limit" % self.cut_steps)
+        words = ""
+        if parts:
+            words = "the policy does not finish its games: %d of %d episodes cut short (%s)" % (
+                self.truncated, self.episodes, ", ".join(parts))
+        if self.note:
+            words = (words + "; " if words else "") + self.note
+        return words
+
+    def _stochastic_words(self) -> str:
+        words = self.stochastic_why + ": its value is the episodes' mean"
+        if self.exact_draw is not None:
+            words += ("; %.6f is the exact value of one deterministic policy drawn from it (its first answer in "
+                      "each state), not its own" % self.exact_draw)
+        return words
+
+
+def _action(choice):
+    """A policy's answer as an int where it is an integer (numpy's, or a one-element integer array)."""
+    if isinstance(choice, np.ndarray) and choice.size == 1 and choice.dtype.kind in "iu":
+        return int(choice.reshape(()))
+    if isinstance(choice, np.integer):
+        return int(choice)
+    return choice
+
+
+def _parameters(function):
+    try:
+        return list(inspect.signature(function).parameters.values())
+    except (TypeError, ValueError):
+        return None
 
 
 def as_policy(policy):
-    """``policy`` as ``choose(observation, mask) -> int``."""
-    if hasattr(policy, "predict") and not inspect.isfunction(policy):
-        return lambda observation, mask: int(policy.predict(observation, deterministic=True)[0])
-    try:
-        required = [p for p in inspect.signature(policy).parameters.values()
-                    if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    except (TypeError, ValueError):
-        required = [None]
-    if len(required) >= 2:
-        return lambda observation, mask: int(policy(observation, mask))
-    return lambda observation, mask: int(policy(observation))
+    """``policy`` as ``choose(observation, mask) -> action``: the mask goes to every policy that takes one
+    (``predict(..., action_masks=)``, a second positional parameter, a parameter named ``action_mask``)."""
+    predict = getattr(policy, "predict", None)
+    if callable(predict) and not inspect.isfunction(policy):
+        names = {p.name for p in _parameters(predict) or ()}
+        keywords = {}
+        if "deterministic" in names:
+            keywords["deterministic"] = True
+        mask_name = next((name for name in MASK_NAMES if name in names), None)
+
+        def choose(observation, mask):
+            given = dict(keywords)
+            if mask_name is not None:
+                given[mask_name] = mask
+            answer = predict(observation, **given)
+            return _action(answer[0] if isinstance(answer, tuple) else answer)
+
+        return choose
+    parameters = _parameters(policy)
+    if parameters is None:
+        return lambda observation, mask: _action(policy(observation))
+    mask_name = next((p.name for p in parameters if p.name in MASK_NAMES and p.kind != p.POSITIONAL_ONLY), None)
+    required = [p for p in parameters if p.default is p.empty and p.kind in (p.POSITIONAL_ONLY,
+                                                                              p.POSITIONAL_OR_KEYWORD)]
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(required) >= 2 or any(p.kind == p.VAR_POSITIONAL for p in parameters):
+        return lambda observation, mask: _action(policy(observation, mask))
+    if mask_name is not None and positional and positional[0].name != mask_name:
+        return lambda observation, mask: _action(policy(observation, **{mask_name: mask}))
+    return lambda observation, mask: _action(policy(observation))
+
+
+class Asker:
+    """Asks the policy and remembers its answers: the same observation and mask answered differently marks
+    it stochastic (``differs``). ``recheck`` states are asked twice."""
+
+    def __init__(self, choose, wrap, recheck: int = 0):
+        self.choose, self.wrap, self.recheck = choose, wrap, recheck
+        self.seen: dict = {}
+        self.differs = None
+
+    def __call__(self, board, mask, observation=None):
+        if observation is None:
+            observation = self.wrap(board, mask)
+        action = self.choose(observation, mask)
+        key = (board.tobytes(), mask.tobytes())
+        before = self.seen.get(key)
+        if before is None:
+            if self.recheck > 0:
+                self.recheck -= 1
+                self._compare(board, action, self.choose(self.wrap(board, mask), mask))
+            if len(self.seen) < _SEEN_LIMIT:
+                self.seen[key] = action
+        else:
+            self._compare(board, before, action)
+        return action
+
+    def _compare(self, board, before, action) -> None:
+        if self.differs is None and repr(before) != repr(action):
+            self.differs = (board.tolist(), before, action)
 
 
 def evaluate(policy, env_id: str, *, episodes: int = 1000, seed: int = 0, exact: bool = True,
-             max_steps: int = 100_000, max_illegal: int = 100, **env_options) -> Evaluation:
+             deterministic: bool | None = None, max_steps: int = 100_000, max_illegal: int = 100,
+             **env_options) -> Evaluation:
     """Evaluate ``policy`` on the one-player environment ``env_id`` made with ``env_options``.
 
-    ``exact``: also the policy's exact value (Shut the Box solo, toggle up to 12 cards, Goat solo; the
-    policy must be deterministic: it is asked once per state). ``episodes`` seeded episodes (``seed``; the
-    first reset takes it, the others follow) give the mean value and the mean regret per decision with 95%
-    intervals; an episode is cut after ``max_steps`` steps or ``max_illegal`` illegal actions in a row (an
-    illegal action changes nothing: a deterministic policy would repeat it for ever)."""
-    choose = as_policy(policy)
-    env = gymnasium.make(env_id, **env_options)
+    Leads with what the policy loses a game against optimal play: exact (Shut the Box solo, toggle up to 12
+    cards, Goat solo: its exact value, asking the policy once in every state, with ``exact``), else the
+    regrets summed along each of ``episodes`` seeded episodes (``seed``; the first reset takes it, the others
+    follow); then the mean regret per decision and the mean value, with 95% intervals. The mask goes to every
+    policy that takes one. An episode is cut after ``max_steps`` steps or ``max_illegal`` illegal actions in a
+    row (an illegal action changes nothing: a deterministic policy would repeat it for ever); a policy whose
+    episodes are cut, or whose exact pass finds a state it never leaves, gets no value.
+
+    ``deterministic``: None to detect a policy that draws its actions (the same observation answered
+    differently, in the episodes or in the exact pass, which asks its first states twice); False to declare
+    it so; True to skip the exact pass's second asks. A stochastic policy's exact figure is that of one
+    deterministic policy drawn from it (``exact_draw``), not its own value.
+
+    Illegal actions are played as no-ops (the environment option ``illegal`` must stay ``"noop"``)."""
+    if env_options.get("illegal", "noop") != "noop":
+        raise ValueError("evaluate plays an illegal action as a no-op and counts it: leave illegal=%r out"
+                         % (env_options["illegal"],))
+    if deterministic not in (None, True, False):
+        raise ValueError("deterministic must be None, True or False, not %r" % (deterministic,))
+    env = gymnasium.make(env_id, max_episode_steps=max_steps, **env_options)
     game = env.unwrapped
-    sign = 1.0 if game.better == "more" else -1.0
+    more = game.better == "more"
+    sign = 1.0 if more else -1.0
     optimum = optimum_of(game)
+    if getattr(game, "mask_observation", False):
+        def wrap(board, mask):
+            return {"observation": board, "action_mask": mask}
+    else:
+        def wrap(board, mask):
+            return board
+    ask = Asker(as_policy(policy), wrap, 0 if deterministic else RECHECK)
     exact_value, fraction, note = None, None, ""
     if exact and env_id in EXACT and not (env_id.endswith("Toggle-v0") and game.cards > MAX_EXACT_TOGGLE_CARDS):
         try:
-            fraction = EXACT_VALUES[env_id](game, choose)
+            fraction = EXACT_VALUES[env_id](game, ask)
         except NeverEnds as error:
             fraction, note = None, str(error)
         else:
             exact_value = float(fraction)
             if not isinstance(fraction, Fraction):
                 fraction = None
+    ask.recheck = 0
     returns, regrets, counts = [], [], []
-    illegal = truncated = 0
+    illegal = cut_illegal = cut_steps = 0
     for episode in range(episodes):
         observation, info = env.reset(seed=seed if episode == 0 else None)
         total = regret = 0.0
         decisions = repeated = 0
-        for _ in range(max_steps):
-            action = choose(observation, info["action_mask"])
-            observation, reward, terminated, _, info = env.step(action)
+        while True:
+            board = observation["observation"] if isinstance(observation, dict) else observation
+            action = ask(board, info["action_mask"], observation)
+            observation, reward, terminated, truncated, info = env.step(action)
             total += reward
             if info["illegal"]:
                 illegal += 1
                 repeated += 1
-                if repeated >= max_illegal:
-                    truncated += 1
+                if repeated >= max_illegal and not terminated:
+                    cut_illegal += 1
                     break
             else:
                 repeated = 0
@@ -126,18 +291,41 @@ def evaluate(policy, env_id: str, *, episodes: int = 1000, seed: int = 0, exact:
                 regret += info["regret"]
             if terminated:
                 break
-        else:
-            truncated += 1
+            if truncated:
+                cut_steps += 1
+                break
         returns.append(sign * total)
         regrets.append(regret)
         counts.append(decisions)
     env.close()
-    mean = half = regret_mean = regret_half = None
+    stochastic = deterministic is False or ask.differs is not None
+    if ask.differs is not None:
+        board, first, second = ask.differs
+        said = "it answered the observation %s with %r, then %r" % (board, first, second)
+    else:
+        said = "declared stochastic" if stochastic else ""
+    exact_draw = None
+    if stochastic:
+        exact_draw, exact_value, fraction = exact_value, None, None
+        if note:
+            note = "the deterministic policy drawn from it (its first answer in each state): " + note
+    truncated = cut_illegal + cut_steps
+    mean = half = regret_mean = regret_half = loss = loss_half = None
+    loss_exact = False
     if episodes:
-        mean, half = _mean(returns)
         regret_mean, regret_half = _ratio(regrets, counts)
+        if not truncated:
+            mean, half = _mean(returns)
+    episode_loss = _mean(regrets) if episodes and not truncated else None
+    if exact_value is not None and not truncated:
+        loss = max(optimum - exact_value, 0.0) if more else max(exact_value - optimum, 0.0)
+        loss_half, loss_exact = 0.0, True
+    elif episode_loss is not None and (stochastic or not note):  # a note without a draw: it never finishes
+        loss, loss_half = episode_loss
+    shown = episode_loss if loss_exact and episode_loss is not None else (None, None)
     return Evaluation(env_id, game.better, optimum, exact_value, episodes, mean, half, regret_mean, regret_half,
-                      sum(counts), illegal, truncated, fraction, note)
+                      sum(counts), illegal, truncated, fraction, note, loss, loss_half, loss_exact, stochastic,
+                      exact_draw, cut_illegal, cut_steps, shown[0], shown[1], max_illegal, said)
 
 
 def _mean(values):
@@ -185,6 +373,11 @@ class NeverEnds(ValueError):
     pass
 
 
+def _whole(action) -> bool:
+    """Whether a policy's answer is an action at all: an int (a bool or a float is outside the space)."""
+    return type(action) is int
+
+
 # -- exact values of a deterministic policy ------------------------------------------------------
 
 
@@ -210,9 +403,9 @@ def _solo_exact(game, choose) -> Fraction:
             mask = np.zeros(model.n_actions, dtype=np.int8)
             mask[throws] = 1
             action = choose(np.array(bits[position] + [0], dtype=np.int64), mask)
-            if action not in throws:
+            if not _whole(action) or action not in throws:
                 raise NeverEnds("the policy chooses an illegal action at open %s before the throw: its episodes "
-                                "never end" % bin(position))
+                                "never end" % format_set(position, rules.tiles))
             dice = (model.dice_of(action),)
         for roll, weight in rules.roll_weights(dice[0]).items():
             moves = legal.get(roll)
@@ -222,9 +415,9 @@ def _solo_exact(game, choose) -> Fraction:
             mask = np.zeros(model.n_actions, dtype=np.int8)
             mask[moves] = 1
             action = choose(np.array(bits[position] + [roll], dtype=np.int64), mask)
-            if action not in moves:
+            if not _whole(action) or action not in moves:
                 raise NeverEnds("the policy chooses an illegal action at open %s, roll %d: its episodes never end"
-                                % (bin(position), roll))
+                                % (format_set(position, rules.tiles), roll))
             total += weight * value(position ^ action)
         found = values[position] = total / outcomes
         return found
@@ -233,7 +426,7 @@ def _solo_exact(game, choose) -> Fraction:
 
 
 def _toggle_exact(game, choose) -> float:
-    """Toggle: the policy's expected rolls (``inf`` if some reachable state never finishes)."""
+    """Toggle: the policy's expected rolls (NeverEnds if from some state it reaches it never finishes)."""
     model = game.model
     rules = model.rules
     cards, sides, size = rules.cards, rules.sides, rules.states
@@ -249,7 +442,7 @@ def _toggle_exact(game, choose) -> float:
             mask = np.zeros(cards, dtype=np.int8)
             mask[[c - 1 for c in choices]] = 1
             action = choose(np.array(bits + [x, y], dtype=np.int64), mask)
-            if action + 1 not in choices:  # changes nothing, so it is chosen again: the game never ends
+            if not _whole(action) or action + 1 not in choices:  # changes nothing, so it is chosen again: the game never ends
                 illegal[up] = (x, y)
                 continue
             transition[up, up ^ (1 << action)] += share
@@ -265,7 +458,7 @@ def _toggle_exact(game, choose) -> float:
     for state in reach:
         if state in illegal:
             raise NeverEnds("the policy chooses an illegal action with cards %s face up, dice %d %d: its episodes "
-                            "never end" % (bin(state), *illegal[state]))
+                            "never end" % (format_set(state, cards), *illegal[state]))
     finishing = {0}
     changed = True
     while changed:
@@ -275,7 +468,9 @@ def _toggle_exact(game, choose) -> float:
                 finishing.add(state)
                 changed = True
     if reach - finishing:
-        return math.inf
+        stuck = min(reach - finishing)
+        raise NeverEnds("from cards %s face up, a state it reaches, the policy never turns every card down: its "
+                        "episodes never end" % format_set(stuck, cards))
     inner = sorted(reach - {0})
     if not inner:
         return 0.0
@@ -307,6 +502,8 @@ def _goat_exact(game, choose) -> Fraction:
             mask[1:] = 1
             mask[0] = rolls > 0
             action = choose(np.array([score, turn, rolls], dtype=np.int64), mask)
+            if not _whole(action):
+                action = -1  # outside the space: illegal
             if action == 0 and rolls > 0:
                 found = (later(score + turn), Fraction(0))
             elif 1 <= action <= 6:

@@ -13,9 +13,10 @@ from math import factorial
 
 import numpy as np
 
-from ..games.goat.rules import DEFAULT_GOAL, DICE, NEEDS, ROLLS, SLOTS, Rules, slot
+from ..errors import InvalidQuery
+from ..games.goat.rules import DEFAULT_GOAL, DICE, NEEDS, ROLLS, SLOTS, Rules, check_turn, slot
 from ..games.goat.table import load
-from ._base import Decision, ExactEnv, Model
+from ._base import Decision, ExactEnv, Model, cached, state_tuple, whole
 
 TIE = 1e-11  # the table's tie (docs/GOAT.md)
 _MODELS: dict = {}
@@ -155,12 +156,19 @@ class GoatTwoModel(Model):
 
 
 def model(kind: str, goal: int):
-    key = (kind, goal)
-    found = _MODELS.get(key)
-    if found is None:
-        Rules(goal)  # refuses a goal the command refuses, in its words
-        found = _MODELS[key] = (GoatSoloModel if kind == "solo" else GoatTwoModel)(goal)
-    return found
+    Rules(goal)  # refuses a goal the command refuses, in its words (a list too: before it is a key)
+    return cached(_MODELS, (kind, goal), lambda: (GoatSoloModel if kind == "solo" else GoatTwoModel)(goal), model,
+                  (kind, goal))
+
+
+def check_slot(turn, rolls) -> tuple:
+    """(turn, rolls) as ints, checked as the command checks them, as a ValueError."""
+    turn, rolls = whole(turn, "the turn total", 0, 2 * 21), whole(rolls, "the rolls taken", 0, ROLLS - 1)
+    try:
+        check_turn(turn, rolls)
+    except InvalidQuery as error:
+        raise ValueError(str(error)) from None
+    return turn, rolls
 
 
 def action_words(action: int) -> str:
@@ -185,24 +193,32 @@ class GoatSoloEnv(ExactEnv):
     - **Info**: ``q_values`` in expected turns, this turn counted (``goat --solo --expect SCORE TURN ROLLS``
       for the state an action leads to, one roll's chances weighted), +inf where illegal;
       ``optimal_actions``: within the table's tie (1e-11) of the best, the table's ``--solo --move`` among
-      them; ``regret`` in expected turns.
+      them; ``regret`` in expected turns; ``q_return``: minus ``q_values`` (the expected return, -inf where
+      illegal: its argmax is the best legal action); ``optimal_mask``.
+    - **State** (``get_state()``, ``reset(options={"state": ...})``): ``(banked score, turn total, rolls
+      taken this turn)``.
+    - **Illegal actions** (``illegal="end"``): the default penalty is -1000 (the registered time limit's
+      steps).
     """
 
-    def __init__(self, goal: int = DEFAULT_GOAL, render_mode: str | None = None, exact_info: bool = True):
+    default_penalty = -1000.0
+
+    def __init__(self, goal: int = DEFAULT_GOAL, render_mode: str | None = None, exact_info: bool = True,
+                 **options):
         found = model("solo", goal)
         self.goal = goal
-        super().__init__(found, [goal + 1, 2 * 21 + 1, ROLLS], render_mode, exact_info)
+        super().__init__(found, [goal + 1, 2 * 21 + 1, ROLLS], render_mode, exact_info, **options)
         self.score = self.turn = self.rolls = 0
 
     def _start(self) -> float:
         self.score = self.turn = self.rolls = 0
-        self.state = (0, 0, 0)
+        self._key = (0, 0, 0)
         return 0.0
 
     def _bank(self, gain: int):
         self.score += gain
         self.turn = self.rolls = 0
-        self.state = (self.score, 0, 0)
+        self._key = (self.score, 0, 0)
         return -1.0, self.score >= self.goal
 
     def _play(self, action: int):
@@ -215,11 +231,26 @@ class GoatSoloEnv(ExactEnv):
         self.rolls += 1
         if self.rolls == TURN_ENDS:
             return self._bank(self.turn)
-        self.state = (self.score, self.turn, self.rolls)
+        self._key = (self.score, self.turn, self.rolls)
         return 0.0, False
 
     def _observe(self) -> np.ndarray:
         return np.array([min(self.score, self.goal), self.turn, self.rolls], dtype=np.int64)
+
+    def get_state(self) -> tuple:
+        """``(banked score, turn total, rolls taken this turn)``."""
+        return (self.score, self.turn, self.rolls)
+
+    def _load(self, state) -> None:
+        score, turn, rolls = state_tuple(state, 3, "(banked score, turn total, rolls taken this turn)")
+        score = whole(score, "the banked score", 0, self.goal - 1)
+        turn, rolls = check_slot(turn, rolls)
+        self.score, self.turn, self.rolls, self._key = score, turn, rolls, (score, turn, rolls)
+
+    def _board(self) -> list:
+        return [[("text", "goal"), ("text", str(self.goal)), ("text", "banked"), ("text", str(self.score))],
+                [("text", "turn"), ("text", str(self.turn)), ("text", "rolls")]
+                + [("tile", "", taken < self.rolls) for taken in range(ROLLS)]]
 
     def question(self) -> list:
         return ["goat", "--goal", str(self.goal), "--solo", "--move", str(self.score), str(self.turn), str(self.rolls)]

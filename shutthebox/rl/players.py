@@ -13,10 +13,11 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.notation import format_set
+from ..games.shutthebox.rules import Rules
 from ..games.shutthebox.table import load
 from ._aec import ExactAEC
-from ._base import Decision
-from ._box import CHOOSING, BoxModel, game_of, rule_words, throw
+from ._base import Decision, cached
+from ._box import CHOOSING, BoxModel, game_of, rule_words, rules_fields, throw
 
 _MODELS: dict = {}
 _WHOLE_LIMIT = 64 << 20  # arrays up to this many bytes are read whole; larger ones block by block
@@ -153,11 +154,13 @@ class PlayersModel(BoxModel):
 
 
 def model(rules, players: int) -> PlayersModel:
-    key = (rules, players)
-    found = _MODELS.get(key)
-    if found is None:
-        found = _MODELS[key] = PlayersModel(rules, players)
-    return found
+    return cached(_MODELS, (rules, players), lambda: PlayersModel(rules, players), model_of,
+                  (rules_fields(rules), players))
+
+
+def model_of(fields: tuple, players: int) -> PlayersModel:
+    """The model of the rules ``Rules(*fields)`` (how a pickled model comes back)."""
+    return model(Rules(*fields), players)
 
 
 class ShutTheBoxPlayersEnv(ExactAEC):
@@ -190,11 +193,16 @@ class ShutTheBoxPlayersEnv(ExactAEC):
                  render_mode: str | None = None, exact_info: bool = True):
         rules, players = game_of(players, tiles, dice, sides, one_die, max_move_tiles)
         found = model(rules, players)
-        self.rules, self.players = rules, players
+        self.players = players
         self.metadata = dict(self.metadata, name="shutthebox_v0")
         nvec = [2] * rules.tiles + [rules.max_roll + 1, players, players] + [rules.max_score + 1] * players
-        super().__init__(found, players, nvec, render_mode, exact_info)
+        state_nvec = nvec[:rules.tiles + 2] + nvec[rules.tiles + 3:]
+        super().__init__(found, players, nvec, state_nvec, render_mode, exact_info)
         self.position, self.roll, self.posted = rules.all_open, 0, []
+
+    @property
+    def rules(self):
+        return self.model.rules
 
     # -- the game ----------------------------------------------------------------------------------
 
@@ -210,7 +218,7 @@ class ShutTheBoxPlayersEnv(ExactAEC):
         there, else None."""
         self.roll = throw(self.dice.die, self.rules.sides, dice)
         if self.roll in self.model.legal(self.position):
-            self.state = (self._turn(), self.position, self.roll)
+            self._key = (self._turn(), self.position, self.roll)
             return None
         return self._end_turn()
 
@@ -219,7 +227,7 @@ class ShutTheBoxPlayersEnv(ExactAEC):
         choices = self.model.choices[self.position]
         if len(choices) > 1:
             self.roll = 0
-            self.state = (self._turn(), self.position, 0)
+            self._key = (self._turn(), self.position, 0)
             return None
         return self._throw(choices[0])
 
@@ -251,6 +259,19 @@ class ShutTheBoxPlayersEnv(ExactAEC):
         scores = self.posted + [0] * (self.players - len(self.posted))
         return np.array([position >> i & 1 for i in range(self.rules.tiles)] + [self.roll, self.seat, seat] + scores,
                         dtype=np.int64)
+
+    def _global(self) -> np.ndarray:
+        observation = self._observe(0)
+        return np.delete(observation, self.rules.tiles + 2)
+
+    def _board(self) -> list:
+        tiles = [("tile", str(i + 1), self.position >> i & 1) for i in range(self.rules.tiles)]
+        scores = []  # each seat's posted score, the seat to move light
+        for seat in range(self.players):
+            posted = self.posted[seat] if seat < len(self.posted) else None
+            scores.append(("tile", "-" if posted is None else str(posted), seat == self.seat))
+        return [tiles, [("text", "roll"), ("text", str(self.roll) if self.roll else "-"), ("text", "p%d" % self.seat)],
+                scores]
 
     def question(self) -> list:
         """The command line's words for the mover's position."""

@@ -6,9 +6,10 @@ import numpy as np
 
 from ..engine.notation import format_set
 from ..errors import InvalidQuery
+from ..games.shutthebox.rules import Rules
 from ..games.shutthebox.solo.table import DEFAULT_VARIANT, check_objective, load_solo, variant_of, variant_rules
-from ._base import Decision, ExactEnv
-from ._box import CHOOSING, BoxModel, game_of, rule_words, throw
+from ._base import Decision, ExactEnv, cached, state_tuple, whole
+from ._box import CHOOSING, BoxModel, game_of, rule_words, rules_fields, throw
 
 _MODELS: dict = {}
 
@@ -50,11 +51,13 @@ class SoloModel(BoxModel):
 
 
 def model(rules, objective: str) -> SoloModel:
-    key = (rules, objective)
-    found = _MODELS.get(key)
-    if found is None:
-        found = _MODELS[key] = SoloModel(rules, objective)
-    return found
+    return cached(_MODELS, (rules, objective), lambda: SoloModel(rules, objective), model_of,
+                  (rules_fields(rules), objective))
+
+
+def model_of(fields: tuple, objective: str) -> SoloModel:
+    """The model of the rules ``Rules(*fields)`` (how a pickled model comes back)."""
+    return model(Rules(*fields), objective)
 
 
 def solo_rules(variant, tiles, dice, sides, one_die, max_move_tiles):
@@ -96,11 +99,17 @@ class ShutTheBoxSoloEnv(ExactEnv):
       chance, the best choice's being the table's value before the throw; illegal ones -inf for ``shut``,
       +inf for ``score``), ``optimal_actions`` (the actions of the best value; the table's ``--solo --move``
       and its own choice of dice among them), ``regret`` (the last action's loss against the best, in chance
-      to shut or points of score), ``illegal``.
+      to shut or points of score), ``illegal``; ``q_return`` (the values as returns: ``score``'s negated),
+      ``optimal_mask``.
+    - **State** (``get_state()``, ``reset(options={"state": ...})``): ``(open tiles as a bitmask, roll)``, the
+      roll 0 while the player chooses the dice.
+    - **Illegal actions** (``illegal="end"``): the default penalty is -1 for ``shut`` and minus (the largest
+      score + 1) for ``score``.
     """
 
     def __init__(self, variant: str | None = None, objective: str = "shut", render_mode: str | None = None,
-                 exact_info: bool = True, *, tiles=None, dice=None, sides=None, one_die=None, max_move_tiles=None):
+                 exact_info: bool = True, *, tiles=None, dice=None, sides=None, one_die=None, max_move_tiles=None,
+                 **options):
         check_objective(objective)
         rules = solo_rules(variant, tiles, dice, sides, one_die, max_move_tiles)
         self.model = found = model(rules, objective)
@@ -113,13 +122,15 @@ class ShutTheBoxSoloEnv(ExactEnv):
                                    % " or ".join(map(str, stuck)))
         self.variant = variant_of(rules)  # None: the rules are said by the game options
         self.tiles, self.objective, self.sides = rules.tiles, objective, rules.sides
-        super().__init__(found, [2] * rules.tiles + [rules.max_roll + 1], render_mode, exact_info)
+        self.default_penalty = -1.0 if objective == "shut" else -(rules.max_score + 1.0)
+        super().__init__(found, [2] * rules.tiles + [rules.max_roll + 1], render_mode, exact_info, **options)
         self._bits = [[position >> i & 1 for i in range(rules.tiles)] for position in range(1 << rules.tiles)]
+        self.position, self.roll = rules.all_open, 0
 
     def _throw(self, dice: int):
         """Throw ``dice`` dice: (the reward, True) when no move fits the roll (the score left), else (0, False)."""
         self.roll = roll = throw(self.dice.die, self.sides, dice)
-        self.state = (self.position, roll)
+        self._key = (self.position, roll)
         if roll not in self.model.legal(self.position):
             stuck = self.model.stuck[self.position]
             return (-stuck if stuck else 0.0), True
@@ -131,7 +142,7 @@ class ShutTheBoxSoloEnv(ExactEnv):
         choices = self.model.choices[self.position]
         if len(choices) > 1:
             self.roll = 0
-            self.state = (self.position, 0)
+            self._key = (self.position, 0)
             return 0.0, False
         return self._throw(choices[0])
 
@@ -146,12 +157,38 @@ class ShutTheBoxSoloEnv(ExactEnv):
         self.position = position = self.position ^ action
         if not position:
             self.roll = 0
-            self.state = (0, 0)
+            self._key = (0, 0)
             return (1.0 if self.objective == "shut" else 0.0), True
         return self._ready()
 
     def _observe(self) -> np.ndarray:
         return np.array(self._bits[self.position] + [self.roll], dtype=np.int64)
+
+    def get_state(self) -> tuple:
+        """``(open tiles as a bitmask, roll)``: bit ``i`` is tile ``i + 1``; roll 0 while the dice are to be
+        chosen (one die optional), and once the box is shut."""
+        return (self.position, self.roll)
+
+    def _load(self, state) -> None:
+        model = self.model
+        position, roll = state_tuple(state, 2, "(open tiles as a bitmask, roll)")
+        position = whole(position, "the open tiles (a bitmask)", 1, model.positions - 1)
+        choices = model.choices[position]
+        rolls = set().union(*(model.weights[dice] for dice in choices))
+        roll = whole(roll, "the roll", 0, model.rules.max_roll)
+        if roll == 0 and len(choices) == 1:
+            raise ValueError("roll 0 (the dice to be chosen) is a state only where the rules let the player choose "
+                             "one die or all; here the dice throw %d" % choices[0])
+        if roll and roll not in rolls:
+            raise ValueError("the dice thrown at open %s cannot roll %d" % (format_set(position, self.tiles), roll))
+        if roll and roll not in model.legal(position):
+            raise ValueError("no move fits roll %d at open %s: the game is over there"
+                             % (roll, format_set(position, self.tiles)))
+        self.position, self.roll, self._key = position, roll, (position, roll)
+
+    def _board(self) -> list:
+        tiles = [("tile", str(i + 1), self.position >> i & 1) for i in range(self.tiles)]
+        return [tiles, [("text", "roll"), ("text", str(self.roll) if self.roll else "-")]]
 
     def question(self) -> list:
         """The command line's words for the position: ``[GAME OPTIONS | --variant V] --solo --move POSITION ROLL

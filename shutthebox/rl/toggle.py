@@ -7,7 +7,7 @@ import numpy as np
 from ..engine.notation import format_set
 from ..games.toggle.rules import DEFAULT_CARDS, DEFAULT_SIDES, Rules
 from ..games.toggle.table import load
-from ._base import Decision, ExactEnv, Model
+from ._base import Decision, ExactEnv, Model, cached, state_tuple, whole
 
 _MODELS: dict = {}
 TIE = 1e-10  # the table's tie: cards whose values differ by less are equally good (docs/TOGGLE.md)
@@ -37,10 +37,12 @@ class ToggleModel(Model):
 
 
 def model(rules: Rules) -> ToggleModel:
-    found = _MODELS.get(rules)
-    if found is None:
-        found = _MODELS[rules] = ToggleModel(rules)
-    return found
+    return cached(_MODELS, rules, lambda: ToggleModel(rules), model_of, (rules.cards, rules.sides))
+
+
+def model_of(cards: int, sides: int) -> ToggleModel:
+    """The model of ``Rules(cards, sides)`` (how a pickled model comes back)."""
+    return model(Rules(cards, sides))
 
 
 class ToggleEnv(ExactEnv):
@@ -59,15 +61,22 @@ class ToggleEnv(ExactEnv):
       to the first step. The return is minus the number of rolls. Fewer is better.
     - **Info**: ``q_values[c]`` is 1 + the table's expected further rolls after turning card ``c + 1``
       (``toggle --expect``), +inf where illegal; ``optimal_actions``: the cards within the table's tie (1e-10)
-      of the best, the table's ``--move`` among them; ``regret`` in expected rolls.
+      of the best, the table's ``--move`` among them; ``regret`` in expected rolls; ``q_return``: minus
+      ``q_values`` (the expected return, -inf where illegal: its argmax is the best legal card), with the
+      passes ``reset`` drew, owed to the first step, in it as in ``value()``; ``optimal_mask``.
+    - **State** (``get_state()``, ``reset(options={"state": ...})``): ``(cards face up as a bitmask, x, y)``.
+    - **Illegal actions** (``illegal="end"``): the default penalty is -1000 (the registered time limit's
+      steps).
     """
 
+    default_penalty = -1000.0
+
     def __init__(self, cards: int = DEFAULT_CARDS, sides: int = DEFAULT_SIDES, render_mode: str | None = None,
-                 exact_info: bool = True):
+                 exact_info: bool = True, **options):
         rules = Rules(cards, sides)
         found = model(rules)
         self.cards, self.sides = cards, sides
-        super().__init__(found, [2] * cards + [sides + 1] * 2, render_mode, exact_info)
+        super().__init__(found, [2] * cards + [sides + 1] * 2, render_mode, exact_info, **options)
         self._bits = None
         self.up, self.x, self.y = rules.states - 1, 0, 0
 
@@ -79,7 +88,7 @@ class ToggleEnv(ExactEnv):
             x, y = die(sides), die(sides)
             if cards[x, y]:
                 self.x, self.y = x, y
-                self.state = (self.up, x, y)
+                self._key = (self.up, x, y)
                 return passes
             passes -= 1.0
 
@@ -91,13 +100,30 @@ class ToggleEnv(ExactEnv):
         self.up ^= 1 << action
         if not self.up:
             self.x = self.y = 0
-            self.state = (0, 0, 0)
+            self._key = (0, 0, 0)
             return -1.0, True
         return -1.0 + self._roll(), False
 
     def _observe(self) -> np.ndarray:
         up = self.up
         return np.array([up >> i & 1 for i in range(self.cards)] + [self.x, self.y], dtype=np.int64)
+
+    def get_state(self) -> tuple:
+        """``(cards face up as a bitmask, x, y)``: bit ``i`` is card ``i + 1``; the dice 0 once every card is down."""
+        return (self.up, self.x, self.y)
+
+    def _load(self, state) -> None:
+        up, x, y = state_tuple(state, 3, "(cards face up as a bitmask, x, y)")
+        up = whole(up, "the cards face up (a bitmask)", 1, self.model.rules.states - 1)
+        x, y = whole(x, "die x", 1, self.sides), whole(y, "die y", 1, self.sides)
+        if not self.model.cards[x, y]:
+            raise ValueError("dice %d %d turn no card: they are thrown again, never a decision" % (x, y))
+        self.up, self.x, self.y, self._key = up, x, y, (up, x, y)
+
+    def _board(self) -> list:
+        cards = [("tile", str(i + 1), self.up >> i & 1) for i in range(self.cards)]
+        return [cards[:8], cards[8:], [("die", self.x), ("die", self.y)]] if self.cards > 8 else [
+            cards, [("die", self.x), ("die", self.y)]]
 
     def question(self) -> list:
         """The command line's words: ``toggle --cards N --sides S --move STATE X Y``."""

@@ -9,18 +9,20 @@ from __future__ import annotations
 import numpy as np
 
 from ..games.yahtzee.rules import (
-    ALL, CATEGORIES, DEFAULT_JOKER, FIFTY, OPEN, REROLLS, ROLLS, SIXES, UPPER_GOAL, YAHTZEE, ZERO, format_categories,
+    ALL, CATEGORIES, DEFAULT_JOKER, FIFTY, JOKERS, OPEN, REROLLS, ROLLS, SIXES, UPPER_GOAL, YAHTZEE, ZERO, format_categories,
     joker_choices, score, upper_points, yahtzee_bonus,
 )
 from ..games.yahtzee.table import load
 from ..games.yahtzee.turn import TIE, denominator
-from ._base import Decision, ExactEnv, Model
+from ..errors import InvalidQuery
+from ._base import Decision, ExactEnv, Model, cached, state_tuple, whole
 from ._dicetree import KEEP, FloatTurn
-from .yazy import DICE, ROLL_INDEX, SIDES, reroll, throw
+from .yazy import DICE, ROLL_INDEX, SIDES, check_dice, dice_row, reroll, throw
 
 SCORE = 32  # actions 32 + c score box c; 0..31 keep the dice of the bits
 _MODELS: dict = {}
 _MASKS: dict = {}
+LABELS = ("1", "2", "3", "4", "5", "6", "3k", "4k", "fh", "ss", "ls", "yz", "ch")  # the boxes in a picture
 
 
 def masks_of(roll: tuple) -> list:
@@ -137,11 +139,12 @@ class YahtzeeModel(Model):
 
 
 def model(joker: str, rational: bool = False) -> YahtzeeModel:
+    if not isinstance(joker, str) or joker not in JOKERS:
+        raise InvalidQuery("the joker rule must be official, free or none, not %r" % (joker,))
+    if not isinstance(rational, (bool, np.bool_)):
+        raise InvalidQuery("rational must be True or False, not %r" % (rational,))
     key = (joker, bool(rational))
-    found = _MODELS.get(key)
-    if found is None:
-        found = _MODELS[key] = YahtzeeModel(joker, bool(rational))
-    return found
+    return cached(_MODELS, key, lambda: YahtzeeModel(*key), model, key)
 
 
 class YahtzeeEnv(ExactEnv):
@@ -164,19 +167,24 @@ class YahtzeeEnv(ExactEnv):
       (``yahtzee --options``): with ``rational=True`` the float64 of the exact rational the command prints
       (about 1 ms for each new turn); by default computed in float64 from the same table values, within
       about 1e-12 of it and several times faster; -inf where illegal. ``optimal_actions``: within
-      1e-9 of the best (``--move`` among them); ``regret`` in expected points.
+      1e-9 of the best (``--move`` among them); ``regret`` in expected points; ``q_return`` (the same
+      values), ``optimal_mask``.
+    - **State** (``get_state()``, ``reset(options={"state": ...})``): ``(open boxes as a bitmask, upper
+      section's points, yahtzee box (0 open, 1 holds 0, 2 holds 50), the five dice sorted, rerolls left)``.
+    - **Illegal actions** (``illegal="end"``): the default penalty is -1 (the points still to come are lost
+      too).
     """
 
     def __init__(self, joker: str = DEFAULT_JOKER, rational: bool = False, render_mode: str | None = None,
-                 exact_info: bool = True):
+                 exact_info: bool = True, **options):
         found = model(joker, rational)
         self.joker = joker
         super().__init__(found, [2] * len(CATEGORIES) + [UPPER_GOAL + 1, 3] + [SIDES + 1] * DICE + [REROLLS + 1],
-                         render_mode, exact_info)
+                         render_mode, exact_info, **options)
         self.card, self.upper, self.box, self.roll, self.rerolls = ALL, 0, OPEN, (0,) * DICE, 0
 
     def _set_state(self):
-        self.state = (self.card, min(self.upper, UPPER_GOAL), self.box, self.roll, self.rerolls)
+        self._key = (self.card, min(self.upper, UPPER_GOAL), self.box, self.roll, self.rerolls)
 
     def _start(self) -> float:
         self.card, self.upper, self.box = ALL, 0, OPEN
@@ -214,7 +222,7 @@ class YahtzeeEnv(ExactEnv):
         self.card &= ~(1 << category)
         if not self.card:
             self.roll, self.rerolls = (0,) * DICE, 0
-            self.state = None
+            self._key = None
             return float(earned), True
         self.roll, self.rerolls = throw(self.dice.die), REROLLS
         self._set_state()
@@ -224,6 +232,28 @@ class YahtzeeEnv(ExactEnv):
         card = self.card
         return np.array([card >> c & 1 for c in range(len(CATEGORIES))] + [min(self.upper, UPPER_GOAL), self.box]
                         + list(self.roll) + [self.rerolls], dtype=np.int64)
+
+    def get_state(self) -> tuple:
+        """``(open boxes as a bitmask, upper section's points, yahtzee box, the five dice sorted, rerolls left)``:
+        bit ``c`` is box ``c``; the yahtzee box 0 open, 1 holding 0, 2 holding 50."""
+        return (self.card, self.upper, self.box, self.roll, self.rerolls)
+
+    def _load(self, state) -> None:
+        card, upper, box, roll, rerolls = state_tuple(state, 5, "(open boxes as a bitmask, upper points, yahtzee "
+                                                                "box, five dice, rerolls left)")
+        card = whole(card, "the open boxes (a bitmask)", 1, ALL)
+        upper = whole(upper, "the upper section's points", 0, 5 * (1 + 2 + 3 + 4 + 5 + 6))
+        box = whole(box, "the yahtzee box", OPEN, FIFTY)
+        if (box == OPEN) != bool(card >> YAHTZEE & 1):
+            raise ValueError("the yahtzee box is %s but the open boxes say it is %s"
+                             % ("open" if box == OPEN else "filled", "filled" if box == OPEN else "open"))
+        self.roll, self.rerolls = check_dice(roll, rerolls)
+        self.card, self.upper, self.box = card, upper, box
+        self._set_state()
+
+    def _board(self) -> list:
+        return [[("tile", LABELS[c], self.card >> c & 1) for c in range(len(CATEGORIES))],
+                [("text", "upper"), ("text", str(self.upper))] + dice_row(self.roll, self.rerolls)]
 
     def question(self) -> list:
         words = ["yahtzee", "--joker", self.joker, "--move", format_categories(self.card), "--upper", str(self.upper)]

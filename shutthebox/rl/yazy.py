@@ -10,7 +10,7 @@ import numpy as np
 
 from ..games.yazy.rules import ALL, CATEGORIES, REROLLS, ROLLS, SCORE, describe_move, format_categories, score
 from ..games.yazy.table import load
-from ._base import Decision, ExactEnv, Model
+from ._base import Decision, ExactEnv, Model, cached, state_tuple, whole
 
 DICE, SIDES = 5, 6
 KEEP_ALL = (1 << DICE) - 1
@@ -22,6 +22,7 @@ _WHERE = [{keep: index for index, keep in enumerate(level)} for level in LEVELS]
 _CHILDREN = [[itemgetter(*[_WHERE[k + 1][tuple(sorted(keep + (face,)))] for keep in LEVELS[k]])
               for face in range(1, SIDES + 1)] for k in range(DICE)]
 _KEPT: dict = {}
+LABELS = ("1", "2", "3", "4", "5", "6", "3k", "4k", "fh", "st", "yz")  # the categories in a picture
 
 
 def kept(roll: tuple) -> list:
@@ -103,13 +104,26 @@ class YazyModel(Model):
         return Decision(self.n_actions, values, True, self.tie, value=self.expect[index], table_move=self.move[index])
 
 
-_MODEL: list = []
+_MODELS: dict = {}
 
 
 def model() -> YazyModel:
-    if not _MODEL:
-        _MODEL.append(YazyModel())
-    return _MODEL[0]
+    return cached(_MODELS, "yazy", YazyModel, model, ())
+
+
+def check_dice(roll, rerolls) -> tuple:
+    """(the five dice sorted, rerolls) checked, as a ValueError."""
+    if isinstance(roll, np.ndarray):
+        roll = roll.tolist()
+    if not isinstance(roll, (tuple, list)) or len(roll) != DICE:
+        raise ValueError("the dice are five numbers from 1 to 6, not %r" % (roll,))
+    roll = tuple(sorted(whole(die, "a die", 1, SIDES) for die in roll))
+    return roll, whole(rerolls, "the rerolls left", 0, REROLLS)
+
+
+def dice_row(roll: tuple, rerolls: int) -> list:
+    """A picture's row: the five dice, then a marker for each reroll left."""
+    return [("die", die) for die in roll] + [("tile", "", taken < rerolls) for taken in range(REROLLS)]
 
 
 def dice_fields(roll: tuple, rerolls: int) -> list:
@@ -132,40 +146,59 @@ class YazyEnv(ExactEnv):
     - **Info**: ``q_values``: a score's points plus the table's value after it (``yazy --expect CATS``), a
       keep's mean of the table's mid-turn values over the dice thrown (``yazy --expect CATS DICE REROLLS``),
       -inf where illegal; ``optimal_actions``: within 1e-9 of the best, the table's ``--move`` among them;
-      ``regret`` in expected points.
+      ``regret`` in expected points; ``q_return`` (the same values: points are the reward), ``optimal_mask``.
+    - **State** (``get_state()``, ``reset(options={"state": ...})``): ``(open categories as a bitmask, the
+      five dice sorted, rerolls left)``.
+    - **Illegal actions** (``illegal="end"``): the default penalty is -1 (the points still to come are lost
+      too).
     """
 
-    def __init__(self, render_mode: str | None = None, exact_info: bool = True):
+    def __init__(self, render_mode: str | None = None, exact_info: bool = True, **options):
         super().__init__(model(), [2] * len(CATEGORIES) + [SIDES + 1] * DICE + [REROLLS + 1], render_mode,
-                         exact_info)
+                         exact_info, **options)
         self.open, self.roll, self.rerolls = ALL, (0,) * DICE, 0
 
     def _start(self) -> float:
         self.open, self.roll, self.rerolls = ALL, throw(self.dice.die), REROLLS
-        self.state = (self.open, self.roll, self.rerolls)
+        self._key = (self.open, self.roll, self.rerolls)
         return 0.0
 
     def _play(self, action: int):
         if action < SCORE:
             self.roll = reroll(self.dice.die, self.roll, action)
             self.rerolls -= 1
-            self.state = (self.open, self.roll, self.rerolls)
+            self._key = (self.open, self.roll, self.rerolls)
             return 0.0, False
         category = action - SCORE
         points = self.model.scores[category][ROLL_INDEX[self.roll]]
         self.open &= ~(1 << category)
         if not self.open:
             self.roll, self.rerolls = (0,) * DICE, 0
-            self.state = None
+            self._key = None
             return float(points), True
         self.roll, self.rerolls = throw(self.dice.die), REROLLS
-        self.state = (self.open, self.roll, self.rerolls)
+        self._key = (self.open, self.roll, self.rerolls)
         return float(points), False
 
     def _observe(self) -> np.ndarray:
         open_set = self.open
         return np.array([open_set >> c & 1 for c in range(len(CATEGORIES))] + dice_fields(self.roll, self.rerolls),
                         dtype=np.int64)
+
+    def get_state(self) -> tuple:
+        """``(open categories as a bitmask, the five dice sorted, rerolls left)``: bit ``c`` is category ``c``."""
+        return (self.open, self.roll, self.rerolls)
+
+    def _load(self, state) -> None:
+        open_set, roll, rerolls = state_tuple(state, 3, "(open categories as a bitmask, five dice, rerolls left)")
+        open_set = whole(open_set, "the open categories (a bitmask)", 1, ALL)
+        self.roll, self.rerolls = check_dice(roll, rerolls)
+        self.open = open_set
+        self._key = (self.open, self.roll, self.rerolls)
+
+    def _board(self) -> list:
+        return [[("tile", LABELS[c], self.open >> c & 1) for c in range(len(CATEGORIES))],
+                dice_row(self.roll, self.rerolls)]
 
     def question(self) -> list:
         return ["yazy", "--move", format_categories(self.open), "".join(map(str, self.roll)), str(self.rerolls)]
