@@ -1,4 +1,4 @@
-"""Goat's optimal play and Pig's, on the turn engine of ``solver`` (build time; docs/GOAT.md).
+"""Goat's optimal play on the push-your-luck engine (``engine/pushluck.py``; build time; docs/GOAT.md).
 
 Positions, numbered for the arrays of the table (goal G):
 - solo: banked score s (0..G-1), values are minus the expected turns (the engine maximises);
@@ -9,8 +9,9 @@ Positions, numbered for the arrays of the table (goal G):
 
 import numpy as np
 
+from ...engine.pushluck import play_turn, solve_groups, sweep
 from .rules import MAX_GAIN, NEEDS
-from .solver import goat_turn, pig_turn, play_turn, solve_groups, sweep
+from .solver import goat_turn
 
 GAINS = np.arange(MAX_GAIN + 1)
 
@@ -113,23 +114,3 @@ def turns_left(goal: int, two: Part, turn=None) -> float:
     starts = solve_groups(turn, two_player_groups(goal), payoff, 1.0, 1.0, 2 * size, start=1.0, policy=two.actions)
     return float(starts.max())
 
-
-def solve_pig(goal: int = 100) -> Part:
-    """Pig (Neller and Presser 2004): the mover at (my, opp) is position my * goal + opp."""
-    turn = pig_turn(goal)
-    gains = np.arange(turn.gains)
-    positions_all = np.arange(goal * goal)
-    partners = (positions_all % goal) * goal + positions_all // goal
-
-    def payoff(positions, starts):
-        mine, other = positions // goal, positions % goal
-        total = mine[:, None] + gains[None, :]
-        return np.where(total >= goal, 1.0, 1.0 - starts[other[:, None] * goal + np.minimum(total, goal - 1)])
-
-    groups = []
-    for total in range(2 * goal - 2, -1, -1):
-        mine = np.arange(max(0, total - goal + 1), min(total, goal - 1) + 1)
-        positions = mine * goal + (total - mine)
-        groups.append((positions, np.arange(len(mine))[::-1].copy()))
-    starts = solve_groups(turn, groups, payoff, 1.0, -1.0, goal * goal, start=0.5)
-    return _finish(turn, payoff, starts, partners, 1.0, -1.0)
