@@ -726,3 +726,99 @@ def test_pettingzoo_render_test(name, options, capsys):
     module = __import__("shutthebox.rl." + name, fromlist=["env"])
     render_test(lambda render_mode=None: module.env(render_mode=render_mode, **options))
     assert "ShutTheBox" in capsys.readouterr().out  # human: printed
+
+
+# -- the model the toy-text way ----------------------------------------------------------------------
+
+
+def _solve(P, states, sweeps):
+    """Value iteration over ``P`` on ``states``: the best expected return from each."""
+    value = dict.fromkeys(states, 0.0)
+
+    def backup(s, a):
+        return sum(p * (r + (0.0 if done else value.get(after, 0.0))) for p, after, r, done in P[s][a])
+
+    for _ in range(sweeps):
+        for s in states:
+            value[s] = max(backup(s, a) for a in P[s])
+    return value, backup
+
+
+@pytest.mark.parametrize("env_id,options,sweeps", [
+    ("shutthebox/ShutTheBoxSolo-v0", {}, 1),
+    ("shutthebox/ShutTheBoxSolo-v0", {"tiles": 6, "one_die": "optional:high", "objective": "score"}, 1),
+    ("shutthebox/Toggle-v0", {"cards": 3, "sides": 5}, 400),
+    ("shutthebox/GoatSolo-v0", {"goal": 7}, 60),
+])
+def test_transitions_the_toy_text_way_give_the_tables_values(env_id, options, sweeps):
+    """``P[s][a]`` sums to 1, ``encode``/``decode`` agree with ``get_state()``, the environment's steps land on
+    the listed next states, and dynamic programming over ``P`` gives every legal action its ``q_return``."""
+    env = gymnasium.make(env_id, **options)
+    game = env.unwrapped
+    P = game.P
+    over = P[game.encode((0, 0) if "Box" in env_id else (0, 0, 0) if "Toggle" in env_id else (options["goal"], 0, 0))]
+    assert len(over) == game.action_space.n and all(len(o) == 1 and o[0][1:] == (o[0][1], 0.0, True) and o[0][0] == 1
+                                                    for o in over.values())  # a game over: every action stays
+    # the states reachable from a sample of starts
+    starts = set()
+    for seed in range(30):
+        game.reset(seed=seed)
+        starts.add(game.encode(game.get_state()))
+    seen, frontier = set(starts), list(starts)
+    while frontier:
+        s = frontier.pop()
+        for a in P[s]:
+            for p, after, _, _ in P[s][a]:
+                if after not in seen:
+                    seen.add(after)
+                    frontier.append(after)
+    for s in seen:
+        assert P[s]
+        for a in P[s]:
+            assert abs(sum(p for p, _, _, _ in P[s][a]) - 1.0) < 1e-12
+    # Shut the Box: fewest open tiles first (a move shuts tiles), a choice of dice after its rolls: one sweep
+    def fewest(s):
+        position, roll = game.decode(s)
+        return bin(position).count("1"), roll == 0
+
+    order = sorted(seen, key=fewest) if "Box" in env_id else sorted(seen)
+    value, backup = _solve(P, order, sweeps)
+    rng = np.random.default_rng(1)
+    for seed in range(20):
+        obs, info = env.reset(seed=seed)
+        for _ in range(30):
+            s = game.encode(game.get_state())
+            assert game.decode(s) == tuple(game.get_state())
+            assert list(P[s]) == np.flatnonzero(info["action_mask"]).tolist()  # the legal actions alone
+            for a in np.flatnonzero(info["action_mask"]):  # (less toggle's passes drawn by reset, owed)
+                assert abs(backup(s, int(a)) - (info["q_return"][a] - game._owed)) < 1e-9
+            legal = np.flatnonzero(info["action_mask"])
+            a = int(legal[rng.integers(len(legal))])
+            obs, reward, terminated, _, info = env.step(a)
+            assert game.encode(game.get_state()) in {after for _, after, _, _ in P[s][a]}
+            if terminated:
+                break
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id,options", [GYM_CASES[0], GYM_CASES[6], GYM_CASES[9], GYM_CASES[11]])
+def test_mask_in_the_observation(env_id, options):
+    """``mask_observation=True``: the observation is ``{"observation", "action_mask"}`` (PettingZoo's classic
+    layout), the checker passes, and ``evaluate`` hands a policy that dictionary."""
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make(env_id, mask_observation=True, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    obs, info = env.reset(seed=1)
+    assert set(obs) == {"observation", "action_mask"} and (obs["action_mask"] == info["action_mask"]).all()
+    assert env.observation_space.contains(obs)
+    obs, _, _, _, info = env.step(info["optimal_actions"][0])
+    assert (obs["action_mask"] == info["action_mask"]).all()
+
+    def first_legal(observation):
+        return int(np.flatnonzero(observation["action_mask"])[0])
+
+    report = rl.evaluate(first_legal, env_id, episodes=5, max_steps=2000, mask_observation=True, **options)
+    assert report.illegal == 0

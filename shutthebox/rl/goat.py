@@ -247,6 +247,28 @@ class GoatSoloEnv(ExactEnv):
         turn, rolls = check_slot(turn, rolls)
         self.score, self.turn, self.rolls, self._key = score, turn, rolls, (score, turn, rolls)
 
+    # -- the model the toy-text way ---------------------------------------------------------
+
+    @property
+    def P(self):
+        """``P[s][a]``: ``[(probability, next state, reward, terminated), ...]`` (docs/RL.md), states as
+        ``encode`` numbers them."""
+        found = getattr(self.model, "transitions", None)
+        if found is None:
+            from ._transitions import goat
+
+            found = self.model.transitions = goat(self.model)
+        return found
+
+    def encode(self, state) -> int:
+        """The number of ``(banked, turn total, rolls taken)``: ``(min(banked, goal) * 43 + turn) * 3 + rolls``."""
+        score, turn, rolls = state
+        return (min(int(score), self.goal) * 43 + int(turn)) * 3 + int(rolls)
+
+    def decode(self, number: int) -> tuple:
+        rest, rolls = divmod(int(number), 3)
+        return (*divmod(rest, 43), rolls)
+
     def _board(self) -> list:
         return [[("text", "goal"), ("text", str(self.goal)), ("text", "banked"), ("text", str(self.score))],
                 [("text", "turn"), ("text", str(self.turn)), ("text", "rolls")]

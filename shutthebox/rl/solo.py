@@ -186,6 +186,27 @@ class ShutTheBoxSoloEnv(ExactEnv):
                              % (roll, format_set(position, self.tiles)))
         self.position, self.roll, self._key = position, roll, (position, roll)
 
+    # -- the model the toy-text way ---------------------------------------------------------
+
+    @property
+    def P(self):
+        """``P[s][a]``: ``[(probability, next state, reward, terminated), ...]`` (docs/RL.md), states as
+        ``encode`` numbers them."""
+        found = getattr(self.model, "transitions", None)
+        if found is None:
+            from ._transitions import solo
+
+            found = self.model.transitions = solo(self.model, self.objective == "shut")
+        return found
+
+    def encode(self, state) -> int:
+        """The number of ``(open tiles as a bitmask, roll)``: ``position * (max_roll + 1) + roll``."""
+        position, roll = state
+        return int(position) * self.model.width + int(roll)
+
+    def decode(self, number: int) -> tuple:
+        return divmod(int(number), self.model.width)
+
     def _board(self) -> list:
         tiles = [("tile", str(i + 1), self.position >> i & 1) for i in range(self.tiles)]
         return [tiles, [("text", "roll"), ("text", str(self.roll) if self.roll else "-")]]

@@ -120,6 +120,28 @@ class ToggleEnv(ExactEnv):
             raise ValueError("dice %d %d turn no card: they are thrown again, never a decision" % (x, y))
         self.up, self.x, self.y, self._key = up, x, y, (up, x, y)
 
+    # -- the model the toy-text way ---------------------------------------------------------
+
+    @property
+    def P(self):
+        """``P[s][a]``: ``[(probability, next state, reward, terminated), ...]`` (docs/RL.md), states as
+        ``encode`` numbers them; passes folded into the reward as their expected count."""
+        found = getattr(self.model, "transitions", None)
+        if found is None:
+            from ._transitions import toggle
+
+            found = self.model.transitions = toggle(self.model)
+        return found
+
+    def encode(self, state) -> int:
+        """The number of ``(cards face up as a bitmask, x, y)``: ``(up * (sides + 1) + x) * (sides + 1) + y``."""
+        up, x, y = state
+        return (int(up) * (self.sides + 1) + int(x)) * (self.sides + 1) + int(y)
+
+    def decode(self, number: int) -> tuple:
+        rest, y = divmod(int(number), self.sides + 1)
+        return (*divmod(rest, self.sides + 1), y)
+
     def _board(self) -> list:
         cards = [("tile", str(i + 1), self.up >> i & 1) for i in range(self.cards)]
         return [cards[:8], cards[8:], [("die", self.x), ("die", self.y)]] if self.cards > 8 else [

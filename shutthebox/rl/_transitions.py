@@ -1,0 +1,177 @@
+"""The model of a game the toy-text way (Gymnasium's FrozenLake, Taxi): ``env.unwrapped.P[s][a]`` is a list of
+``(probability, next state, reward, terminated)``, states being ints (``encode``/``decode``), for dynamic
+programming, model-based RL and planning (docs/RL.md). Shut the Box solo, toggle and Goat solo.
+
+``P`` is built state by state as it is read (toggle's 4096 x 36 decision states would be a large dict).
+``P[s]`` has the legal actions of ``s`` alone: an illegal action changes nothing, and a no-op of reward 0
+listed beside costly moves would make "never move" look best to value iteration where fewer is better.
+Iterate over ``P[s]`` (or mask with ``action_masks``). A state where the game is over (and a number that is
+no state of the game) has every action, each leading to itself, terminated, with reward 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+_KEEP = 1 << 16  # states whose transitions are kept (then the memo starts again)
+
+
+class Transitions(Mapping):
+    """``P[s]``: ``{legal action: [(probability, next state, reward, terminated), ...]}`` for the state ``s``,
+    computed by ``moves(s)`` when first read."""
+
+    def __init__(self, n_states: int, n_actions: int, moves, over):
+        self.n_states, self.n_actions = n_states, n_actions
+        self._moves, self._over = moves, over
+        self._memo: dict = {}
+
+    def __getitem__(self, s):
+        s = int(s)
+        if not 0 <= s < self.n_states:
+            raise KeyError(s)
+        found = self._memo.get(s)
+        if found is None:
+            if len(self._memo) >= _KEEP:
+                self._memo.clear()
+            if self._over(s):
+                found = {a: [(1.0, s, 0.0, True)] for a in range(self.n_actions)}
+            else:
+                found = dict(sorted(self._moves(s).items()))
+            self._memo[s] = found
+        return found
+
+    def __iter__(self):
+        return iter(range(self.n_states))
+
+    def __len__(self) -> int:
+        return self.n_states
+
+
+def merged(outcomes) -> list:
+    """``(probability, next, reward, terminated)`` with the probabilities of equal outcomes added, in order."""
+    total: dict = {}
+    for probability, after, reward, terminated in outcomes:
+        key = (after, reward, terminated)
+        total[key] = total.get(key, 0.0) + probability
+    return [(probability, after, reward, terminated) for (after, reward, terminated), probability in total.items()]
+
+
+# -- Shut the Box solo -----------------------------------------------------------------------------------
+
+
+def solo(model, shut: bool) -> Transitions:
+    """States ``position * (max_roll + 1) + roll`` (``SoloModel``): a move leaves its position and the dice
+    are thrown (or wait, roll 0, where the player chooses); a roll no move fits ends the game (``score``:
+    minus the tiles left); shutting ends it (``shut``: reward 1)."""
+    width, rules = model.width, model.rules
+
+    def thrown(position: int, dice: int) -> list:
+        legal = model.legal(position)
+        out = []
+        for roll, weight in model.weights[dice].items():
+            fits = roll in legal
+            reward = 0.0 if fits or shut else -float(model.stuck[position])
+            out.append((weight / rules.outcomes, position * width + roll, reward, not fits))
+        return out
+
+    def after_move(position: int) -> list:
+        if not position:
+            return [(1.0, 0, 1.0 if shut else 0.0, True)]
+        choices = model.choices[position]
+        if len(choices) > 1:
+            return [(1.0, position * width, 0.0, False)]
+        return thrown(position, choices[0])
+
+    def moves(s: int) -> dict:
+        position, roll = divmod(s, width)
+        if not roll:
+            return {model.throw_action(dice): thrown(position, dice) for dice in model.choices[position]}
+        return {move: after_move(position ^ move) for move in model.legal(position)[roll]}
+
+    def over(s: int) -> bool:
+        position, roll = divmod(s, width)
+        if not position:
+            return True
+        if not roll:
+            return len(model.choices[position]) == 1  # no decision there: never reached
+        return roll not in model.legal(position)
+
+    return Transitions(model.positions * width, model.n_actions, moves, over)
+
+
+# -- toggle ----------------------------------------------------------------------------------------------
+
+
+def toggle(model) -> Transitions:
+    """States ``(up * (sides + 1) + x) * (sides + 1) + y``: a card turned, the dice are thrown until some
+    card may be turned. Rolls that turn nothing (passes, where a die can exceed the cards) are folded in:
+    each next state has the chance of its roll given that it is no pass, and the reward is -1 minus the
+    expected passes before it, q / (1 - q) for a pass chance q: exact for expected returns (dynamic
+    programming), where the environment samples the passes."""
+    rules, cards = model.rules, model.cards
+    sides = rules.sides
+    side = sides + 1
+    turning = [(x, y) for (x, y), choices in cards.items() if choices]
+    share = 1.0 / len(turning)
+    cost = -1.0 - (sides * sides - len(turning)) / len(turning)
+
+    def moves(s: int) -> dict:
+        rest, y = divmod(s, side)
+        up, x = divmod(rest, side)
+        out = {}
+        for card in cards[x, y]:
+            after = up ^ (1 << (card - 1))
+            if not after:
+                out[card - 1] = [(1.0, 0, -1.0, True)]
+            else:
+                out[card - 1] = [(share, (after * side + nx) * side + ny, cost, False) for nx, ny in turning]
+        return out
+
+    def over(s: int) -> bool:
+        rest, y = divmod(s, side)
+        up, x = divmod(rest, side)
+        return not up or not x or not y or not cards[x, y]
+
+    return Transitions(rules.states * side * side, model.n_actions, moves, over)
+
+
+# -- Goat solo -------------------------------------------------------------------------------------------
+
+
+def goat(model) -> Transitions:
+    """States ``(banked * 43 + turn) * 3 + rolls``, the banked score the goal once reached: a turn ending
+    (a stop, a match, the third roll) costs -1 and banks; the game ends at the goal."""
+    from .goat import DICE, LAW, TURN_ENDS
+
+    goal = model.goal
+
+    def code(banked: int, turn: int, rolls: int) -> int:
+        return (min(banked, goal) * 43 + turn) * 3 + rolls
+
+    def bank(banked: int):
+        return code(banked, 0, 0), -1.0, banked >= goal
+
+    def moves(s: int) -> dict:
+        rest, rolls = divmod(s, 3)
+        score, turn = divmod(rest, 43)
+        out = {}
+        if rolls:
+            out[0] = [(1.0, *bank(score + turn))]
+        for k in range(1, DICE + 1):
+            busts, sums = LAW[k]
+            whole = 6.0 ** k
+            outcomes = [(busts / whole, *bank(score))]
+            for gain, count in sums:
+                if rolls + 1 == TURN_ENDS:
+                    outcomes.append((count / whole, *bank(score + turn + gain)))
+                else:
+                    outcomes.append((count / whole, code(score, turn + gain, rolls + 1), 0.0, False))
+            out[k] = merged(outcomes)
+        return out
+
+    def over(s: int) -> bool:
+        rest, rolls = divmod(s, 3)
+        score, turn = divmod(rest, 43)
+        return score >= goal or (rolls == 0 and turn != 0) or (rolls and not rolls <= turn <= 21 * rolls)
+
+    return Transitions((goal + 1) * 43 * 3, model.n_actions, moves, over)
