@@ -822,3 +822,39 @@ def test_mask_in_the_observation(env_id, options):
 
     report = rl.evaluate(first_legal, env_id, episodes=5, max_steps=2000, mask_observation=True, **options)
     assert report.illegal == 0
+
+
+@pytest.mark.parametrize("env_id,options,count", [
+    ("shutthebox/ShutTheBoxSolo-v0", {"tiles": 6, "one_die": "optional:high", "objective": "score"}, None),
+    ("shutthebox/Toggle-v0", {"cards": 3, "sides": 5}, 7 * 21),  # 7 face-up sets x 21 rolls that turn a card
+    ("shutthebox/GoatSolo-v0", {"goal": 7}, None),
+])
+def test_dataset_writes_every_decision_state(env_id, options, count, tmp_path):
+    """``dataset`` writes every state an episode can meet, each with the environment's own observation and
+    exact answers."""
+    path = tmp_path / "states.npz"
+    written = rl.dataset(env_id, path, **options)
+    data = np.load(path)
+    assert len(data["state"]) == written and (count is None or written == count)
+    n = gymnasium.make(env_id, **options).action_space.n
+    assert data["action_mask"].shape == data["optimal_mask"].shape == data["q_values"].shape == (written, n)
+    assert data["action_mask"].dtype == data["optimal_mask"].dtype == np.int8
+    rows = {int(s): i for i, s in enumerate(data["state"])}
+    env = gymnasium.make(env_id, **options)
+    game = env.unwrapped
+    rng = np.random.default_rng(2)
+    for seed in range(30):
+        obs, info = env.reset(seed=seed)
+        terminated = False
+        while not terminated:
+            row = rows[game.encode(game.get_state())]  # every state met is there, with the same answers
+            owed = -game._owed if game.better == "fewer" else game._owed  # toggle: passes drawn by reset
+            assert (data["observation"][row] == obs).all() and abs(data["value"][row] - (game.value() - owed)) < 1e-12
+            for name in ("action_mask", "optimal_mask", "q_values"):
+                assert (data[name][row] == info[name]).all()
+            legal = np.flatnonzero(info["action_mask"])
+            obs, _, terminated, truncated, info = env.step(int(legal[rng.integers(len(legal))]))
+            if truncated:
+                break
+    with pytest.raises(ValueError, match="dataset writes the games whose states are numbered"):
+        rl.dataset("shutthebox/Yazy-v0", path)

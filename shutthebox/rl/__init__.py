@@ -62,4 +62,11 @@ def evaluate(policy, env_id: str, **options):
     return _evaluate(policy, env_id, **options)
 
 
-__all__ = ["ENV_IDS", "NAMESPACE", "evaluate"]
+def dataset(env_id: str, path, **options) -> int:
+    """See :func:`shutthebox.rl._dataset.dataset`."""
+    from ._dataset import dataset as _dataset
+
+    return _dataset(env_id, path, **options)
+
+
+__all__ = ["ENV_IDS", "NAMESPACE", "dataset", "evaluate"]
