@@ -1,6 +1,7 @@
-"""Full Yahtzee: the three published optima, a brute force over every ordered dice outcome with Fractions on
-late-game cards under each joker rule (jokers and both bonuses included), every stored value checked against
-its successors (sampled), the command's questions and refusals, simulation, review, and the golden answers.
+"""Full Yahtzee: the published optima, a brute force over every ordered dice outcome with Fractions on
+late-game cards under each joker rule (jokers and both bonuses included) and under Scandinavian Yatzy, every
+stored value checked against its successors (sampled), the command's questions and refusals, simulation,
+review, and the golden answers.
 
 Nothing here shares code with the solver or the question-time turn: scoring, the joker rules, the bonuses,
 the keeps and their chances are written again below.
@@ -25,6 +26,8 @@ NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three-kind", "fou
 UPPER = NAMES[:6]
 LOWER = ("three-kind", "four-kind", "full-house", "small-straight", "large-straight", "chance")  # not yahtzee
 JOKER_POINTS = {"full-house": 25, "small-straight": 30, "large-straight": 40}
+YATZY_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes", "one-pair", "two-pairs", "three-kind", "four-kind",
+               "small-straight", "large-straight", "full-house", "chance", "yatzy")
 SORTED_ROLLS = sorted({tuple(sorted(dice)) for dice in product(range(1, 7), repeat=5)})
 COMMAND = [sys.executable, os.path.join(ROOT, "ShutTheBox")]
 
@@ -51,10 +54,43 @@ def printed(name, dice):
     return sum(dice)
 
 
+def yatzy_printed(name, dice):
+    """A box's score in Scandinavian Yatzy: the matching dice only for a pair, two pairs (two faces), three
+    and four of a kind (the highest face that has them); 1-2-3-4-5 15, 2-3-4-5-6 20; a full house (three and
+    two of two faces) the sum; yatzy 50."""
+    faces = sorted(set(dice), reverse=True)
+    many = {face: dice.count(face) for face in faces}
+    if name in UPPER:
+        return printed(name, dice)
+    if name in ("one-pair", "three-kind", "four-kind"):
+        need = {"one-pair": 2, "three-kind": 3, "four-kind": 4}[name]
+        return next((need * face for face in faces if many[face] >= need), 0)
+    if name == "two-pairs":
+        pairs = [face for face in faces if many[face] >= 2]
+        return 2 * (pairs[0] + pairs[1]) if len(pairs) == 2 else 0
+    if name == "small-straight":
+        return 15 if sorted(dice) == [1, 2, 3, 4, 5] else 0
+    if name == "large-straight":
+        return 20 if sorted(dice) == [2, 3, 4, 5, 6] else 0
+    if name == "full-house":
+        return sum(dice) if sorted(many.values()) == [2, 3] else 0
+    if name == "yatzy":
+        return 50 if len(faces) == 1 else 0
+    return sum(dice)
+
+
+def names_of(rule):
+    return YATZY_NAMES if rule == "yatzy" else NAMES
+
+
 def placements(rule, open_names, box, dice):
-    """[(box name, points, Yahtzee bonus)]: where the dice may be written under the joker rule ``rule``;
-    ``box`` is what the yahtzee box holds: "open", 0 or 50."""
-    if len(set(dice)) == 1 and box != "open" and rule != "none":
+    """[(box name, points, Yahtzee bonus)]: where the dice may be written under the joker rule ``rule``
+    (or in Yatzy, ``rule`` "yatzy"); ``box`` is what the yahtzee box holds: "open", 0 or 50."""
+    if rule == "yatzy":
+        return [(name, yatzy_printed(name, dice), 0) for name in YATZY_NAMES if name in open_names]
+    if len(set(dice)) == 1 and box == 50 and rule == "bonus-only":  # the bonus, no joker
+        return [(name, printed(name, dice), 100) for name in NAMES if name in open_names]
+    if len(set(dice)) == 1 and box != "open" and rule in ("official", "free"):
         face = dice[0]
         bonus = 100 if box == 50 else 0
         upper = UPPER[face - 1]
@@ -76,12 +112,12 @@ def placements(rule, open_names, box, dice):
     return [(name, printed(name, dice), 0) for name in NAMES if name in open_names]
 
 
-def after(state, name, points):
-    """(the state after writing ``points`` in ``name``, the upper bonus paid now)."""
+def after(state, name, points, rule="official"):
+    """(the state after writing ``points`` in ``name``, the upper bonus paid now: 35, 50 in Yatzy)."""
     open_names, upper, box = state
     bonus = 0
     if name in UPPER:
-        bonus = 35 if upper < 63 <= upper + points else 0
+        bonus = (50 if rule == "yatzy" else 35) if upper < 63 <= upper + points else 0
         upper += points
     if name == "yahtzee":
         box = 50 if points == 50 else 0
@@ -103,9 +139,9 @@ def score_options(rule, state, roll, start=None):
     start = start or brute_start
     out = []
     for name, points, bonus in placements(rule, state[0], state[2], roll):
-        nxt, upper_bonus = after(state, name, points)
+        nxt, upper_bonus = after(state, name, points, rule)
         out.append((name, points + bonus + upper_bonus + start(rule, nxt)))
-    return sorted(out, key=lambda option: NAMES.index(option[0]))
+    return sorted(out, key=lambda option: names_of(rule).index(option[0]))
 
 
 def turn_values(rule, state, start):
@@ -151,8 +187,8 @@ def brute_move(rule, state, roll, rerolls, values=None, start=None, tie=0) -> st
     raise AssertionError("no move reaches the best value")
 
 
-def card_text(open_names):
-    return ",".join(name for name in NAMES if name in open_names) or "none"
+def card_text(open_names, rule="official"):
+    return ",".join(name for name in names_of(rule) if name in open_names) or "none"
 
 
 def box_text(box):
@@ -177,21 +213,32 @@ LATE_CARDS = [
     (("chance",), 70, 0),
 ]
 QUICK = {("yahtzee",), ("full-house",), ("chance",)}
+# Scandinavian Yatzy's late-game cards: the upper bonus (50), pairs, the straights, the full house's sum
+YATZY_CARDS = [
+    (("two-pairs",), 0, "open"),
+    (("fours", "full-house"), 60, "open"),
+    (("one-pair", "yatzy"), 62, "open"),
+    (("small-straight", "large-straight"), 63, "open"),
+    (("three-kind", "four-kind"), 20, "open"),
+]
 
 
 def cases():
-    for rule in ("official", "free", "none"):
+    for rule in ("official", "free", "none", "bonus-only"):
         for names, upper, box in LATE_CARDS:
             marks = [] if names in QUICK and rule == "official" else [pytest.mark.slow]
             yield pytest.param(rule, names, upper, box, marks=marks, id="%s-%s-%s-%s" % (rule, "+".join(names),
                                                                                         upper, box))
+    for names, upper, box in YATZY_CARDS:
+        yield pytest.param("yatzy", names, upper, box, marks=[pytest.mark.slow],
+                           id="yatzy-%s-%s" % ("+".join(names), upper))
 
 
 @pytest.mark.parametrize("rule, names, upper, box", list(cases()))
 def test_the_table_and_the_turn_agree_with_a_brute_force_over_ordered_dice(rule, names, upper, box):
     table = table_of(rule)
     state = (frozenset(names), upper, box)
-    cats, holds = card_text(names), box_text(box)
+    cats, holds = card_text(names, rule), box_text(box)
     exact = brute_start(rule, state)
     stored = table.probe_expect(cats, upper=upper, box=holds)
     assert abs(stored - exact) < 1e-12 and "%.6f" % stored == "%.6f" % exact
@@ -377,7 +424,7 @@ BAD = [
     (["--move", "none", "12345", "1", "--yahtzee-box", "0"], "no box is open"),
     (["--move", "all", "12345"], "takes CARD DICE REROLLS"),
     (["--expect", "all", "12345"], "takes CARD or CARD DICE REROLLS"),
-    (["--joker", "house", "--expect", "all"], "--joker must be official, free or none"),
+    (["--joker", "house", "--expect", "all"], "--joker must be official, free, none or bonus-only"),
     (["--bogus"], "unknown option"),
     ([], "no question"),
 ]

@@ -1,8 +1,8 @@
 """Full Yahtzee under optimal play (analysis time): seeded games, a report, and the review of a played game.
 
-    ShutTheBox yahtzee simulate [--games N] [--seed S] [--joker RULE] [--log FILE]
-    ShutTheBox yahtzee report [--out DIR] [--games N] [--seed S] [--joker RULE]
-    ShutTheBox yahtzee review [--joker RULE] < game.txt
+    ShutTheBox yahtzee simulate [--games N] [--seed S] [--joker RULE | --variant yatzy] [--log FILE]
+    ShutTheBox yahtzee report [--out DIR] [--games N] [--seed S] [--joker RULE | --variant yatzy]
+    ShutTheBox yahtzee review [--joker RULE | --variant yatzy] < game.txt
 
 ``simulate`` plays the table's moves and reports the final score's mean with a 95%
 interval (which must contain the exact value), its standard deviation, how often the
@@ -19,15 +19,15 @@ import math
 import random
 
 from ...engine.analysis import histogram as engine_histogram
-from ...engine.analysis import analysis_commands, run_command, write_report
+from ...engine.analysis import Parser, analysis_commands, run_command, write_report
 from ...engine.analysis import svg_histogram as engine_svg_histogram
 from ...engine.progress import Progress
 from ...engine.text import shown
 from ...errors import InvalidQuery
 from .grammar import query_options
 from .rules import (
-    ALL, CATEGORIES, DICE, FIFTY, OPEN, SIDES, SIXES, UPPER_BONUS, UPPER_GOAL, YAHTZEE, YAHTZEE_BONUS, ZERO,
-    format_categories, joker_choices, joker_rule, parse_dice, rerolls_left, score, yahtzee_bonus,
+    DICE, FIFTY, OPEN, SIDES, SIXES, UPPER_GOAL, YAHTZEE_BONUS, YATZY, ZERO, format_categories, has_bonus,
+    joker_choices, options_of, parse_dice, rerolls_left, same_box, sheet, variant_rule, yahtzee_bonus,
 )
 from .table import load
 
@@ -39,17 +39,17 @@ GLENN_SD = 59.61  # Glenn (2006): the standard deviation of the final score unde
 
 def points_of(joker: str, card: int, box: int, category: int, roll) -> int:
     """The box's points for ``roll`` (the joker points where the joker applies; bonuses apart)."""
-    if roll[0] == roll[-1] and box != OPEN and joker != "none":
+    if roll[0] == roll[-1] and box != OPEN and has_bonus(joker):
         for c, points in joker_choices(joker, card, box, roll[0]):
             if c == category:
                 return points
-        raise InvalidQuery("the joker rule does not allow a Yahtzee in %s here" % CATEGORIES[category])
-    return score(category, roll)
+        raise InvalidQuery("the joker rule does not allow a Yahtzee in %s here" % sheet(joker).categories[category])
+    return sheet(joker).score(category, roll)
 
 
-def question(card: int, upper: int, box: int) -> str:
+def question(card: int, upper: int, box: int, rules: str = "official") -> str:
     """The words of a question on this turn-start state: ``CARD [--upper N] [--yahtzee-box V]``."""
-    words = [format_categories(card)]
+    words = [format_categories(card, rules)]
     if upper:
         words.append("--upper %d" % upper)
     if box != OPEN:
@@ -61,12 +61,13 @@ class Scored:
     """What one move earns: the box's points, the upper bonus, the Yahtzee bonus; and the state after it."""
 
     def __init__(self, joker, card, upper, box, category, roll):
+        found = sheet(joker)
         self.points = points_of(joker, card, box, category, roll)
         self.yahtzee_bonus = yahtzee_bonus(joker, box, roll)
-        self.upper_bonus = UPPER_BONUS if category <= SIXES and upper < UPPER_GOAL <= upper + self.points else 0
+        self.upper_bonus = found.upper_bonus if category <= SIXES and upper < UPPER_GOAL <= upper + self.points else 0
         self.card = card & ~(1 << category)
         self.upper = upper + self.points if category <= SIXES else upper
-        self.box = (FIFTY if self.points else ZERO) if category == YAHTZEE else box
+        self.box = (FIFTY if self.points else ZERO) if category == found.yahtzee else box
         self.total = self.points + self.yahtzee_bonus + self.upper_bonus
 
 
@@ -75,13 +76,15 @@ def play(table, games: int, seed: int, log=None, progress=None) -> list:
     (50 in its box), Yahtzee bonuses, [points of each box])]. ``log`` (a text file) gets every decision."""
     table.preload()
     joker = table.joker
+    found = sheet(joker)
+    fifty = found.yahtzee if found.yahtzee is not None else len(found.categories) - 1  # yahtzee, or yatzy
     rng = random.Random(seed)
     die = rng.random
     results = []
     with Progress(games, "yahtzee", enabled=progress) as bar:
         for game in range(games):
-            card, upper, box, total, bonus, bonuses = ALL, 0, OPEN, 0, False, 0
-            boxes = [0] * len(CATEGORIES)
+            card, upper, box, total, bonus, bonuses = found.all, 0, OPEN, 0, False, 0
+            boxes = [0] * len(found.categories)
             if log is not None:
                 log.write("# game %d\n" % (game + 1))
             while card:
@@ -91,8 +94,8 @@ def play(table, games: int, seed: int, log=None, progress=None) -> list:
                     roll = tuple(sorted(dice))
                     _, text, move = turn.best(roll, rerolls)
                     if log is not None:
-                        log.write("%s %s %d %s\n" % (question(card, upper, box), "".join(map(str, roll)), rerolls,
-                                                     text))
+                        log.write("%s %s %d %s\n" % (question(card, upper, box, joker), "".join(map(str, roll)),
+                                                     rerolls, text))
                     if move[0] == "score":
                         break
                     dice = list(move[1]) + [int(die() * SIDES) + 1 for _ in range(DICE - len(move[1]))]
@@ -102,7 +105,7 @@ def play(table, games: int, seed: int, log=None, progress=None) -> list:
                 bonus = bonus or scored.upper_bonus > 0
                 bonuses += scored.yahtzee_bonus > 0
                 card, upper, box = scored.card, scored.upper, scored.box
-            results.append((total, bonus, boxes[YAHTZEE] == 50, bonuses, boxes))
+            results.append((total, bonus, boxes[fifty] == 50, bonuses, boxes))
             if game % 50 == 0:
                 bar.update(game)
         bar.update(games)
@@ -123,33 +126,40 @@ def histogram(totals) -> list:
     return engine_histogram(totals, BIN)
 
 
-def figures(results, exact: float) -> dict:
+def title(rules: str) -> str:
+    """``yahtzee (official jokers)``, ``yatzy``: the rule set in a summary's words."""
+    return "yatzy" if rules == YATZY else "yahtzee (%s jokers)" % rules
+
+
+def figures(results, exact: float, rules: str = "official") -> dict:
     totals = [result[0] for result in results]
     count = len(results)
     mean, half, deviation = interval(totals)
     ordered = sorted(totals)
-    box_means = [sum(result[4][c] for result in results) / count for c in range(len(CATEGORIES))]
+    box_means = [sum(result[4][c] for result in results) / count for c in range(len(sheet(rules).categories))]
     return {"games": count, "mean": mean, "half": half, "sd": deviation, "exact": exact,
             "contains": abs(mean - exact) <= half, "min": ordered[0], "median": ordered[count // 2],
             "max": ordered[-1], "bonus": sum(result[1] for result in results) / count,
             "yahtzee": sum(result[2] for result in results) / count,
             "bonuses": sum(result[3] for result in results) / count, "boxes": box_means,
-            "upper_bonus_mean": UPPER_BONUS * sum(result[1] for result in results) / count,
+            "upper_bonus_mean": sheet(rules).upper_bonus * sum(result[1] for result in results) / count,
             "yahtzee_bonus_mean": YAHTZEE_BONUS * sum(result[3] for result in results) / count}
 
 
 def summary(results, exact: float, seed: int, joker: str) -> str:
-    f = figures(results, exact)
-    lines = ["yahtzee (%s jokers), optimal play (maximum expected score %.6f): %d games, seed %d"
-             % (joker, exact, f["games"], seed),
+    f = figures(results, exact, joker)
+    names = sheet(joker).categories
+    lines = ["%s, optimal play (maximum expected score %.6f): %d games, seed %d"
+             % (title(joker), exact, f["games"], seed),
              "mean %.3f +- %.3f (95%% interval %.3f to %.3f; %s the exact value)"
              % (f["mean"], f["half"], f["mean"] - f["half"], f["mean"] + f["half"],
                 "contains" if f["contains"] else "MISSES"),
              "standard deviation %.2f (Glenn 2006: %.2f); min %d, median %d, max %d"
              % (f["sd"], GLENN_SD, f["min"], f["median"], f["max"]),
-             "upper bonus in %.1f%% of games; a Yahtzee (50 in its box) in %.1f%%; %.4f Yahtzee bonuses a game"
-             % (100 * f["bonus"], 100 * f["yahtzee"], f["bonuses"]),
-             "box means: " + ", ".join("%s %.2f" % (name, f["boxes"][c]) for c, name in enumerate(CATEGORIES)),
+             "upper bonus in %.1f%% of games; %s in %.1f%%%s"
+             % (100 * f["bonus"], "a yatzy (50)" if joker == YATZY else "a Yahtzee (50 in its box)",
+                100 * f["yahtzee"], "; %.4f Yahtzee bonuses a game" % f["bonuses"] if has_bonus(joker) else ""),
+             "box means: " + ", ".join("%s %.2f" % (name, f["boxes"][c]) for c, name in enumerate(names)),
              "final score   games"]
     top = max(count for _, count in histogram([r[0] for r in results]))
     for low, count in histogram([r[0] for r in results]):
@@ -157,14 +167,14 @@ def summary(results, exact: float, seed: int, joker: str) -> str:
     return "\n".join(lines)
 
 
-def svg_histogram(totals, exact: float) -> str:
-    return engine_svg_histogram(totals, exact, "Yahtzee: final scores of %d games under optimal play" % len(totals),
-                                BIN, 4)
+def svg_histogram(totals, exact: float, rules: str = "official") -> str:
+    return engine_svg_histogram(totals, exact, "%s: final scores of %d games under optimal play"
+                                % ("Yatzy" if rules == YATZY else "Yahtzee", len(totals)), BIN, 4)
 
 
 def markdown(results, exact: float, seed: int, joker: str) -> str:
-    f = figures(results, exact)
-    lines = ["# Yahtzee under optimal play (%s jokers)" % joker, "",
+    f = figures(results, exact, joker)
+    lines = ["# %s under optimal play" % ("Yatzy" if joker == YATZY else "Yahtzee (%s jokers)" % joker), "",
              "The moves of the table maximise the expected final score: %.6f from the start. Maximising the "
              "expected score is not maximising the chance to beat an opponent (a player behind late in the "
              "game should gamble more)." % exact, "",
@@ -173,26 +183,28 @@ def markdown(results, exact: float, seed: int, joker: str) -> str:
              "deviation %.2f (Glenn 2006: %.2f); min %d, median %d, max %d."
              % (f["games"], seed, f["mean"], f["mean"] - f["half"], f["mean"] + f["half"],
                 "contains" if f["contains"] else "misses", f["sd"], GLENN_SD, f["min"], f["median"], f["max"]), "",
-             "Upper bonus in %.2f%% of games; a Yahtzee scored 50 in its box in %.2f%%; %.4f Yahtzee bonuses a game."
-             % (100 * f["bonus"], 100 * f["yahtzee"], f["bonuses"]), "",
+             "Upper bonus in %.2f%% of games; %s in %.2f%%%s."
+             % (100 * f["bonus"], "a yatzy (50)" if joker == YATZY else "a Yahtzee scored 50 in its box",
+                100 * f["yahtzee"], "; %.4f Yahtzee bonuses a game" % f["bonuses"] if has_bonus(joker) else ""), "",
              "| box | mean points |", "| --- | ---: |"]
-    for c, name in enumerate(CATEGORIES):
+    for c, name in enumerate(sheet(joker).categories):
         lines.append("| %s | %.3f |" % (name, f["boxes"][c]))
     lines.append("| upper bonus | %.3f |" % f["upper_bonus_mean"])
-    lines.append("| Yahtzee bonus | %.3f |" % f["yahtzee_bonus_mean"])
+    if has_bonus(joker):
+        lines.append("| Yahtzee bonus | %.3f |" % f["yahtzee_bonus_mean"])
     lines.append("| total | %.3f |" % f["mean"])
     return "\n".join(lines) + "\n"
 
 
 def _work(args, report: bool) -> int:
-    joker = joker_rule(args.rules.get("--joker"))
+    joker = variant_rule(args.rules.get("--variant"), args.rules.get("--joker"))
     table = load(joker)
     exact = table.probe_expect("all")
     path = args.rules.get("--log")
     if path:
         with open(path, "w", encoding="utf-8") as log:
-            log.write("# ShutTheBox yahtzee --joker %s simulate --games %d --seed %d\n"
-                      % (joker, args.games, args.seed))
+            log.write("# ShutTheBox yahtzee %s simulate --games %d --seed %d\n"
+                      % (" ".join(options_of(joker)), args.games, args.seed))
             results = play(table, args.games, args.seed, log=log)
     else:
         results = play(table, args.games, args.seed)
@@ -200,13 +212,13 @@ def _work(args, report: bool) -> int:
         print(summary(results, exact, args.seed, joker))
         return 0
     write_report(args.out, (("report.md", markdown(results, exact, args.seed, joker)),
-                            ("histogram.svg", svg_histogram([r[0] for r in results], exact))))
+                            ("histogram.svg", svg_histogram([r[0] for r in results], exact, joker))))
     return 0
 
 
 simulate_main, report_main = analysis_commands(
     "yahtzee", "simulate", "Yahtzee under optimal play: seeded games.", _work, games=(1, 10**8),
-    per="games to play", rules=("--joker", "--log"), report_rules=("--joker",))
+    per="games to play", rules=("--joker", "--variant", "--log"), report_rules=("--joker", "--variant"))
 
 
 # -- review --------------------------------------------------------------------------------
@@ -214,9 +226,10 @@ simulate_main, report_main = analysis_commands(
 class Decision:
     """One line of a played game: the state, the dice, the rerolls left, the choice, and its cost."""
 
-    def __init__(self, line: int, words: str, card: int, upper: int, box: int, roll, rerolls: int, choice: str):
+    def __init__(self, line: int, words: str, card: int, upper: int, box: int, roll, rerolls: int, choice: str,
+                 rules: str = "official"):
         self.line, self.words, self.card, self.upper, self.box = line, words, card, upper, box
-        self.roll, self.rerolls, self.choice = roll, rerolls, choice
+        self.roll, self.rerolls, self.choice, self.rules = roll, rerolls, choice, rules
         self.loss = self.best = self.move = None
 
 
@@ -234,7 +247,7 @@ def parse_decision(table, number: int, text: str) -> Decision:
     if not card:
         raise InvalidQuery("no box is open: the game is over, there is no turn to play")
     return Decision(number, " ".join(words[:at]), card, upper, box, parse_dice(asked[1]), rerolls_left(asked[2]),
-                    " ".join(words[at:]))
+                    " ".join(words[at:]), table.joker)
 
 
 def value_decision(table, decision: Decision) -> None:
@@ -243,9 +256,10 @@ def value_decision(table, decision: Decision) -> None:
     denominator, listed = turn.choices(decision.roll, decision.rerolls)
     words = decision.choice.split()
     if words[0] == "score":
-        if len(words) != 2 or words[1] not in CATEGORIES:
+        names = table.sheet.categories
+        if len(words) != 2 or words[1] not in names:
             raise InvalidQuery("'%s': score takes one box name" % shown(decision.choice))
-        move = ("score", CATEGORIES.index(words[1]))
+        move = ("score", names.index(words[1]))
     else:
         dice = words[1:]
         if dice == ["none"]:
@@ -278,7 +292,8 @@ def check_chain(previous: Decision | None, decision: Decision, joker: str) -> No
         return
     kind, what = previous.move
     if kind == "keep":
-        same = (previous.card, previous.upper, previous.box) == (decision.card, decision.upper, decision.box)
+        same = (previous.card, previous.upper) == (decision.card, decision.upper) and \
+            same_box(joker, previous.box, decision.box)
         kept = all(what.count(die) <= decision.roll.count(die) for die in set(what))
         if not same or decision.rerolls != previous.rerolls - 1 or not kept:
             raise InvalidQuery("does not follow line %d (%s): the same card, one reroll fewer and the kept dice "
@@ -286,9 +301,10 @@ def check_chain(previous: Decision | None, decision: Decision, joker: str) -> No
                                                      or "(none)"))
         return
     after = Scored(joker, previous.card, previous.upper, previous.box, what, previous.roll)
-    if (after.card, after.upper, after.box, 2) != (decision.card, decision.upper, decision.box, decision.rerolls):
+    if (after.card, after.upper, 2) != (decision.card, decision.upper, decision.rerolls) or \
+            not same_box(joker, after.box, decision.box):
         raise InvalidQuery("does not follow line %d (%s): the next turn is %s with 2 rerolls"
-                           % (previous.line, previous.choice, question(after.card, after.upper, after.box)))
+                           % (previous.line, previous.choice, question(after.card, after.upper, after.box, joker)))
 
 
 def review(table, lines) -> tuple[list, list]:
@@ -348,8 +364,19 @@ def review_text(table, lines) -> str:
 
 def _asked(decision) -> str:
     """The decision's question words with the dice sorted: ``CARD [--upper N] [--yahtzee-box V] DICE R``."""
-    return "%s %s %d" % (question(decision.card, decision.upper, decision.box), "".join(map(str, decision.roll)),
-                         decision.rerolls)
+    return "%s %s %d" % (question(decision.card, decision.upper, decision.box, decision.rules),
+                         "".join(map(str, decision.roll)), decision.rerolls)
+
+
+def logged_rules(lines) -> str | None:
+    """The rule set a game file's first comment naming one says (``# ... --joker free ...``,
+    ``# ... --variant yatzy ...``), or None."""
+    for line in lines:
+        words = line.split()
+        if line.startswith("#") and ("--joker" in words[:-1] or "--variant" in words[:-1]):
+            given = {word: words[at + 1] for at, word in enumerate(words[:-1]) if word in ("--joker", "--variant")}
+            return variant_rule(given.get("--variant"), given.get("--joker"))
+    return None
 
 
 def review_main(argv) -> int:
@@ -358,11 +385,10 @@ def review_main(argv) -> int:
     prog = "ShutTheBox yahtzee review"
 
     def work():
-        import argparse
-
-        parser = argparse.ArgumentParser(prog=prog, description="The loss of each decision of a played game "
-                                         "(one decision a line on standard input, as simulate --log writes).")
+        parser = Parser(prog=prog, description="The loss of each decision of a played game (one decision a line "
+                        "on standard input, as simulate --log writes).")
         parser.add_argument("--joker", default=None)
+        parser.add_argument("--variant", default=None)
         parser.add_argument("file", nargs="?", default=None, help="the game (default: standard input)")
         args = parser.parse_args(argv)
         if args.file:
@@ -374,15 +400,12 @@ def review_main(argv) -> int:
                                                             or error)) from None
         else:
             lines = sys.stdin.read().splitlines()
-        logged = None
-        for line in lines:
-            words = line.split()
-            if line.startswith("#") and "--joker" in words[:-1]:
-                logged = words[words.index("--joker") + 1]
-                break
-        joker = joker_rule(args.joker if args.joker is not None else logged)
-        if logged is not None and joker != joker_rule(logged):
-            raise InvalidQuery("the game was played with --joker %s, not %s" % (shown(logged), joker))
+        played = logged_rules(lines)
+        given = None if args.joker is None and args.variant is None else variant_rule(args.variant, args.joker)
+        if given is not None and played is not None and given != played:
+            raise InvalidQuery("the game was played with %s, not %s" % (" ".join(options_of(played)),
+                                                                         " ".join(options_of(given))))
+        joker = given or played or "official"
         table = load(joker)
         table.preload()
         print(review_text(table, lines))

@@ -1,7 +1,7 @@
-"""Full Yahtzee's tables (build time only): solve, make every printed turn-start value right, encode.
+"""Yahtzee's tables (build time only): solve, make every printed turn-start value right, encode.
 
-The ``official`` table is shipped; ``free`` and ``none`` are solved on first use
-(the declaration names ``solve_table``; table.load passes it to engine.store.open_table).
+The ``official`` table is shipped; ``free``, ``none``, ``bonus-only`` and ``yatzy`` are solved on first
+use (the declaration names ``solve_table``; table.load passes it to engine.store.open_table).
 """
 
 from fractions import Fraction
@@ -10,7 +10,7 @@ import numpy as np
 
 from ...engine.printing import printed as engine_printed
 from ...engine.writer import encode, pack_array
-from .rules import GAME, rules_dict, states
+from .rules import GAME, YATZY, rules_dict, states
 from .solver import SCALE_BITS, SOLVER_VERSION, States, error_bound, solve
 from .turn import TIE
 
@@ -36,22 +36,23 @@ def printed(values, open_boxes):
 
 
 def solve_table(joker: str, progress=None) -> bytes:
-    """Solve, check and encode the table of the joker rule ``joker``; a progress bar on a terminal (or
-    ``progress``: True, False) and for whoever observes the engine's bars (the server)."""
+    """Solve, check and encode the table of the rule set ``joker`` (a joker rule, or ``yatzy``); a progress bar
+    on a terminal (or ``progress``: True, False) and for whoever observes the engine's bars (the server)."""
     from ...engine.progress import Progress
 
-    with Progress(states(), "yahtzee (%s jokers)" % joker, unit="states", enabled=progress) as bar:
+    what = "yatzy" if joker == YATZY else "yahtzee (%s jokers)" % joker
+    with Progress(states(joker), what, unit="states", enabled=progress) as bar:
         values, _ = solve(joker, progress=bar.update)
-    open_boxes = States().open
+    open_boxes = States(joker).open
     stored = printed(values, open_boxes)
     # the farthest a stored float64 lies from the solved value, plus the solver's bound
     moved = np.abs(np.ldexp(stored, SCALE_BITS + 1).astype(np.int64) - 2 * values).max() / 2.0 ** (SCALE_BITS + 1)
-    bound = error_bound(13) + float(moved)
-    arrays = {"turn": pack_array(stored.astype("<f8").tobytes(), "<f8", (states(),))}
+    bound = error_bound(int(open_boxes.max())) + float(moved)
+    arrays = {"turn": pack_array(stored.astype("<f8").tobytes(), "<f8", (states(joker),))}
     # Text, not floats: the header stays free of types a question would need struct for.
     fields = {"error_bound": "%.1e" % (bound * 1.1), "tie": "%g" % TIE}  # 2 digits, rounded up
     return encode(GAME, rules_dict(joker), arrays, generator=GENERATOR, fields=fields)
 
 
-# The tables data/ holds: the official rules (free and none are solved on first use).
+# The tables data/ holds: the official rules (the other rule sets are solved on first use).
 SHIPPED = ("official",)

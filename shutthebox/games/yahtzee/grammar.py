@@ -4,6 +4,9 @@
     ShutTheBox yahtzee --expect CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS     ->  the same, mid-turn
     ShutTheBox yahtzee --move CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS       ->  keep 6 6 | score chance
     ShutTheBox yahtzee --options CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS    ->  every choice valued
+
+Game options: ``--joker official|free|none|bonus-only`` (Yahtzee's joker rule) or ``--variant yatzy``
+(Scandinavian Yatzy), the rule set of the whole run.
 """
 
 from ...engine.command import SHARED_HELP, TableSession, no_question, one_question
@@ -15,15 +18,16 @@ from . import DECLARATION
 from .table import load
 
 HELP = """\
-usage: ShutTheBox yahtzee [--joker RULE] --expect CARD [--upper N] [--yahtzee-box 50|0]
-       ShutTheBox yahtzee [--joker RULE] --expect CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
-       ShutTheBox yahtzee [--joker RULE] --move CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
-       ShutTheBox yahtzee [--joker RULE] --options CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
-       ShutTheBox yahtzee [--joker RULE] --batch < questions.txt
-       ShutTheBox yahtzee [--joker RULE] --rules
-       ShutTheBox yahtzee simulate [--games N] [--seed S] [--joker RULE] [--log FILE]
-       ShutTheBox yahtzee report [--out DIR] [--games N] [--seed S] [--joker RULE]
-       ShutTheBox yahtzee review [--joker RULE] < game.txt
+usage: ShutTheBox yahtzee [RULES] --expect CARD [--upper N] [--yahtzee-box 50|0]
+       ShutTheBox yahtzee [RULES] --expect CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
+       ShutTheBox yahtzee [RULES] --move CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
+       ShutTheBox yahtzee [RULES] --options CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
+       ShutTheBox yahtzee [RULES] --batch < questions.txt
+       ShutTheBox yahtzee [RULES] --rules
+       ShutTheBox yahtzee simulate [--games N] [--seed S] [RULES] [--log FILE]
+       ShutTheBox yahtzee report [--out DIR] [--games N] [--seed S] [RULES]
+       ShutTheBox yahtzee review [RULES] < game.txt
+RULES is --joker official|free|none|bonus-only (Yahtzee), or --variant yatzy.
 
 Full Yahtzee: 13 turns; each turn rolls five 6-sided dice, then up to 2 rerolls
 (keep any dice, roll the rest), then scores one open box: ones..sixes (the face
@@ -56,7 +60,8 @@ chance), all or none. After it:
                       be a total the closed upper boxes can hold (box j holds a
                       multiple of j from 0 to 5j)
   --yahtzee-box 50|0  what the closed yahtzee box holds: required when yahtzee
-                      is not open, refused when it is
+                      is not open (but under --joker none, where it changes
+                      nothing), refused when it is open
 DICE is five digits 1-6 in any order; REROLLS the rerolls left, 0 to 2. Keeping
 all five dice with rerolls left is never better than the best other choice:
 --move then names the best score. Among choices whose values differ by at most
@@ -68,9 +73,20 @@ options:
                  goes in its upper box if open, else any open lower box (full
                  house, straights 25/30/40), else a zero in an upper box;
                  free (Verhoeff): any open box, the joker points only once its
-                 upper box is filled; none: no jokers and no Yahtzee bonus.
-                 Tables other than official are solved on first use (some
-                 seconds) and cached.
+                 upper box is filled; bonus-only: the Yahtzee bonus 100 but no
+                 joker (any open box, at its printed score); none: no jokers
+                 and no Yahtzee bonus. Tables other than official are solved
+                 on first use (some seconds) and cached.
+  --variant V    yahtzee (the default) or yatzy: Scandinavian Yatzy, 15 turns,
+                 boxes ones,twos,threes,fours,fives,sixes (as above), one-pair,
+                 two-pairs, three-kind, four-kind (the matching dice only: a
+                 pair 2x the face, ...), small-straight (1-2-3-4-5: 15),
+                 large-straight (2-3-4-5-6: 20), full-house (three and two of
+                 another face: the sum), chance, yatzy (50); upper bonus 50 at
+                 63; no Yahtzee bonus, no jokers, no --yahtzee-box. Its table
+                 is solved on first use (about 15 s, 11 MB) and cached.
+      $ ShutTheBox yahtzee --variant yatzy --expect all
+      248.439989
 """ + SHARED_HELP % "yahtzee"
 
 GAME_OPTIONS = OPTIONS
@@ -111,7 +127,7 @@ def parse(tokens) -> tuple[str, list, dict]:
 class Session(TableSession):
     def __init__(self, options: dict, table: str | None):
         super().__init__(table)
-        self.joker = rules_from_options(options)
+        self.joker = rules_from_options(options)  # the rule set: a joker rule, or yatzy
         self.options = options
 
     def open_table(self):

@@ -12,7 +12,8 @@ choice valued).
 A card is the open boxes (``"ones,full-house"``, ``"all"``, ``"none"``) or their
 bitmask; ``upper`` the points scored in the upper section (text or a number,
 default 0); ``box`` what a closed yahtzee box holds, ``"50"`` or ``"0"`` (None
-when yahtzee is open); ``dice`` five digits 1-6 in any order; ``rerolls`` 0-2.
+when yahtzee is open, and in Yatzy); ``dice`` five digits 1-6 in any order;
+``rerolls`` 0-2. ``load("yatzy")`` is Scandinavian Yatzy's table.
 """
 
 from ...engine.table import Table, load_table
@@ -20,37 +21,42 @@ from ...engine.text import shown_value
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
 from .rules import (
-    ALL, DEFAULT_JOKER, JOKERS, categories, parse_dice, rerolls_left, rules_dict, state_index,
-    states, upper_total, yahtzee_box,
+    DEFAULT_JOKER, RULES, YATZY, categories, parse_dice, rerolls_left, rules_dict, sheet, state_index, states,
+    upper_total, yahtzee_box,
 )
 
 _TURNS_KEPT = 256  # turn-start states whose turn is kept solved (a batch asks many on one card); ~50 kB each
 
 
 def load(joker: str = DEFAULT_JOKER, path: str | None = None, build: bool = True) -> "YahtzeeTable":
-    """The verified table of the joker rule ``joker`` (official, free or none); ``official`` is shipped,
-    the others are solved on first use (about 6 s) and cached."""
-    if joker not in JOKERS:
-        raise InvalidQuery("the joker rule must be official, free or none, not %s" % shown_value(joker))
+    """The verified table of the rule set ``joker``: a joker rule of Yahtzee (official, free, none, bonus-only)
+    or ``yatzy`` (Scandinavian Yatzy); ``official`` is shipped, the others are solved on first use (Yahtzee's
+    about 6 s, Yatzy's about 15 s) and cached."""
+    if joker not in RULES:
+        raise InvalidQuery("the rule set must be official, free, none, bonus-only or yatzy, not %s"
+                           % shown_value(joker))
     return load_table(DECLARATION.tables[0], YahtzeeTable, joker, path, build, header_rules=rules_dict(joker),
                       hint=" (python build_tables.py --game yahtzee)")
 
 
-def open_rules(rules) -> "YahtzeeTable":
+def open_rules(rules: str) -> "YahtzeeTable":
     """The table of ``rules`` as the command line opens it (the declaration's hook)."""
     return load(rules)
 
 
 class YahtzeeTable(Table):
-    """Exact answers for full Yahtzee under one joker rule. ``probe_*`` raises InvalidQuery for a question
-    without an answer; ``get_*`` returns ``default``."""
+    """Exact answers for full Yahtzee under one joker rule, or for Scandinavian Yatzy (``joker`` is the rule
+    set, ``sheet`` its boxes). ``probe_*`` raises InvalidQuery for a question without an answer; ``get_*``
+    returns ``default``."""
 
     ARRAYS = {"_turn": "turn"}
 
     def __init__(self, tablefile, joker: str):
         super().__init__(tablefile)
-        self.joker = joker
-        if tablefile.shapes.get("turn") != (states(),):
+        self.joker = self.rules = joker
+        self.sheet = sheet(joker)
+        self._index = state_index if joker != YATZY else self.sheet.state_index
+        if tablefile.shapes.get("turn") != (states(joker),):
             raise TableError("table file %s has arrays of the wrong shape for Yahtzee; rebuild it with `make tables`"
                              % self.path)
         self._turn = tablefile.arrays["turn"]
@@ -60,13 +66,13 @@ class YahtzeeTable(Table):
     # -- states ------------------------------------------------------------------------------
 
     def card(self, cats) -> int:
-        if type(cats) is int and 0 <= cats <= ALL:
+        if type(cats) is int and 0 <= cats <= self.sheet.all:
             return cats
         mask = self._cards.get(cats)
         if mask is None:
             if not isinstance(cats, str):
-                raise InvalidQuery("a card must be text such as ones,yahtzee or all, not %r" % (cats,))
-            mask = categories(cats)
+                raise InvalidQuery("a card must be text such as ones,%s or all, not %r" % (self.sheet.name, cats))
+            mask = categories(cats, self.joker)
             if len(self._cards) < 1 << 12:
                 self._cards[cats] = mask
         return mask
@@ -81,11 +87,11 @@ class YahtzeeTable(Table):
             total = upper_total(str(upper), card)
         else:
             total = upper_total(upper, card)
-        return card, total, yahtzee_box(None if box is None else str(box), card)
+        return card, total, yahtzee_box(None if box is None else str(box), card, self.joker)
 
     def value(self, card: int, upper: int, box: int) -> float:
         """The stored turn-start value of a valid state."""
-        return self._turn[state_index(card, upper, box)]
+        return self._turn[self._index(card, upper, box)]
 
     def turn(self, card: int, upper: int, box: int):
         """The solved turn of a valid state with a box open (turn.Turn), kept for later questions."""
