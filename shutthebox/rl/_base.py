@@ -69,17 +69,6 @@ class Decision:
             self.q = self.q_return = self.optimal_mask = None
             return
         worst = -math.inf if more else math.inf
-        if n <= 64:
-            q = [worst] * n
-            for action, v in values.items():
-                q[action] = v
-            q = np.array(q)
-        else:
-            q = np.full(n, worst)
-            if values:
-                q[list(values)] = list(values.values())
-        self.q = q
-        self.q_return = q if more else -q  # fewer is better: minus the cost, -inf where illegal
         if values:
             best = max(values.values()) if more else min(values.values())
             if tie:
@@ -88,12 +77,29 @@ class Decision:
                 optimal = [a for a, v in values.items() if v == best]
             if table_move is not None and table_move in values and table_move not in optimal:
                 optimal.append(table_move)
-            self.optimal = tuple(sorted(optimal))
+            optimal.sort()
         else:
-            best, self.optimal = 0.0, ()
-        optimal_mask = np.zeros(n, dtype=np.int8)
-        optimal_mask[list(self.optimal)] = 1
-        self.optimal_mask = optimal_mask
+            best, optimal = 0.0, []
+        self.optimal = tuple(optimal)
+        if n <= 64:  # lists, then one conversion each
+            q = [worst] * n
+            for action, v in values.items():
+                q[action] = v
+            flags = [0] * n
+            for action in optimal:
+                flags[action] = 1
+            self.q = np.array(q)
+            self.q_return = self.q if more else np.array([-v for v in q])
+            self.optimal_mask = np.array(flags, dtype=np.int8)
+        else:
+            q = np.full(n, worst)
+            if values:
+                q[list(values)] = list(values.values())
+            self.q = q
+            self.q_return = q if more else -q
+            optimal_mask = np.zeros(n, dtype=np.int8)
+            optimal_mask[optimal] = 1
+            self.optimal_mask = optimal_mask
         self.best = best
         self.value = best if value is None else value
 

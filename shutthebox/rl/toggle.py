@@ -24,13 +24,13 @@ class ToggleModel(Model):
         super().__init__()
         self.rolls = table.file.whole("rolls").tolist()  # expected further rolls, before rolling
         self.flip = table.file.whole("flip")
-        sides = rules.sides
+        self.sides = sides = rules.sides
         self.cards = {(x, y): rules.choices(x, y) for x in range(1, sides + 1) for y in range(1, sides + 1)}
 
     def decide(self, state, exact: bool) -> Decision:
         up, x, y = state
         rolls = self.rolls
-        sides = self.rules.sides
+        sides = self.sides
         values = {card - 1: 1.0 + rolls[up ^ (1 << (card - 1))] for card in self.cards[x, y]}
         table_move = self.flip[(up * sides + x - 1) * sides + y - 1] - 1 if exact else None
         return Decision(self.n_actions, values, False, self.tie, table_move=table_move, exact=exact)
