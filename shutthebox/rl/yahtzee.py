@@ -140,7 +140,7 @@ class YahtzeeModel(Model):
 
 def model(joker: str, rational: bool = False) -> YahtzeeModel:
     if not isinstance(joker, str) or joker not in JOKERS:
-        raise InvalidQuery("the joker rule must be official, free or none, not %r" % (joker,))
+        raise InvalidQuery("the joker rule must be %s or %s, not %r" % (", ".join(JOKERS[:-1]), JOKERS[-1], joker))
     if not isinstance(rational, (bool, np.bool_)):
         raise InvalidQuery("rational must be True or False, not %r" % (rational,))
     key = (joker, bool(rational))
