@@ -31,7 +31,7 @@ VENV_PYTHON = os.path.join(VENV, "bin", "python")
 ROWS: list = []
 # Targets of the issues: file name -> (build seconds, bytes) for shipped tables; game -> batch questions/s.
 BUILD_TARGETS = {"standard.msgpack": (1, 1 << 20), "t12-2d6-one6-p2.msgpack": (10, 16 << 20),
-                 "toggle-c12-s6.msgpack": (5, 1 << 20)}
+                 "toggle-c12-s6.msgpack": (5, 1 << 20), "pig-pig-g100-s6.msgpack": (5, 5 << 20)}
 GAME_BUILD_TARGETS = {"goat": (10, 16 << 20), "yazy": (10, 16 << 20), "yahtzee": (15, 6 << 20)}  # all of the game's tables together
 BATCH_TARGETS = {"shutthebox": 1_000_000, "yahtzee": 1_000}
 BATCH_TARGET = 500_000
@@ -198,8 +198,15 @@ def yahtzee_line(rng) -> str:
                                          upper, box, dice, rng.randrange(3))
 
 
+def pig_line(rng) -> str:
+    """A question on a state of Pig to 100: banked scores and a turn total that has not reached the goal."""
+    mine, other = rng.randrange(100), rng.randrange(100)
+    turn = rng.randrange(100 - mine)
+    return "%s %d %d %d" % (rng.choice(("--expect", "--move", "--options")), mine, other, turn)
+
+
 BATCH_LINES = {"shutthebox": shutthebox_line, "toggle": toggle_line, "goat": goat_line, "yazy": yazy_line,
-               "yahtzee": yahtzee_line}
+               "yahtzee": yahtzee_line, "pig": pig_line}
 # toggle 12 x 6 has 151,552 different questions: ask two thirds of them.
 BATCH_COUNTS = {"toggle": 100_000, "yahtzee": 5_000}
 

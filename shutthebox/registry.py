@@ -14,6 +14,7 @@ GAMES = {
     "goat": "shutthebox.games.goat",  # the dice homework: fixed strategies, optimal solo and two-player play
     "yazy": "shutthebox.games.yazy",  # a Yahtzee variant: 11 turns, the maximum expected score
     "yahtzee": "shutthebox.games.yahtzee",  # full Yahtzee: 13 turns, bonuses and jokers, the maximum expected score
+    "pig": "shutthebox.games.pig",  # Pig, Piglet, Two-Dice Pig, Big Pig: two players, each playing to win
 }
 # The game of a command line that names none: ``ShutTheBox --one --expect 123456789``.
 DEFAULT = "shutthebox"

@@ -15,7 +15,8 @@ import pytest
 
 from shutthebox.engine import pushluck
 from shutthebox.games.pig import strategies
-from shutthebox.games.pig.solver import SOLVER_VERSION, TIE, Space, goal_limits, solve, tri
+from shutthebox.games.pig.rules import goal_limits
+from shutthebox.games.pig.solver import SOLVER_VERSION, TIE, Space, solve, tri
 
 
 # -- an independent exact solver: Fractions, no numpy, no engine code --------------------------------------
@@ -297,7 +298,7 @@ def test_interface():
         solve("piglet", 51)
     with pytest.raises(ValueError, match="2-sided die"):
         solve("pig", 101, 2)
-    assert goal_limits("pig", 2) == (2, 100) and goal_limits("pig", 3) == goal_limits("big-pig") == (2, 200)
+    assert goal_limits("pig", 2) == (2, 100) and goal_limits("pig", 3) == goal_limits("big-pig", 6) == (2, 200)
     with pytest.raises(ValueError):
         solve("two-dice", 10, 5)
     with pytest.raises(ValueError):

@@ -236,7 +236,7 @@ def _shift_one(words, rng):
     return words
 
 
-@pytest.mark.parametrize("game", ["shutthebox", "toggle", "goat", "yazy", "yahtzee"])
+@pytest.mark.parametrize("game", ["shutthebox", "toggle", "goat", "yazy", "yahtzee", "pig"])
 def test_a_batch_answers_every_line_as_the_reference_path_does(game):
     """The batch's inline paths (canonical lines straight from the arrays) against ``remembered_lines``
     (each line through ``session.answer``): the lines users send (bench's generators) and lines near them."""

@@ -22,12 +22,13 @@ class Option:
     """One game option, ``--NAME``: whole numbers from ``low`` to ``high``, or one of the words ``choices``.
     ``default`` is the value when it is not given (None: the rule set's ``complete`` chooses it)."""
 
-    __slots__ = ("name", "default", "low", "high", "choices", "help")
+    __slots__ = ("name", "default", "low", "high", "choices", "help", "default_words")
 
     def __init__(self, name: str, default, *, low: int | None = None, high: int | None = None,
-                 choices: tuple | None = None, help: str = ""):
+                 choices: tuple | None = None, help: str = "", default_words: str | None = None):
         self.name, self.default, self.low, self.high = name, default, low, high
         self.choices, self.help = tuple(choices) if choices else None, help
+        self.default_words = default_words  # what --help says the default is (a default that depends)
 
     @property
     def flag(self) -> str:
@@ -146,14 +147,22 @@ class RuleSet:
         return cls.from_options({"--" + name: text for name, text in fields.items()})
 
     @classmethod
-    def help_lines(cls, width: int = 15) -> str:
-        """The options' lines of ``--help``."""
+    def help_lines(cls, width: int = 78) -> str:
+        """The options' lines of ``--help``, in the column of the shared options' (``--batch``, ...)::
+
+          --goal N       the score to reach: 2 to 200 (default 100)
+        """
         lines = []
         for option in cls.OPTIONS:
-            metavar = "WORD" if option.choices else "N"
-            default = "" if option.default is None else " (default %s)" % option.default
-            lines.append("  %-*s %s, %s%s" % (width - 1, "%s %s" % (option.flag, metavar), option.help,
-                                               option.words(), default))
+            default = option.default_words or option.default
+            words = ("%s: %s%s" % (option.help, option.words(), "" if default is None else " (default %s)" % default))
+            line = "  %-14s" % ("%s %s" % (option.flag, "WORD" if option.choices else "N"))
+            for word in words.split():  # wrapped by hand: textwrap would cost every question its import
+                if len(line) + 1 + len(word) > width and not line.endswith("  "):
+                    lines.append(line)
+                    line = " " * 16
+                line += " " + word
+            lines.append(line)
         return "\n".join(lines)
 
 

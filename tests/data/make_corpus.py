@@ -50,6 +50,7 @@ SMALL = {
     },
     "toggle": {"toggle-c5-s3.msgpack": "toggle-c5-s3.msgpack"},
     "goat": {"goat-g5.msgpack": "goat-g5.msgpack"},
+    "pig": {"pig-two-dice-g8.msgpack": "pig-two-dice-g8-s6.msgpack"},
 }
 # Registered games with no small table, and why (their golden questions ask the shipped table).
 WITHOUT = {

@@ -49,16 +49,12 @@ import numpy as np
 
 from ...engine import pushluck
 from ...engine.pushluck import TIE, Turn, play_turn, solve_groups, turn_laws
+from .rules import ADD, BUST, RESET, SIDES_LIMITS, VARIANTS, goal_limits
+from .rules import outcomes as rules_outcomes
 
-__all__ = ["GOAL_LIMITS", "SIDES_LIMITS", "SOLVER_VERSION", "Solution", "Space", "TIE", "TWO_SIDED_GOALS", "VARIANTS",
-           "goal_limits", "outcomes", "solve", "tri"]
+__all__ = ["SOLVER_VERSION", "Solution", "Space", "TIE", "outcomes", "solve", "tri"]
 
 SOLVER_VERSION = 1
-VARIANTS = ("pig", "piglet", "two-dice", "big-pig")
-GOAL_LIMITS = {"pig": (2, 200), "piglet": (2, 50), "two-dice": (2, 200), "big-pig": (2, 200)}
-SIDES_LIMITS = (2, 20)
-# Pig with a 2-sided die is piglet scoring 2 a head: piglet's limit, doubled (see goal_limits).
-TWO_SIDED_GOALS = (2, 100)
 MAX_OUTER = 40  # Newton steps on Two-Dice Pig's reset values
 CHUNK = 4096  # positions a sweep takes at once
 NOISE = 1e-13  # Newton on a position and its partner stops when a step gains nothing at this size
@@ -68,31 +64,16 @@ TURNS_NOISE = 1e-9  # the same for the expected turns, an upper bound needed onl
 def outcomes(variant: str, sides: int = 6):
     """One roll: ``(denominator, bust, reset, adds)``, the counts of a bust and of a reset out of
     ``denominator`` equally likely throws, and ``adds`` the ``(points, count)`` of every throw that adds,
-    by points."""
+    by points (from the rules' :func:`~shutthebox.games.pig.rules.outcomes`, the one statement of a roll)."""
     check(variant, 2, sides)
-    if variant in ("pig", "piglet"):
-        faces = 2 if variant == "piglet" else sides
-        adds = [(1, 1)] if variant == "piglet" else [(face, 1) for face in range(2, faces + 1)]
-        return faces, 1, 0, tuple(adds)
-    counts: dict = {}
-    bust = reset = 0
-    for a in range(1, 7):
-        for b in range(1, 7):
-            if a == b == 1:
-                if variant == "two-dice":
-                    reset += 1
-                else:
-                    counts[25] = counts.get(25, 0) + 1
-            elif 1 in (a, b):
-                bust += 1
-            else:
-                points = 4 * a if a == b and variant == "big-pig" else a + b
-                counts[points] = counts.get(points, 0) + 1
-    return 36, bust, reset, tuple(sorted(counts.items()))
+    rolled = rules_outcomes(variant, 2 if variant == "piglet" else sides)
+    count = {kind: sum(n for n, k, _ in rolled if k == kind) for kind in (BUST, RESET)}
+    adds = tuple(sorted((points, n) for n, kind, points in rolled if kind == ADD))
+    return sum(n for n, _, _ in rolled), count[BUST], count[RESET], adds
 
 
 def check(variant: str, goal: int, sides: int) -> None:
-    """ValueError unless the variant, goal and sides are solvable (:data:`GOAL_LIMITS`, :data:`SIDES_LIMITS`;
+    """ValueError unless the variant, goal and sides are solvable (the rules' :func:`goal_limits` and ``SIDES_LIMITS``;
     only pig's die may have other than 6 sides)."""
     if variant not in VARIANTS:
         raise ValueError("pig: the variant is one of %s, not %r" % (", ".join(VARIANTS), variant))
@@ -101,18 +82,10 @@ def check(variant: str, goal: int, sides: int) -> None:
             raise ValueError("pig: the die has %d to %d sides, not %r" % (SIDES_LIMITS + (sides,)))
     elif sides != 6:
         raise ValueError("pig: %s has no sides to choose (6, the default), not %r" % (variant, sides))
-    low, high = goal_limits(variant, sides)
+    low, high = goal_limits(variant, 2 if variant == "piglet" else sides)
     if type(goal) is not int or not low <= goal <= high:
         what = "pig with a 2-sided die" if variant == "pig" and sides == 2 else variant
         raise ValueError("pig: %s's goal is a whole number from %d to %d, not %r" % (what, low, high, goal))
-
-
-def goal_limits(variant: str, sides: int = 6) -> tuple:
-    """The goals solved with a proven bound far below TIE, in about a minute at most. Past them the bound's
-    turns grow fast where a coin-like die leaves the hopeless side's moves tied (piglet: the bound is 2e-13
-    at goal 50, 6e-13 at 64 with 560 turns; pig with a 2-sided die fails at 200), or the time (two-dice:
-    about 35 s at goal 200)."""
-    return TWO_SIDED_GOALS if variant == "pig" and sides == 2 else GOAL_LIMITS[variant]
 
 
 class Space:
