@@ -1,6 +1,8 @@
 """The model of a game the toy-text way (Gymnasium's FrozenLake, Taxi): ``env.unwrapped.P[s][a]`` is a list of
 ``(probability, next state, reward, terminated)``, states being ints (``encode``/``decode``), for dynamic
-programming, model-based RL and planning (docs/RL.md). Shut the Box solo, toggle and Goat solo.
+programming, model-based RL and planning (docs/RL.md). Shut the Box solo and toggle here; the games whose
+rules live in their own module (Goat solo, Pig) build theirs there from ``Transitions`` and ``merged``, so
+that this module imports no game.
 
 ``P`` is built state by state as it is read (toggle's 4096 x 36 decision states would be a large dict).
 ``P[s]`` has the legal actions of ``s`` alone: an illegal action changes nothing, and a no-op of reward 0
@@ -133,45 +135,3 @@ def toggle(model) -> Transitions:
         return not up or not x or not y or not cards[x, y]
 
     return Transitions(rules.states * side * side, model.n_actions, moves, over)
-
-
-# -- Goat solo -------------------------------------------------------------------------------------------
-
-
-def goat(model) -> Transitions:
-    """States ``(banked * 43 + turn) * 3 + rolls``, the banked score the goal once reached: a turn ending
-    (a stop, a match, the third roll) costs -1 and banks; the game ends at the goal."""
-    from .goat import DICE, LAW, TURN_ENDS
-
-    goal = model.goal
-
-    def code(banked: int, turn: int, rolls: int) -> int:
-        return (min(banked, goal) * 43 + turn) * 3 + rolls
-
-    def bank(banked: int):
-        return code(banked, 0, 0), -1.0, banked >= goal
-
-    def moves(s: int) -> dict:
-        rest, rolls = divmod(s, 3)
-        score, turn = divmod(rest, 43)
-        out = {}
-        if rolls:
-            out[0] = [(1.0, *bank(score + turn))]
-        for k in range(1, DICE + 1):
-            busts, sums = LAW[k]
-            whole = 6.0 ** k
-            outcomes = [(busts / whole, *bank(score))]
-            for gain, count in sums:
-                if rolls + 1 == TURN_ENDS:
-                    outcomes.append((count / whole, *bank(score + turn + gain)))
-                else:
-                    outcomes.append((count / whole, code(score, turn + gain, rolls + 1), 0.0, False))
-            out[k] = merged(outcomes)
-        return out
-
-    def over(s: int) -> bool:
-        rest, rolls = divmod(s, 3)
-        score, turn = divmod(rest, 43)
-        return score >= goal or (rolls == 0 and turn != 0) or (rolls and not rolls <= turn <= 21 * rolls)
-
-    return Transitions((goal + 1) * 43 * 3, model.n_actions, moves, over)

@@ -17,6 +17,7 @@ from ..errors import InvalidQuery
 from ..games.goat.rules import DEFAULT_GOAL, DICE, NEEDS, ROLLS, SLOTS, Rules, check_turn, slot
 from ..games.goat.table import load
 from ._base import Decision, ExactEnv, Model, cached, state_tuple, whole
+from ._transitions import Transitions, merged
 
 TIE = 1e-11  # the table's tie (docs/GOAT.md)
 _MODELS: dict = {}
@@ -155,6 +156,46 @@ class GoatTwoModel(Model):
                         value=values[index], table_move=self.moves[name][index])
 
 
+# -- the model the toy-text way (Goat solo) -----------------------------------------------------------
+
+
+def transitions(model) -> Transitions:
+    """States ``(banked * 43 + turn) * 3 + rolls``, the banked score the goal once reached: a turn ending
+    (a stop, a match, the third roll) costs -1 and banks; the game ends at the goal."""
+    goal = model.goal
+
+    def code(banked: int, turn: int, rolls: int) -> int:
+        return (min(banked, goal) * 43 + turn) * 3 + rolls
+
+    def bank(banked: int):
+        return code(banked, 0, 0), -1.0, banked >= goal
+
+    def moves(s: int) -> dict:
+        rest, rolls = divmod(s, 3)
+        score, turn = divmod(rest, 43)
+        out = {}
+        if rolls:
+            out[0] = [(1.0, *bank(score + turn))]
+        for k in range(1, DICE + 1):
+            busts, sums = LAW[k]
+            whole = 6.0 ** k
+            outcomes = [(busts / whole, *bank(score))]
+            for gain, count in sums:
+                if rolls + 1 == TURN_ENDS:
+                    outcomes.append((count / whole, *bank(score + turn + gain)))
+                else:
+                    outcomes.append((count / whole, code(score, turn + gain, rolls + 1), 0.0, False))
+            out[k] = merged(outcomes)
+        return out
+
+    def over(s: int) -> bool:
+        rest, rolls = divmod(s, 3)
+        score, turn = divmod(rest, 43)
+        return score >= goal or (rolls == 0 and turn != 0) or (rolls and not rolls <= turn <= 21 * rolls)
+
+    return Transitions((goal + 1) * 43 * 3, model.n_actions, moves, over)
+
+
 def model(kind: str, goal: int):
     Rules(goal)  # refuses a goal the command refuses, in its words (a list too: before it is a key)
     return cached(_MODELS, (kind, goal), lambda: (GoatSoloModel if kind == "solo" else GoatTwoModel)(goal), model,
@@ -255,9 +296,7 @@ class GoatSoloEnv(ExactEnv):
         ``encode`` numbers them."""
         found = getattr(self.model, "transitions", None)
         if found is None:
-            from ._transitions import goat
-
-            found = self.model.transitions = goat(self.model)
+            found = self.model.transitions = transitions(self.model)
         return found
 
     def encode(self, state) -> int:
