@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from conftest import COMMAND, ROOT
+from shutthebox import registry
 from shutthebox.engine.notation import format_set, parse_set
 from shutthebox.errors import InvalidQuery, TableError
 
@@ -236,7 +237,7 @@ def _shift_one(words, rng):
     return words
 
 
-@pytest.mark.parametrize("game", ["shutthebox", "toggle", "goat", "yazy", "yahtzee", "pig"])
+@pytest.mark.parametrize("game", list(registry.GAMES))
 def test_a_batch_answers_every_line_as_the_reference_path_does(game):
     """The batch's inline paths (canonical lines straight from the arrays) against ``remembered_lines``
     (each line through ``session.answer``): the lines users send (bench's generators) and lines near them."""
@@ -247,11 +248,11 @@ def test_a_batch_answers_every_line_as_the_reference_path_does(game):
         from bench import BATCH_LINES
     finally:
         sys.path.pop(0)
-    from shutthebox import registry
     from shutthebox.engine.command import remembered_lines
 
     rng = random.Random(640)
     count = 300 if game == "yahtzee" else 6000
+    assert game in BATCH_LINES, "bench/bench.py has no generator of %s's questions (BATCH_LINES)" % game
     lines = []
     for n in range(count):
         words = BATCH_LINES[game](rng).split()

@@ -261,17 +261,24 @@ class TableSession:
 
 
 class RulesSession(TableSession):
-    """The session of a game whose table family's rules are an ``engine.rules.RuleSet``: the rules of the game
-    options (with ``--table`` and none, the file's own), the table opened by ``load(rules, path)``, and
-    ``--rules`` answered from the table. A game's session gives ``answer()`` (and may give ``answer_lines``)."""
+    """The session of a game of one table family ``FAMILY`` (``engine.game.Tables``) whose rules are the
+    ``engine.rules.RuleSet`` ``RULES`` and whose tables ``load(rules, path)`` opens: the rules of the game
+    options (with ``--table`` and none, the file's own), the table opened when first asked, and ``--rules``
+    answered from it. A game's session sets the three (``load = staticmethod(load)``) and gives ``answer()``
+    (and may give ``quick_answer()``)."""
 
-    def __init__(self, family, rules_class, load, options: dict, path: str | None):
+    FAMILY = RULES = None
+
+    def __init__(self, options: dict, path: str | None):
         super().__init__(path)
-        self.family, self.load, self.options = family, load, options
-        self.rules = rules_class.from_options(options)
+        self.options = options
+        self.rules = self.RULES.from_options(options)
+
+    def load(self, rules, path):
+        raise NotImplementedError
 
     def open_table(self):
-        self.rules = self.rules_to_open(self.rules, self.options, self.family)
+        self.rules = self.rules_to_open(self.rules, self.options, self.FAMILY)
         return self.load(self.rules, self.path)
 
     def describe(self, tokens) -> str:
@@ -279,7 +286,7 @@ class RulesSession(TableSession):
 
         no_question("--rules", tokens)
         table = self.table()
-        return describe(table.file, self.family.headers[0], table.rules.describe())
+        return describe(table.file, self.FAMILY.headers[0], table.rules.describe())
 
 
 def inline_batch(session, quick):

@@ -143,8 +143,10 @@ def parse(tokens):
 
 
 class Session(RulesSession):
+    FAMILY, RULES, load = DECLARATION.tables[0], Rules, staticmethod(load)
+
     def __init__(self, options: dict, table: str | None):
-        super().__init__(DECLARATION.tables[0], Rules, load, options, table)
+        super().__init__(options, table)
         self._optimal = None
 
     def answer(self, tokens) -> str:

@@ -61,8 +61,7 @@ def parse(tokens) -> tuple[str, list]:
 
 
 class Session(RulesSession):
-    def __init__(self, options: dict, table: str | None):
-        super().__init__(DECLARATION.tables[0], Rules, load, options, table)
+    FAMILY, RULES, load = DECLARATION.tables[0], Rules, staticmethod(load)
 
     def answer(self, tokens) -> str:
         question, args = parse(tokens)
