@@ -102,7 +102,7 @@ def bench_commands(repeat: int) -> None:
     floor = [sys.executable, "-c", "import msgpack"]
     questions = {"shutthebox": ["--two", "--move", "13456789", "17", "12"],
                  "solo": ["--solo", "--move", "123456789", "7", "--variant", "two-dice"]}
-    for game in registry.NAMED:
+    for game in registry.NAMED_FIRST:
         if golden(game):
             questions[game] = golden(game)[0]
     # Yahtzee answers mid-turn questions by a dynamic program at question time: its target is 2 ms.
@@ -217,7 +217,7 @@ def bench_batch(count: int, repeat: int) -> None:
     from shutthebox import registry
 
     command = [os.path.join(VENV, "bin", "ShutTheBox")]
-    for number, game in enumerate((registry.DEFAULT,) + registry.NAMED):
+    for number, game in enumerate((registry.DEFAULT,) + registry.NAMED_FIRST):
         make = BATCH_LINES.get(game)
         if make is None:
             continue

@@ -37,7 +37,7 @@ def _main(argv) -> int:
 
         return serve_main(argv[1:])
     name = registry.DEFAULT
-    if argv and argv[0] in registry.NAMED:
+    if argv and argv[0] in registry.NAMED_FIRST:
         name, argv = argv[0], argv[1:]
     grammar = registry.grammar(name)
     if name == registry.DEFAULT and argv and _may_name_a_game(argv[0], grammar):
@@ -58,12 +58,12 @@ def not_a_game(word: str, grammar) -> str:
     """The one line for a first word that is no game, nor a question of Shut the Box (the default game)."""
     from .engine.text import shown
 
-    games = ", ".join(registry.NAMED)
+    games = ", ".join(registry.NAMED_FIRST)
     commands = ", ".join([SERVE, *getattr(grammar, "COMMANDS", {})])
     if word.lower() in HELP_WORDS:
         return ("'%s' is not a question: for help, ask ShutTheBox --help (a game's own: ShutTheBox GAME --help; "
                 "the games: %s)" % (shown(word), games))
-    found = nearest(word, [*registry.NAMED, registry.DEFAULT, SERVE, *getattr(grammar, "COMMANDS", {})])
+    found = nearest(word, [*registry.NAMED_FIRST, registry.DEFAULT, SERVE, *getattr(grammar, "COMMANDS", {})])
     if found == registry.DEFAULT:
         return ("'%s': Shut the Box is the game of a command line that names none, like ShutTheBox --one --expect "
                 "123456789 (the other games: %s; see --help)" % (shown(word), games))

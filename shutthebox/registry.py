@@ -19,7 +19,7 @@ GAMES = {
 # The game of a command line that names none: ``ShutTheBox --one --expect 123456789``.
 DEFAULT = "shutthebox"
 # Games named first on the command line: ``ShutTheBox toggle --expect all``.
-NAMED = tuple(name for name in GAMES if name != DEFAULT)
+NAMED_FIRST = tuple(name for name in GAMES if name != DEFAULT)
 
 
 def declaration(name: str):

@@ -375,7 +375,7 @@ def test_every_game_has_a_notation_corpus():
     asked = set()
     for name in CORPUS:
         prefix = golden(os.path.join(QUESTIONS, name))[0]
-        asked.add(prefix[0] if prefix[:1] and prefix[0] in registry.NAMED else registry.DEFAULT)
+        asked.add(prefix[0] if prefix[:1] and prefix[0] in registry.NAMED_FIRST else registry.DEFAULT)
     assert set(GAMES) <= asked, set(GAMES) - asked
 
 
@@ -387,7 +387,7 @@ def test_the_notation_corpus_reads_alike_on_every_surface(name):
     from shutthebox.engine.command import split_options
 
     prefix, pairs = golden(os.path.join(QUESTIONS, name))
-    game = prefix[0] if prefix[:1] and prefix[0] in registry.NAMED else registry.DEFAULT
+    game = prefix[0] if prefix[:1] and prefix[0] in registry.NAMED_FIRST else registry.DEFAULT
     options = prefix[1:] if game != registry.DEFAULT else prefix
     grammar = registry.grammar(game)
     game_options, _ = split_options(options, grammar.GAME_OPTIONS)

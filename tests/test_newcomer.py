@@ -70,7 +70,7 @@ import sys
 sys.path.insert(0, %r)
 from shutthebox import registry
 registry.GAMES["dicegame"] = "shutthebox.games.dicegame"
-registry.NAMED += ("dicegame",)
+registry.NAMED_FIRST += ("dicegame",)
 from shutthebox.games.shutthebox import grammar
 usage = [line for line in grammar.HELP.splitlines() if line.endswith("(the other games)")][0]
 assert "|dicegame --help" in usage, usage
@@ -110,7 +110,7 @@ def test_every_small_table_of_make_corpus_is_named_as_its_game_names_it():
 def test_a_mistyped_game_is_answered_with_the_games_and_the_nearest(args, words):
     line = refused(command(*args, stdin=""), words)
     assert "say which player" not in line
-    for name in registry.NAMED:
+    for name in registry.NAMED_FIRST:
         assert name in line, (name, line)
 
 

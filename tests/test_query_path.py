@@ -18,7 +18,7 @@ from shutthebox import registry
 
 ENGINE_QUERY_TIME = {"format", "reader", "decode", "store", "command", "notation", "game", "table", "text", "rules", "printing",
                      "dicekeep"}
-GAME_QUERY_TIME = {"grammar", "table", "rules", "board", "turn"}
+GAME_QUERY_TIME = {"grammar", "table", "rules", "boxtable", "turn"}
 HEAVY_STDLIB = {"fractions", "argparse", "dataclasses", "typing", "http", "importlib.util", "random", "decimal", "re",
                 "statistics"}
 

@@ -17,7 +17,7 @@ from ... import registry
 from .rules import rules_from_options
 from ...engine.notation import format_set as format_position
 from ...engine.notation import numbers_of as tiles_of
-from .table import Table, load
+from .table import TwoPlayerTable, load
 
 SOLO_GAME = "one-player"  # the header of a one-player table (solo/table.py GAME)
 
@@ -39,7 +39,7 @@ usage: ShutTheBox --one --expect POSITION
        ShutTheBox report [--variant NAME] [GAME OPTIONS] [--out DIR] [--games N] [--seed N]
        ShutTheBox report --published
        ShutTheBox serve [--port N] [--host ADDRESS]   (the browser assistant)
-       %s(the other games)""" % ("ShutTheBox %s --help" % "|".join(registry.NAMED)).ljust(47)
+       %s(the other games)""" % ("ShutTheBox %s --help" % "|".join(registry.NAMED_FIRST)).ljust(47)
 
 HELP = USAGE + """
 
@@ -132,7 +132,7 @@ other games, named first (each with its own --help, ShutTheBox GAME --help):
   %s
 
 exit status: 0 answered, 1 a batch line failed, 2 bad query, 3 table missing
-or damaged""" % ", ".join(registry.NAMED)
+or damaged""" % ", ".join(registry.NAMED_FIRST)
 
 EXPECT_ONE, MOVE_ONE, EXPECT_TWO, MOVE_TWO, SOLO, EXPECT_ANY, MOVE_ANY = range(7)
 # (player, question) -> (query kind, names of its arguments)
@@ -282,7 +282,7 @@ def _batch_answers(session, table):
     the same either way.
     """
     table.preload()
-    if not isinstance(table, Table):  # more players: the reference path
+    if not isinstance(table, TwoPlayerTable):  # more players: the reference path
         def slow(lines):
             out = [answer_line(session, table, line) for line in lines]
             return [text for text, _ in out], all(good for _, good in out)

@@ -19,7 +19,7 @@ from ...engine.table import load_table
 from ...engine.text import shown_value as _shown
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
-from .board import BaseTable
+from .boxtable import BoxTable
 from .rules import MAX_BUILD_TILES, MAX_PLAYERS, STANDARD, Rules
 
 TABLE_ENV = "SHUTTHEBOX_TABLE"
@@ -70,7 +70,7 @@ def describe_fields(fields: dict) -> str:
 
 def load(path: str | None = None, *, rules: Rules | None = None, players: int = 2, build: bool = True,
          progress: bool | None = None):
-    """Load and verify a Shut the Box table; return a :class:`Table` (two players) or :class:`PlayersTable`.
+    """Load and verify a Shut the Box table; return a :class:`TwoPlayerTable` or :class:`PlayersTable`.
 
     With no arguments: $SHUTTHEBOX_TABLE, else the shipped standard table.
     With ``rules`` and/or ``players``: the shipped or cached table for them,
@@ -108,13 +108,13 @@ def _reader(tablefile):
     if game == "multi-player":
         return PlayersTable(tablefile)
     if game == "two-player":
-        return Table(tablefile)
+        return TwoPlayerTable(tablefile)
     raise TableError("table file %s holds %s, not a two-player or multi-player table; give one of those%s"
                      % (tablefile.path, describe_fields(tablefile.header),
                         " or ask with --solo" if game == "one-player" else ""))
 
 
-class Table(BaseTable):
+class TwoPlayerTable(BoxTable):
     """Exact answers for one rule set of the two-player game.
 
     Positions are digit strings (``"146789"``) or iterables of tiles; scores
@@ -226,7 +226,7 @@ class Table(BaseTable):
         )
 
 
-class PlayersTable(BaseTable):
+class PlayersTable(BoxTable):
     """Exact answers for a game of three or more players.
 
     A player's question names the scores posted before their turn

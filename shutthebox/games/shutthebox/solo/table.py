@@ -26,7 +26,7 @@ from ....engine.text import shown_value
 from ....errors import InvalidQuery
 from .. import DECLARATION
 from ..rules import MAX_BUILD_TILES, Rules
-from ..board import BaseTable
+from ..boxtable import BoxTable
 from ..table import describe_fields
 from .rules import rules_of
 
@@ -129,7 +129,7 @@ def open_rules(rules: Rules) -> "SoloTable":
     return load_solo(rules=rules, progress=False)
 
 
-class SoloTable(BaseTable):
+class SoloTable(BoxTable):
     """Exact single-player answers for one rule set.
 
     Positions are digit strings (``"146789"``) or iterables of tiles; rolls
@@ -212,4 +212,4 @@ class SoloTable(BaseTable):
         """The optimal move as a bitmask (0: none), without validation: for programs."""
         return self.move_array(objective)[position * self._rolls + roll]
 
-    _mask = BaseTable.position
+    _mask = BoxTable.position

@@ -1,8 +1,8 @@
 """What every Shut the Box table reader shares (query time): positions, rolls and moves read and
 checked, and the messages that refuse them in the player's words.
 
-Two players (``table.Table``), more (``table.PlayersTable``) and one (``solo.table.SoloTable``)
-build on :class:`BaseTable`.
+Two players (``table.TwoPlayerTable``), more (``table.PlayersTable``) and one (``solo.table.SoloTable``)
+build on :class:`BoxTable`.
 """
 
 from ...engine.notation import format_set as format_position
@@ -16,7 +16,7 @@ from .rules import Rules
 _CACHE_LIMIT = 1 << 16
 
 
-class BaseTable(TableBase):
+class BoxTable(TableBase):
     """What every Shut the Box table reader shares: positions, rolls, moves, messages."""
 
     game = ""
