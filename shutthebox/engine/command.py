@@ -29,18 +29,18 @@ exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
 missing or damaged"""
 
 
-def one_question(tokens, forms, asked: str, use: str) -> tuple[str, list]:
+def one_question(tokens, forms, asked: str, use: str, game_options=()) -> tuple[str, list]:
     """A named game's question: exactly one of the words ``forms`` (``--expect``, ``--move``), the other
-    tokens its arguments; any other option is refused. ``asked`` and ``use`` say, in the messages,
-    how the game's questions are asked."""
+    tokens its arguments; any other option is refused, with the nearest of the game's options suggested
+    (``game_options``: its ``GAME_OPTIONS``). ``asked`` and ``use`` say, in the messages, how the game's
+    questions are asked."""
     questions = [token for token in tokens if token in forms]
     unknown = [token for token in tokens if looks_like_option(token) and token not in forms]
     if unknown:
         import re  # the error path only
 
         # The nearest of the options the game takes: its questions, the options `asked` and `use` name, the
-        # shared ones, and the game options of the grammar asking (its module's GAME_OPTIONS).
-        game_options = sys._getframe(1).f_globals.get("GAME_OPTIONS", ())
+        # shared ones and the game's own.
         known = [*forms, *re.findall(r"--[a-z][a-z-]*", asked + " " + use), *FLAGS, "--table", *game_options]
         raise InvalidQuery("unknown option '%s'%s (%s)" % (shown(unknown[0]), did_you_mean(unknown[0], known), asked))
     if not questions:

@@ -59,7 +59,7 @@ _FORMS = {"--expect": ("I", "J", "K"), "--move": ("I", "J", "K"), "--options": (
 def parse(tokens) -> tuple[str, list]:
     """``["--move", "0", "0", "21"]`` -> ("--move", [0, 0, 21])."""
     question, args = one_question(tokens, _FORMS, "a pig question is --expect, --move or --options I J K",
-                                  "--expect [I J K], --move I J K or --options I J K")
+                                  "--expect [I J K], --move I J K or --options I J K", GAME_OPTIONS)
     if question == "--expect" and not args:
         return question, [0, 0, 0]
     if len(args) != 3:

@@ -54,7 +54,7 @@ _FORMS = {"--expect": ("STATE",), "--move": ("STATE", "X", "Y")}
 def parse(tokens) -> tuple[str, list]:
     """``["--move", "all", "3", "4"]`` -> ("--move", ["all", "3", "4"])."""
     question, args = one_question(tokens, _FORMS, "a toggle question is --expect STATE or --move STATE X Y",
-                                  "--expect STATE or --move STATE X Y")
+                                  "--expect STATE or --move STATE X Y", GAME_OPTIONS)
     if len(args) != len(_FORMS[question]):
         raise wrong_count(question, " ".join(_FORMS[question]), args)
     return question, args

@@ -117,7 +117,8 @@ def parse(tokens) -> tuple[str, list, dict]:
     words, options = query_options(tokens)
     question, args = one_question(words, _FORMS, "a yahtzee question is --expect, --move or --options CARD "
                                   "[--upper N] [--yahtzee-box 50|0] [DICE REROLLS]",
-                                  "--expect CARD, --move CARD DICE REROLLS or --options CARD DICE REROLLS")
+                                  "--expect CARD, --move CARD DICE REROLLS or --options CARD DICE REROLLS",
+                                  GAME_OPTIONS)
     counts, names = _FORMS[question]
     if len(args) not in counts:
         raise wrong_count(question, names, args)

@@ -107,7 +107,7 @@ def parse(tokens) -> tuple[str, list, int | None]:
             rest.append(word)
     question, args = one_question(rest, _FORMS, "a yazy question is [--target X] --expect [CATS] [DICE REROLLS] "
                                   "or [--target X] --move CATS DICE REROLLS",
-                                  "--expect [CATS] or --move CATS DICE REROLLS")
+                                  "--expect [CATS] or --move CATS DICE REROLLS", GAME_OPTIONS)
     counts, names = _FORMS[question]
     if len(args) not in counts:
         raise wrong_count(question, names, args)
