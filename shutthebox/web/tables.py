@@ -51,11 +51,20 @@ def games_list(folder=WEB, solving=True) -> dict:
     return {"games": games, "solving": solving}
 
 
+def flagship(family: int = 0):
+    """The table module of a family of the flagship's tables (``index.html``'s game), through the registry:
+    0 its two-player tables, 1 its one-player tables."""
+    from .. import registry
+
+    return registry.declaration(registry.DEFAULT).tables[family].table()
+
+
 def find_table_path(option):
     """The two-player table to serve: --table, else $SHUTTHEBOX_TABLE, else the shipped one."""
     from ..engine.store import shipped
     from ..errors import TableError
-    from ..games.shutthebox.table import STANDARD_TABLE, TABLE_ENV
+
+    STANDARD_TABLE, TABLE_ENV = flagship().STANDARD_TABLE, flagship().TABLE_ENV
 
     path = option or os.environ.get(TABLE_ENV) or shipped(STANDARD_TABLE)
     if path is None:
@@ -67,19 +76,17 @@ def check_two_player(table_path):
     """Raise TableError unless the file's verified header is a two-player table: --table names a
     table, never any file. Damage past the header is only warned about (warn_if_damaged)."""
     from ..engine.reader import read_table
-    from ..games.shutthebox.table import describe_fields
 
-    read_table(table_path, expect={"game": "two-player"}, describe=describe_fields,
+    read_table(table_path, expect={"game": "two-player"}, describe=flagship().describe_fields,
                fix="give a two-player table file").close()
 
 
 def warn_if_damaged(table_path):
     """Serve a table the Python reader refuses all the same (the page says why), but say so here too."""
     from ..errors import TableError
-    from ..games.shutthebox.table import load
 
     try:
-        table = load(table_path)
+        table = flagship().load(table_path)
         check_every_byte(table.file)
     except TableError as error:
         sys.stderr.write("%s: warning: %s\n" % (PROG, error))
@@ -94,14 +101,14 @@ def find_solo_tables(warn=True):
     page refuses it and says why.
     """
     from ..errors import ShutTheBoxError
-    from ..games.shutthebox.solo.table import VARIANTS, load_solo, table_name  # the flagship's own tables
 
+    solo_tables = flagship(1)
     routes = {}
-    for variant in VARIANTS:
-        url = "/" + table_name(variant)
+    for variant in solo_tables.VARIANTS:
+        url = "/" + solo_tables.table_name(variant)
         routes[url] = None
         try:
-            solo = load_solo(variant, build=False)  # never solved at start: only when the page asks
+            solo = solo_tables.load_solo(variant, build=False)  # never solved at start: only when the page asks
             routes[url] = solo.path
             check_every_byte(solo.file)
         except ShutTheBoxError as error:
