@@ -294,3 +294,20 @@ def test_distribution_command_and_report(tmp_path):
     assert report.returncode == 0, report.stderr
     text = (tmp_path / "report.md").read_text()
     assert "| 175 | 0.327746 | 0.406686 | +0.078940 |" in text
+
+
+def test_a_batch_on_a_target_table_answers_its_target_questions_as_single_ones(tmp_path):
+    """``yazy --batch --table TARGET-TABLE``: the target questions are answered as single ones are (the whole run
+    was refused: the batch opened the expected-score table first); any other line is refused in its line."""
+    from forge import yazy_target_table
+    from shutthebox import registry
+
+    path = tmp_path / "yazy-target.msgpack"
+    path.write_bytes(yazy_target_table())
+    questions = ["--target 200 --expect", "--target 4 --expect ones 11123 1", "--target 200 --move all 13366 2"]
+    singles = [registry.grammar("yazy").open_game({}, str(path)).answer(question.split()) for question in questions]
+    done = run("yazy", "--table", str(path), "--batch", stdin="\n".join(questions + ["--expect all", ""]))
+    assert done.returncode == 1 and done.stderr == "", done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[:3] == singles
+    assert lines[3] == "error: table file %s is a target-mode table: it answers --target questions only" % path

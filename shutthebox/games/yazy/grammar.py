@@ -7,9 +7,11 @@
     ShutTheBox yazy --target X --move CATS DICE REROLLS         ->  the move that gives it
 """
 
-from ...engine.command import (SHARED_HELP, TableSession, no_question, one_question, option_value, whole,
-                               wrong_count)
+from ...engine.command import (SHARED_HELP, TableSession, no_question, one_question, option_value, remembered_lines,
+                               whole, wrong_count)
+from ...engine.reader import read_table
 from ...errors import InvalidQuery
+from . import DECLARATION
 from ...engine.store import describe as describe_file
 from .rules import ALL, REROLLS, ROLLS, describe, describe_move, format_categories
 from .table import load, load_target
@@ -118,6 +120,20 @@ class Session(TableSession):
     def __init__(self, path):
         super().__init__(path)
         self._target = None
+        self._target_only = False  # a batch on --table of a target-mode table
+
+    def answer_lines(self, lines) -> tuple[list, bool]:
+        """A batch: with ``--table`` of a target-mode table, its target questions are answered from it (as
+        single questions are) and every other line is refused; otherwise the engine's batch."""
+        if self._batch is None and self.path is not None and self._target_table():
+            self.target().preload()
+            self._target_only = True
+            self._batch = lambda lines: remembered_lines(self, lines, self._memo)
+        return super().answer_lines(lines)
+
+    def _target_table(self) -> bool:
+        with read_table(self.path) as tablefile:
+            return tablefile.game in DECLARATION.tables[1].headers
 
     def open_table(self):
         return load(self.path)
@@ -135,6 +151,8 @@ class Session(TableSession):
             if question == "--move":
                 return table.probe_target_move(target, *args)
             return "%.6f" % table.probe_target(target, *(args or ["all"]))
+        if self._target_only:
+            raise InvalidQuery("table file %s is a target-mode table: it answers --target questions only" % self.path)
         table = self.table()
         if question == "--move":
             return table.probe_move(*args)
