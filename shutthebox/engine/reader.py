@@ -50,6 +50,11 @@ class TableFile:
     block); ``whole(name)`` reads and verifies the array at once and returns
     it as a typed memoryview, the fastest way to make many lookups.
     ``shapes[name]`` gives each array's dimensions.
+
+    Checksums vouch for the bytes, not for what they say: once the table class
+    says what its arrays' values may be (:meth:`limit`), every value read is
+    checked against that (a comparison a lookup; a whole array when it is read
+    whole), and an impossible one refuses the file.
     """
 
     def __init__(self, path, fd, size, header, specs, header_crc, fix):
@@ -60,6 +65,28 @@ class TableFile:
         self._fd, self._specs, self._header_crc = fd, specs, header_crc
         self.arrays = _Arrays(self)
         self._whole: dict = {}
+        self._limits = None  # () -> {array name: values}, until first asked; then that dict
+
+    def limit(self, limits) -> None:
+        """Check every value read from now on: ``limits()`` gives ``{array name: values}`` (each an
+        ``engine.table.Values``: ``low``, ``high``, ``only``, ``first_outside(array)`` and ``words()``). It is
+        called when the first array is read, so it may use what the caller sets up after this call. Arrays
+        it does not name are not checked."""
+        self._limits = limits
+
+    def values_of(self, name: str):
+        """What array ``name``'s values may be (an ``engine.table.Values``), or None (not checked)."""
+        limits = self._limits
+        if limits is None:
+            return None
+        if callable(limits):
+            limits = self._limits = dict(limits())
+        return limits.get(name)
+
+    def impossible(self, name: str, index: int, value) -> TableError:
+        """The error for a value no table of its game holds: the file is refused."""
+        return damaged(self.path, "holds an impossible value: %s[%d] is %r, not %s"
+                       % (name, index, value, self.values_of(name).words()), self.fix)
 
     def __repr__(self):
         return "<TableFile %s: %s>" % (self.path, self.game)
@@ -75,7 +102,13 @@ class TableFile:
         view = memoryview(raw)
         for block in range(block_count(length)):
             self._verify(view[block * BLOCK_SIZE : (block + 1) * BLOCK_SIZE], blocks, block, name)
-        typed = self._whole[name] = _typed(view, typecode)
+        typed = _typed(view, typecode)
+        values = self.values_of(name)
+        if values is not None:
+            index = values.first_outside(typed)
+            if index is not None:
+                raise self.impossible(name, index, typed[index])
+        self._whole[name] = typed
         return typed
 
     def close(self) -> None:
@@ -152,7 +185,9 @@ class _Arrays:
             pass
         if name not in self._owner._specs:
             raise KeyError(name)
-        made = self._made[name] = LazyArray(self._owner, name)
+        values = self._owner.values_of(name)
+        made = self._made[name] = LazyArray(self._owner, name) if values is None else \
+            CheckedArray(self._owner, name, values)
         return made
 
 
@@ -183,6 +218,26 @@ class LazyArray:
 
     def tolist(self) -> list:
         return self._owner.whole(self._name).tolist()
+
+
+class CheckedArray(LazyArray):
+    """A :class:`LazyArray` whose every value read is checked against what its table says it may be
+    (``values``: from ``low`` to ``high``, and one of ``only`` when that is given): a comparison a lookup."""
+
+    __slots__ = ("_low", "_high", "_only")
+
+    def __init__(self, owner, name, values):
+        super().__init__(owner, name)
+        self._low, self._high, self._only = values.low, values.high, values.only
+
+    def __getitem__(self, index):
+        try:
+            value = self._blocks[index >> self._shift][index & self._mask]
+        except KeyError:
+            value = LazyArray.__getitem__(self, index)
+        if self._low <= value <= self._high and (self._only is None or value in self._only):
+            return value  # nan fails the comparison
+        raise self._owner.impossible(self._name, index, value)
 
 
 DTYPES_BY_CODE = {code: size for code, size in DTYPES.values()}

@@ -5,7 +5,7 @@
 8.783638
 """
 
-from ...engine.table import Table, check_shapes, load_table
+from ...engine.table import CHANCE, Table, Values, check_shapes, load_table
 from ...engine.text import shown_value
 from ...errors import InvalidQuery
 from . import DECLARATION
@@ -36,6 +36,11 @@ class GoatTable(Table):
     SHAPES = {"fixed": (DICE, THRESHOLDS, None), "solo": (None, SLOTS), "solo_move": (None, SLOTS),
               "one": (None, None, SLOTS), "one_move": (None, None, SLOTS), "two": (None, None, SLOTS),
               "two_move": (None, None, SLOTS), "last": (NEEDS, SLOTS), "last_move": (NEEDS, SLOTS)}
+
+    TURNS = Values("an expected number of turns", 0.0)
+    ACTION = Values("an action (0 stop, K roll K dice)", 0, DICE)
+    VALUES = {"fixed": TURNS, "solo": TURNS, "one": CHANCE, "two": CHANCE, "last": CHANCE, "solo_move": ACTION,
+              "one_move": ACTION, "two_move": ACTION, "last_move": ACTION}
 
     def __init__(self, tablefile, rules: Rules):
         super().__init__(tablefile)

@@ -8,7 +8,7 @@
 """
 
 from ...engine.printing import checked
-from ...engine.table import Table, check_shapes, load_table
+from ...engine.table import CHANCE, Table, Values, check_shapes, load_table
 from ...engine.text import shown_value
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
@@ -33,6 +33,7 @@ class PigTable(Table):
     goal, a negative number); ``get_*`` returns ``default``. Chances are the mover's, both playing to win."""
 
     ARRAYS = {"_win": "win", "_move": "move"}
+    VALUES = {"win": CHANCE, "move": Values("a move (0 hold, 1 roll)", 0, 1)}
 
     def __init__(self, tablefile, rules: Rules):
         super().__init__(tablefile)

@@ -9,6 +9,7 @@ from ...engine.notation import format_set as format_position
 from ...engine.notation import numbers_of as tiles_of
 from ...engine.notation import parse_collection, parse_set
 from ...engine.table import Table as TableBase
+from ...engine.table import Values
 from ...engine.text import shown_value as _shown
 from ...errors import InvalidQuery, TableError
 from .rules import Rules
@@ -43,6 +44,13 @@ class BoxTable(TableBase):
 
     def expected_shapes(self) -> dict:
         raise NotImplementedError
+
+    def moves_and_dice(self) -> tuple:
+        """(Values of a move: a set of the tiles, 0 for none; Values of a number of dice thrown: 1 or all of
+        them, 0 where no one throws), for ``value_ranges``."""
+        rules = self.rules
+        return (Values("a move of tiles 1 to %d" % rules.tiles, 0, (1 << rules.tiles) - 1),
+                Values("a number of dice", 0, rules.dice, only=(0, 1, rules.dice)))
 
     def __getattr__(self, name):
         """Fetch an array the first time it is used; it is an attribute after that."""

@@ -15,7 +15,7 @@ tiles first among exactly equal moves.
 import os
 
 from ...engine.store import open_table
-from ...engine.table import load_table
+from ...engine.table import CHANCE, load_table
 from ...engine.text import shown_value as _shown
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
@@ -131,6 +131,10 @@ class TwoPlayerTable(BoxTable):
     # Arrays are fetched (and, in a large file, verified) on first use only.
     ARRAYS = {"_e1": "e1", "_m1": "m1", "_e2": "e2", "_m2": "m2", "_c1": "c1", "_c2": "c2"}
 
+    def value_ranges(self):
+        moves, dice = self.moves_and_dice()
+        return {"e1": CHANCE, "e2": CHANCE, "m1": moves, "m2": moves, "c1": dice, "c2": dice}
+
     def expected_shapes(self):
         positions, scores, rolls = 1 << self.rules.tiles, self._scores, self._rolls
         shapes = {"e1": (positions,), "m1": (positions, rolls), "e2": (positions, scores),
@@ -244,6 +248,10 @@ class PlayersTable(BoxTable):
         self._positions_count = 1 << self.rules.tiles
 
     ARRAYS = {"_e": "e", "_m": "m", "_c": "c"}
+
+    def value_ranges(self):
+        moves, dice = self.moves_and_dice()
+        return {"e": CHANCE, "m": moves, "c": dice}
 
     def expected_shapes(self):
         states = 1 + (self._scores - 1) * self.players * (self.players - 1) // 2

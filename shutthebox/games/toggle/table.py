@@ -6,7 +6,7 @@
 """
 
 from ...engine.notation import parse_collection, parse_set
-from ...engine.table import Table, check_shapes, load_table
+from ...engine.table import Table, Values, check_shapes, load_table
 from ...engine.text import shown_value
 from ...errors import InvalidQuery
 from . import DECLARATION
@@ -35,6 +35,10 @@ class ToggleTable(Table):
     """
 
     ARRAYS = {"_rolls": "rolls", "_flip": "flip"}
+
+    def value_ranges(self):
+        return {"rolls": Values("an expected number of rolls", 0.0),
+                "flip": Values("a card number", 0, self.rules.cards)}
 
     def __init__(self, tablefile, rules: Rules):
         super().__init__(tablefile)

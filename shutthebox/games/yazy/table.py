@@ -8,12 +8,12 @@
 """
 
 
-from ...engine.table import Table, load_table
+from ...engine.table import CHANCE, Table, Values, load_table
 from ...engine.text import shown_value, whole
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
 from .turn import TARGETS, Turn, best, checked
-from .rules import ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, RULES, categories, describe_move, roll_index
+from .rules import ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, RULES, SCORE, categories, describe_move, roll_index
 
 _SHAPE = (ALL + 1, REROLLS + 1, len(ROLLS))
 _TARGET = DECLARATION.tables[1]
@@ -44,6 +44,11 @@ class YazyTable(Table):
     """
 
     ARRAYS = {"_turn": "turn", "_expect": "expect", "_move": "move"}
+    _POINTS = Values("an expected score", 0.0, float(TARGETS - 1))  # 280: the most a game scores
+    # a move: kept positions of the sorted roll (0 to 30), SCORE + a category, or NO_MOVE (no category open)
+    VALUES = {"turn": _POINTS, "expect": _POINTS,
+              "move": Values("a move code", 0, NO_MOVE, only=(*range(31), *range(SCORE, SCORE + len(CATEGORIES)),
+                                                             NO_MOVE))}
 
     def __init__(self, tablefile):
         super().__init__(tablefile)
@@ -116,6 +121,7 @@ class TargetTable(Table):
     reach ``x`` (0 to 280); mid-turn chances and moves are computed from it when asked (``turn.py``)."""
 
     ARRAYS = {"_target": "target"}
+    VALUES = {"target": CHANCE}
 
     def __init__(self, tablefile):
         super().__init__(tablefile)

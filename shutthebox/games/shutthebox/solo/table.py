@@ -21,7 +21,7 @@ the strategies or the simulator.
 """
 
 
-from ....engine.table import load_table
+from ....engine.table import CHANCE, Values, load_table
 from ....engine.text import shown_value
 from ....errors import InvalidQuery
 from .. import DECLARATION
@@ -146,6 +146,12 @@ class SoloTable(BoxTable):
     def __init__(self, tablefile):
         super().__init__(tablefile)
         self.variant = variant_of(self.rules)
+
+    def value_ranges(self):
+        moves, dice = self.moves_and_dice()
+        score = Values("an expected score", 0.0, float(self.rules.max_score))
+        return {"shut": CHANCE, "score": score, "shut_move": moves, "score_move": moves, "shut_dice": dice,
+                "score_dice": dice}
 
     def expected_shapes(self):
         positions = 1 << self.rules.tiles

@@ -1,0 +1,160 @@
+"""Forged tables: every checksum right, one value impossible (nan, an infinity, a chance of 1.5, a negative
+expected score, a move the game has not). Each game's table class says what its arrays' values may be
+(``VALUES`` / ``value_ranges()``, engine/table.py) and the reader checks every value a question reads: such
+a table is refused with exit status 3 naming the file, by a single question, by ``--batch`` (the whole
+array is checked when it is read for the batch) and by the Python API (TableError), never printed.
+
+The copies are made by tests/forge.py from the small good tables of tests/data/good/ (yazy: its shipped
+table; its target mode, not shipped and solved in about 15 s, from a synthetic table of the right shape)."""
+
+import math
+import os
+
+import pytest
+
+from conftest import ROOT, run
+from forge import forge, yazy_target_table
+from shutthebox.errors import TableError
+
+GOOD = os.path.join(ROOT, "tests", "data", "good")
+NAN, INF = float("nan"), float("inf")
+
+
+def _two(path):
+    import shutthebox
+
+    return shutthebox.load(path)
+
+
+def _solo(path):
+    import shutthebox
+
+    return shutthebox.load_solo(path=path)
+
+
+def _game(name):
+    """The game's ``load(rules, path)`` under the file's own rules (as ``--table`` alone asks it)."""
+    from shutthebox import registry
+
+    def opened(path):
+        family = registry.declaration(name).tables[0]
+        return __import__("shutthebox.games.%s.table" % name, fromlist=["load"]).load(family.rules_in(path), path)
+
+    return opened
+
+
+def _yazy(path):
+    from shutthebox.games.yazy.table import load
+
+    return load(path)
+
+
+def _target(path):
+    from shutthebox.games.yazy.table import load_target
+
+    return load_target(path)
+
+
+# id -> (table, command words before --table, question, array, flat index read, forged value, API: open, ask).
+# Index formulas: docs/FORMAT.md section 6 (e1[position], e2[position * S + score], ...).
+CASES = {
+    "two-player nan": ("two-player-t4.msgpack", [], "--one --expect 1234", "e1", 15, NAN,
+                       _two, lambda table: table.expect_one("1234")),
+    "two-player 1.5": ("two-player-t4.msgpack", [], "--two --expect 1234 5", "e2", 15 * 11 + 5, 1.5,
+                       _two, lambda table: table.expect_two("1234", 5)),
+    "two-player move": ("two-player-t4.msgpack", [], "--one --move 1234 7", "m1", 15 * 13 + 7, 60000,
+                        _two, lambda table: table.move_one("1234", 7)),
+    "multi-player inf": ("multi-player-t4-p3.msgpack", [], "--scores none --expect 1234", "e", 15, INF,
+                         _two, lambda table: table.expect("1234", [])),
+    "one-player chance": ("one-player-t4.msgpack", [], "--solo --expect 1234", "shut", 15, 1.5,
+                          _solo, lambda table: table.shut_probability("1234")),
+    "one-player score": ("one-player-t4.msgpack", [], "--solo --expect 1234 --objective score", "score", 15, -5.0,
+                         _solo, lambda table: table.expected_score("1234")),
+    "toggle": ("toggle-c5-s3.msgpack", ["toggle"], "--expect all", "rolls", 31, -5.0,
+               _game("toggle"), lambda table: table.probe_expect("all")),
+    "toggle card": ("toggle-c5-s3.msgpack", ["toggle"], "--move all 1 2", "flip", (31 * 3 + 0) * 3 + 1, 200,
+                    _game("toggle"), lambda table: table.probe_flip("all", 1, 2)),
+    "goat turns": ("goat-g5.msgpack", ["goat"], "--solo --expect 0", "solo", 0, INF,
+                   _game("goat"), lambda table: table.probe_solo(0)),
+    "goat chance": ("goat-g5.msgpack", ["goat"], "--one --expect 0 0", "one", 0, 1.5,
+                    _game("goat"), lambda table: table.probe_win(1, 0, 0)),
+    "goat action": ("goat-g5.msgpack", ["goat"], "--solo --move 0 0 0", "solo_move", 0, 200,
+                    _game("goat"), lambda table: table.probe_solo_move(0, 0, 0)),
+    "pig": ("pig-two-dice-g8.msgpack", ["pig"], "--expect 0 0 0", "win", 0, 1.5,
+            _game("pig"), lambda table: table.probe_win(0, 0, 0)),
+    "yazy nan": ("yazy", ["yazy"], "--expect all", "turn", 2047, NAN,
+                 _yazy, lambda table: table.probe_expect("all")),
+    "yazy move": ("yazy", ["yazy"], "--move all 11111 2", "move", (2047 * 3 + 2) * 252, 200,
+                  _yazy, lambda table: table.probe_move("all", "11111", 2)),
+    "yazy target": ("yazy-target", ["yazy"], "--target 200 --expect", "target", 2047 * 281 + 200, 1.5,
+                    _target, lambda table: table.probe_target(200)),
+    "yazy target mid-turn": ("yazy-target", ["yazy"], "--target 200 --move all 13366 2", "target",
+                             (2047 - 1) * 281 + 5, -0.5, _target, lambda table: table.probe_target_move(200, "all",
+                                                                                                      "13366", 2)),
+}
+SLOW = {"yazy nan", "yazy move"}  # a 14 MB table, copied and read whole
+
+
+def source(name) -> bytes:
+    if name == "yazy":
+        path = os.path.join(ROOT, "data", "yazy.msgpack")
+    elif name == "yazy-target":
+        return yazy_target_table()
+    else:
+        path = os.path.join(GOOD, name)
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+@pytest.fixture(scope="module")
+def sources():
+    return {}
+
+
+@pytest.mark.parametrize("case", [pytest.param(case, marks=pytest.mark.slow) if case in SLOW else case
+                                  for case in CASES])
+def test_a_forged_value_is_refused_on_every_surface(case, tmp_path, sources):
+    name, words, question, array, index, value, opened, ask = CASES[case]
+    if name not in sources:
+        sources[name] = source(name)
+    good = tmp_path / ("good-" + name + ("" if name.endswith(".msgpack") else ".msgpack"))
+    good.write_bytes(sources[name])
+    forged = tmp_path / ("forged-" + good.name[len("good-"):])
+    forged.write_bytes(forge(sources[name], array, index, value))
+
+    answered = run(*words, "--table", str(good), *question.split())
+    assert answered.returncode == 0 and answered.stdout.strip(), answered.stderr  # the question reads a value
+    for done in (run(*words, "--table", str(forged), *question.split()),
+                 run(*words, "--table", str(forged), "--batch", stdin=question + "\n")):
+        assert done.returncode == 3 and done.stdout == "", (done.stdout, done.stderr)
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+        assert str(forged) in done.stderr and "impossible value" in done.stderr, done.stderr
+        assert "%s[" % array in done.stderr, done.stderr
+    with pytest.raises(TableError, match="impossible value"):
+        ask(opened(str(forged)))
+    table = opened(str(forged))  # a batch's preload reads every array whole: refused before any answer
+    with pytest.raises(TableError, match=r"%s\[%d\] is %s" % (array, index, "nan" if value != value else
+                                                            "inf" if math.isinf(value) else value)):
+        table.preload()
+
+
+def test_values_are_refused_by_range_by_nan_and_by_set():
+    """The engine's check (engine/table.py Values) on whole arrays and one value at a time."""
+    from array import array
+
+    from shutthebox.engine.table import CHANCE, Values
+
+    assert CHANCE.first_outside(array("d", [0.0, 0.5, 1.0, 1.0 + 1e-15])) is None  # a solver's rounding
+    assert CHANCE.first_outside(array("d", [0.0, 0.5, NAN, 1.0])) == 2
+    assert CHANCE.first_outside(array("d", [0.0, -INF])) == 1
+    assert CHANCE.first_outside(memoryview(array("d", [0.2, 1.5]).tobytes()).cast("d")) == 1
+    moves = Values("a move", 0, 511)
+    assert moves.first_outside(memoryview(array("H", [0, 511, 260]).tobytes()).cast("H")) is None
+    assert moves.first_outside(memoryview(array("H", [0, 512, 260]).tobytes()).cast("H")) == 1
+    odd = Values("a number", 0, 300)  # not 2^k - 1: the high bytes are not enough
+    assert odd.first_outside(memoryview(array("H", [300, 301]).tobytes()).cast("H")) == 1
+    codes = Values("a move code", 0, 255, only=(*range(31), *range(32, 43), 255))
+    assert codes.first_outside(memoryview(bytes([0, 30, 32, 42, 255]))) is None
+    assert codes.first_outside(memoryview(bytes([0, 30, 31, 42, 255]))) == 2
+    assert codes.words() == "a move code: 0 to 30, 32 to 42 or 255"
+    assert not codes.holds(43) and codes.holds(255) and not CHANCE.holds(NAN)
