@@ -44,6 +44,8 @@ GYM_CASES = [
 ]
 if "yahtzee" in registry.GAMES:
     GYM_CASES += [("shutthebox/Yahtzee-v0", {}), ("shutthebox/Yahtzee-v0", {"rational": True})]
+GYM_CASES += [("shutthebox/Pig-v0", {}), ("shutthebox/Pig-v0", {"variant": "two-dice", "goal": 30}),
+              ("shutthebox/Pig-v0", {"variant": "piglet", "seat": 1, "goal": 3})]
 
 AEC_CASES = [
     ("shutthebox_v0", {}),
@@ -51,6 +53,8 @@ AEC_CASES = [
     ("shutthebox_v0", {"players": 2, "tiles": 5, "dice": 3, "sides": 4, "max_move_tiles": 2}),
     ("goat_v0", {}),
     ("goat_v0", {"goal": 12}),
+    ("pig_v0", {}),
+    ("pig_v0", {"variant": "big-pig", "goal": 30}),
 ]
 
 
@@ -60,7 +64,8 @@ def make_aec(name, options):
 
 
 def test_registered():
-    names = {"shutthebox/ShutTheBoxSolo-v0", "shutthebox/Toggle-v0", "shutthebox/GoatSolo-v0", "shutthebox/Yazy-v0"}
+    names = {"shutthebox/ShutTheBoxSolo-v0", "shutthebox/Toggle-v0", "shutthebox/GoatSolo-v0", "shutthebox/Yazy-v0",
+             "shutthebox/Pig-v0"}
     if "yahtzee" in registry.GAMES:
         names.add("shutthebox/Yahtzee-v0")
     assert set(rl.ENV_IDS) == names
@@ -81,7 +86,7 @@ print("imported:", bad)
 
 def test_questions_import_no_rl_module():
     argv = [["--one", "--expect", "123456789"], ["--solo", "--move", "12345", "7"], ["toggle", "--expect", "all"],
-            ["goat", "--solo", "--expect", "0"], ["yazy", "--move", "all", "13366", "2"]]
+            ["goat", "--solo", "--expect", "0"], ["yazy", "--move", "all", "13366", "2"], ["pig", "--options", "0", "0", "5"]]
     result = subprocess.run([sys.executable, "-c", PROBE % (argv,)], capture_output=True, text=True, cwd=ROOT,
                             timeout=60)
     assert result.returncode == 0, result.stderr

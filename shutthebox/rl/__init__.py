@@ -10,13 +10,15 @@ Importing this package registers the Gymnasium environments (one player)::
     env = gymnasium.make("shutthebox/Toggle-v0", cards=8, sides=4)
     env = gymnasium.make("shutthebox/GoatSolo-v0", goal=50)
     env = gymnasium.make("shutthebox/Yazy-v0")
+    env = gymnasium.make("shutthebox/Pig-v0", goal=50)  # against the table's optimal player
     env = gymnasium.make("shutthebox/Yahtzee-v0", joker="free")  # when the registry has Yahtzee
 
 and the PettingZoo ones (several players) follow PettingZoo's module convention::
 
-    from shutthebox.rl import shutthebox_v0, goat_v0
+    from shutthebox.rl import shutthebox_v0, goat_v0, pig_v0
     env = shutthebox_v0.env(players=3, tiles=10)
     env = goat_v0.env(goal=100)
+    env = pig_v0.env(variant="piglet")
 
 ``evaluate(policy, env_id, ...)`` gives what a policy loses a game against optimal play (exactly where the
 state space allows), then its mean regret per decision along seeded episodes. Nothing else in ``shutthebox`` imports this package: questions
@@ -37,6 +39,7 @@ ENVIRONMENTS = {
     "Toggle-v0": ("shutthebox.rl.toggle:ToggleEnv", 1000, -50.82),
     "GoatSolo-v0": ("shutthebox.rl.goat:GoatSoloEnv", 1000, -8.58),
     "Yazy-v0": ("shutthebox.rl.yazy:YazyEnv", 100, 164.1),
+    "Pig-v0": ("shutthebox.rl.pig:PigEnv", 1000, 0.5253),
 }
 if "yahtzee" in registry.GAMES:
     ENVIRONMENTS["Yahtzee-v0"] = ("shutthebox.rl.yahtzee:YahtzeeEnv", 100, 252.1)

@@ -150,7 +150,8 @@ class ExactAEC(AECEnv):
         if decision.q is None:
             return {"action_mask": decision.mask.copy(), "illegal": illegal}
         return {"action_mask": decision.mask.copy(), "q_values": decision.q.copy(),
-                "optimal_actions": decision.optimal, "regret": regret, "illegal": illegal}
+                "optimal_actions": decision.optimal, "optimal_mask": decision.optimal_mask.copy(), "regret": regret,
+                "illegal": illegal}
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of the agent to move (int8)."""

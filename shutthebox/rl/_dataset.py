@@ -4,7 +4,8 @@ supervised learning of the optimal policy or of the values, offline RL, checks o
     from shutthebox.rl import dataset
     count = dataset("shutthebox/ShutTheBoxSolo-v0", "solo.npz", objective="score")
 
-Shut the Box solo, toggle (up to 12 cards) and Goat solo: the games whose states ``P`` numbers (``encode``).
+Shut the Box solo, toggle (up to 12 cards), Goat solo and Pig-v0: the games whose states ``P`` numbers
+(``encode``).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 
-GAMES = ("shutthebox/ShutTheBoxSolo-v0", "shutthebox/Toggle-v0", "shutthebox/GoatSolo-v0")
+GAMES = ("shutthebox/ShutTheBoxSolo-v0", "shutthebox/Toggle-v0", "shutthebox/GoatSolo-v0", "shutthebox/Pig-v0")
 MAX_TOGGLE_CARDS = 12  # 4096 x 49 states to try
 
 

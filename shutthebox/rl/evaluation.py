@@ -25,7 +25,7 @@ import numpy as np
 from ..engine.notation import format_set
 
 Z95 = 1.959963984540054
-EXACT = ("shutthebox/ShutTheBoxSolo-v0", "shutthebox/Toggle-v0", "shutthebox/GoatSolo-v0")
+EXACT = ("shutthebox/ShutTheBoxSolo-v0", "shutthebox/Toggle-v0", "shutthebox/GoatSolo-v0", "shutthebox/Pig-v0")
 MAX_EXACT_TOGGLE_CARDS = 12  # a dense linear solve over 2^cards states
 RECHECK = 200  # the exact pass asks its first states twice: a policy that draws its actions shows it there
 _SEEN_LIMIT = 1 << 20  # answers remembered to compare with later ones
@@ -362,6 +362,8 @@ def optimum_of(game) -> float:
         return model.values[0]
     if name == "YazyEnv":
         return model.turn[-1]
+    if name == "PigEnv":
+        return model.win[0] if game.seat == 0 else 1.0 - model.win[0]
     if name == "YahtzeeEnv":
         from ..games.yahtzee.rules import ALL, OPEN
 
@@ -530,5 +532,76 @@ def _goat_exact(game, choose) -> Fraction:
     return starts[0]
 
 
+def _pig_exact(game, choose) -> float:
+    """Pig-v0: the policy's chance to win against the table's optimal player. The policy is asked once in
+    every decision state (the agent's banked score i, the opponent's j, the turn total k); its duel with the
+    table's moves is then solved exactly on the Pig solver's engine (``strategies.evaluate``, within its proven
+    bound, about 1e-13). An illegal answer is NeverEnds where the policy can reach it."""
+    from ..games.pig.strategies import evaluate as duel
+
+    model = game.model
+    goal = model.goal
+    roll = np.ones((goal, goal, goal), dtype=bool)
+    masks = (np.array([0, 1], dtype=np.int8), np.array([1, 1], dtype=np.int8))
+    illegal = set()
+    for mine in range(goal):
+        for other in range(goal):
+            for turn in range(goal - mine):
+                action = choose(np.array([mine, other, turn], dtype=np.int64), masks[turn > 0].copy())
+                if _whole(action) and action == 1:
+                    continue
+                if _whole(action) and action == 0 and turn:
+                    roll[mine, other, turn] = False
+                else:
+                    illegal.add((mine, other, turn))
+    if illegal:
+        found = _pig_reaches(model, roll, illegal, game.seat)
+        if found is not None:
+            raise NeverEnds("the policy chooses an illegal action at banked %d, the opponent %d, turn total %d: its "
+                            "episodes never end" % found)
+
+    def policy(i, j, k, goal):
+        return roll[i, j, k]
+
+    if game.seat == 0:
+        return duel(model.variant, goal, model.sides, policy, "optimal").value
+    return 1.0 - duel(model.variant, goal, model.sides, "optimal", policy).value
+
+
+def _pig_reaches(model, roll, illegal, seat):
+    """The first state of ``illegal`` the agent reaches playing ``roll`` against the table's moves, or None."""
+    from ..games.pig.rules import ADD, BUST
+
+    goal = model.goal
+
+    def after_turn(mine, other):  # the agent's next turns after the opponent's
+        _, ends = model.turn(other, mine)
+        return [(mine, after, 0) for after in ends]
+
+    start = [(0, 0, 0)] if seat == 0 else after_turn(0, 0)
+    seen = set(start)
+    frontier = list(start)
+    while frontier:
+        state = frontier.pop()
+        if state in illegal:
+            return state
+        mine, other, turn = state
+        if roll[state]:
+            following = []
+            for _, kind, points in model.outcomes:
+                if kind == ADD:
+                    if mine + turn + points < goal:
+                        following.append((mine, other, turn + points))
+                else:
+                    following += after_turn(mine if kind == BUST else 0, other)
+        else:
+            following = after_turn(mine + turn, other)
+        for after in following:
+            if after not in seen:
+                seen.add(after)
+                frontier.append(after)
+    return None
+
+
 EXACT_VALUES = {"shutthebox/ShutTheBoxSolo-v0": _solo_exact, "shutthebox/Toggle-v0": _toggle_exact,
-                "shutthebox/GoatSolo-v0": _goat_exact}
+                "shutthebox/GoatSolo-v0": _goat_exact, "shutthebox/Pig-v0": _pig_exact}
