@@ -637,3 +637,271 @@ def test_the_shut_the_box_reader_reads_positions_as_the_python_api_does(name):
             want = {"error": str(error)}
         assert answer == want, (name, text)
     assert values >= 30 and len(texts) - values >= 100, (len(texts), values)
+
+
+# -- Pig (FORMAT.md section 10): the command line's own words, through `node web/answer.mjs pig ...` ------------
+
+PIG_GOLDEN = [os.path.join(CORPUS, "pig-golden.txt"), os.path.join(CORPUS, "good", "pig-two-dice-g8-golden.txt")]
+
+
+def _pig(*args, stdin=None, env=None):
+    """``node web/answer.mjs pig ARGS`` from the checkout's root (golden files name tables from there)."""
+    _need_node()
+    return subprocess.run([NODE, ANSWER_JS, "pig", *args], input=stdin, capture_output=True, text=True, timeout=120,
+                          cwd=ROOT, env={**os.environ, **(env or {})})
+
+
+def _command(*args, stdin=None, env=None):
+    """``ShutTheBox pig ARGS``, the same way."""
+    import sys
+
+    return subprocess.run([sys.executable, os.path.join(ROOT, "ShutTheBox"), "pig", *args], input=stdin,
+                          capture_output=True, text=True, timeout=300, cwd=ROOT, env={**os.environ, **(env or {})})
+
+
+def _golden(path):
+    """(the options of the file's ``# ShutTheBox pig ... QUESTION`` line, [(question, answer)])."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    first = lines[0]
+    options = first[len("# ShutTheBox pig") : first.index("QUESTION")].split()
+    pairs = [tuple(line.split("\t", 1)) for line in lines if "\t" in line and not line.startswith("#")]
+    return options, pairs
+
+
+@pytest.mark.parametrize("path", PIG_GOLDEN, ids=os.path.basename)
+def test_node_reader_answers_pig_s_golden_lines(path):
+    """Every golden line, answers and refusals, word for word: in one batch, and the first few one by one."""
+    options, pairs = _golden(path)
+    assert len(pairs) >= 15
+    done = _pig(*options, "--batch", stdin="".join(question + "\n" for question, _ in pairs))
+    assert done.returncode == 1 and done.stderr == "", done.stderr  # the golden files hold refusals
+    assert done.stdout.splitlines() == [answer for _, answer in pairs]
+    for question, answer in pairs[:4] + [pair for pair in pairs if pair[1].startswith("error:")][:3]:
+        single = _pig(*options, *question.split())
+        if answer.startswith("error: "):
+            assert (single.returncode, single.stdout, single.stderr) == (2, "", "answer.mjs: %s\n" % answer[7:]), question
+        else:
+            assert (single.returncode, single.stdout, single.stderr) == (0, answer + "\n", ""), question
+
+
+def test_node_reader_reads_pig_s_notation_corpus_as_the_command_line_does():
+    """tests/data/questions/pig.txt: each line as the command answers it (in process, the command's session),
+    its "= QUESTION" twin's answer, or its refusal; one batch and each line alone."""
+    from shutthebox import registry
+
+    options, pairs = _golden(os.path.join(CORPUS, "questions", "pig.txt"))
+    session = registry.grammar("pig").open_game({}, None)
+
+    def said(question):
+        try:
+            return session.answer(question.split())
+        except InvalidQuery as error:
+            return "error: %s" % error
+
+    done = _pig(*options, "--batch", stdin="".join(question + "\n" for question, _ in pairs))
+    lines = done.stdout.splitlines()
+    assert len(lines) == len(pairs) >= 20, done.stderr
+    for (question, expected), line in zip(pairs, lines):
+        assert line == said(question), question
+        if expected.startswith("= "):
+            assert line == said(expected[2:]) and not line.startswith("error:"), question
+        elif expected.startswith("error: "):
+            assert line.startswith(expected), (question, line)
+        else:
+            assert line == expected, question
+        single = _pig(*options, *question.split())
+        if line.startswith("error: "):
+            assert (single.returncode, single.stderr) == (2, "answer.mjs: %s\n" % line[7:]), question
+        else:
+            assert (single.returncode, single.stdout) == (0, line + "\n"), question
+
+
+def _pig_lines(rng, goal, count):
+    """Batch lines of every question, mostly valid states, some out of range, malformed or mistyped."""
+    lines = []
+    for _ in range(count):
+        i, j = rng.randrange(goal), rng.randrange(goal)
+        k = rng.randrange(goal - i) if rng.random() < 0.95 else rng.randrange(goal + 3)
+        if rng.random() < 0.05:
+            i = rng.choice([-1, goal, 10**13, "x", "+1", "1.0", "\u0663", "\u00b2", "-0", "00"])
+        words = [rng.choice(["--expect", "--move", "--options"]), str(i), str(j), str(k)]
+        if rng.random() < 0.03:
+            words = words[: rng.randrange(4)]
+        elif rng.random() < 0.04:
+            words.insert(rng.randrange(5), rng.choice(["--expct", "--hold", "-", "--goal", "--optoins", "-x", "--Move",
+                                                        "-5", "-\u00b2", "--table", "--variant=3", "--expect", "x" * 300]))
+        lines.append(" ".join(words))
+    return lines + ["", "   ", "--expect", "--options 0 0 0", "\t--move 0 0 1 \r"]
+
+
+PIG_RULES = [[], ["--variant", "piglet"], ["--variant", "big-pig", "--goal", "30"], ["--sides", "2", "--goal", "20"],
+             ["--variant", "two-dice", "--goal", "40"], ["--sides", "11", "--goal", "37"]]
+
+
+@pytest.mark.parametrize("options", PIG_RULES, ids=lambda options: " ".join(options) or "pig")
+def test_node_reader_answers_pig_as_the_command_line_on_every_variant(options):
+    """1,500 lines a rule set (tables not shipped are solved by the command into the tests' cache, then read by
+    the Node reader from there): the same lines, byte for byte, and the same exit status."""
+    goal = int(options[options.index("--goal") + 1]) if "--goal" in options else 10 if "piglet" in options else 100
+    lines = _pig_lines(random.Random(goal), goal, 1500)
+    stdin = "".join(line + "\n" for line in lines)
+    want = _command(*options, "--batch", stdin=stdin)
+    got = _pig(*options, "--batch", stdin=stdin)
+    assert want.returncode == got.returncode == 1 and got.stderr == "", got.stderr
+    assert got.stdout == want.stdout
+    answered = [line for line in got.stdout.splitlines() if line and not line.startswith("error:")]
+    assert len(answered) >= 1200 and any("; hold " in line or "; roll " in line for line in answered)
+
+
+PIG_OPTION_CASES = [
+    ["--goal", "300"], ["--variant", "piglet", "--sides", "3"], ["--variant", "piglet", "--goal", "60"],
+    ["--sides", "2", "--goal", "150"], ["--goal"], ["--goal", "5", "--goal", "6"], ["--variant", "x"],
+    ["--variant", "PIG"], ["--variant", "two-dice", "--sides", "6"], ["--variant", "two-dice", "--sides", "7"],
+    ["--sides", "1"], ["--sides", "21"], ["--goal", "1e2"], ["--goal", "-5"], ["--goal=abc"], ["--table"],
+    ["--table="], ["--batch", "--rules"], ["--goal", "0050", "--move", "1", "2"], ["--variant=big-pig", "--sides=6"],
+]
+
+
+@pytest.mark.parametrize("case", PIG_OPTION_CASES, ids=" ".join)
+def test_node_reader_refuses_pig_s_options_as_the_command_line_does(case):
+    """Game options the command refuses: exit status 2 and its message, word for word."""
+    question = [] if "--move" in case or "--batch" in case else ["--expect"]
+    want, got = _command(*case, *question), _pig(*case, *question)
+    assert want.returncode == got.returncode == 2, (want.stderr, got.stderr)
+    assert got.stderr.removeprefix("answer.mjs: ") == want.stderr.removeprefix("ShutTheBox: ") and got.stdout == ""
+
+
+def test_node_reader_reads_pig_s_rules_and_table_names_as_the_command_line_does():
+    """games/pig-table.js's rulesFromOptions against Rules.from_options on 300 option sets: the same rules, table
+    file name and words (Rules.describe), or the same refusal."""
+    from shutthebox.games.pig.rules import Rules
+
+    rng = random.Random(10)
+    cases = []
+    for _ in range(300):
+        case = {}
+        for option, values in (("--variant", ["pig", "piglet", "two-dice", "big-pig", "x"]),
+                               ("--goal", ["2", "10", "50", "51", "100", "101", "200", "201", "1", "x", "007"]),
+                               ("--sides", ["2", "6", "20", "21", "1", "x"])):
+            if rng.random() < 0.5:
+                case[option] = rng.choice(values)
+        cases.append(case)
+    script = (
+        "const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "globalThis.MessagePack = require(process.argv[1] + '/vendor/msgpack.min.js');"
+        "import(process.argv[1] + '/games/pig-table.js').then((P) => { for (const c of cases) {"
+        "  try { const r = P.rulesFromOptions(c);"
+        "        console.log(JSON.stringify([r, P.tableName(r), P.describeRules(r), P.tableSpec(r).command])); }"
+        "  catch (e) { console.log(JSON.stringify(['error', e.message])); } } });"
+    )
+    _need_node()
+    done = subprocess.run([NODE, "-e", script, STATIC], input=json.dumps(cases), capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    refused = 0
+    for case, line in zip(cases, done.stdout.splitlines(), strict=True):
+        got = json.loads(line)
+        try:
+            rules = Rules.from_options(case)
+        except InvalidQuery as error:
+            assert got == ["error", str(error)], case
+            refused += 1
+            continue
+        command = "ShutTheBox pig %s--expect" % "".join(
+            "%s %s " % (flag, value) for flag, value, default in (
+                ("--variant", rules.variant, "pig"), ("--goal", rules.goal, {"piglet": 10}.get(rules.variant, 100)),
+                ("--sides", rules.sides, 6 if rules.variant == "pig" else rules.sides)) if value != default)
+        assert got == [rules.as_dict(), "pig-%s-g%d-s%d.msgpack" % (rules.variant, rules.goal, rules.sides),
+                       rules.describe(), command], case
+        assert Rules.from_options({"--" + key: str(value) for key, value in got[0].items()
+                                   if not (key == "sides" and rules.variant != "pig")}) == rules
+    assert 60 <= refused <= 240, refused
+
+
+def _pig_forged(tmp_path, change_header, change_win=None):
+    """The small good Two-Dice Pig table (goal 8) with its header changed by ``change_header(fields)`` and
+    its ``win`` array by ``change_win(values)`` (a list of floats), every checksum made right again."""
+    import struct
+
+    import msgpack
+
+    path = os.path.join(CORPUS, "good", "pig-two-dice-g8.msgpack")
+    fields = msgpack.unpackb(open(path, "rb").read(), raw=False)
+    if change_win is not None:
+        data = fields["arrays"]["win"]["data"]
+        values = list(struct.unpack("<%dd" % (len(data) // 8), data))
+        change_win(values)
+        fields["arrays"]["win"]["data"] = struct.pack("<%dd" % len(values), *values)
+    forged = tmp_path / ("pig-forged-%d.msgpack" % len(os.listdir(tmp_path)))
+    forged.write_bytes(_rewritten_fields(fields, change_header))
+    return str(forged)
+
+
+def _rewritten_fields(fields, change):
+    """``_rewritten`` for decoded ``fields`` (arrays included): header changed, every checksum made right."""
+    import msgpack
+
+    fields = dict(fields)
+    arrays = fields.pop("arrays")
+    fields.pop("header_crc32", None)
+    fields.pop("crc32", None)
+    change(fields)
+    packer = msgpack.Packer(use_bin_type=True)
+    body = packer.pack_map_header(len(fields) + 3)
+    body += b"".join(packer.pack(k) + packer.pack(v) for k, v in fields.items())
+    body += b"\xacheader_crc32\xce" + zlib.crc32(body).to_bytes(4, "big")
+    seed = zlib.crc32(body)
+    for descriptor in arrays.values():
+        data = descriptor["data"]
+        descriptor["crc32"] = zlib.crc32(data, seed)
+        descriptor["block_crc32"] = b"".join(zlib.crc32(data[start : start + BLOCK_SIZE], seed).to_bytes(4, "little")
+                                             for start in range(0, len(data), BLOCK_SIZE))
+    body += packer.pack("arrays") + packer.pack(arrays) + b"\xa5crc32\xce"
+    return body + zlib.crc32(body).to_bytes(4, "big")
+
+
+def test_node_reader_refuses_pig_s_unproven_chances_as_the_command_line_does(tmp_path):
+    """A chance the header lists in `unsure` is refused, never printed (its move is answered); a chance worked
+    out one step ahead that lies within its error bound of a 6-decimal rounding midpoint is refused too, in the
+    command line's words: on every state of a forged table, the Node reader's lines are the command's."""
+    goal = 8
+    row = lambda i, k: i * goal - i * (i - 1) // 2 + k  # noqa: E731 - FORMAT.md section 10
+    unsure = [(row(0, 0)) * goal + 0, row(4, 2) * goal + 6]  # (0, 0, 0) and (4, 6, 2)
+
+    def plant(values):  # the hold at (2, 3, 2) is worth 1 - win(3, 4, 0): put it on a rounding midpoint
+        values[row(3, 0) * goal + 4] = 1 - 0.4000005
+
+    path = _pig_forged(tmp_path, lambda fields: fields.__setitem__("unsure", ",".join(map(str, unsure))), plant)
+    lines = ["--%s %d %d %d" % (kind, i, j, k) for i in range(goal) for j in range(goal) for k in range(goal - i)
+             for kind in ("expect", "move", "options")]
+    stdin = "".join(line + "\n" for line in lines)
+    want, got = _command("--table", path, "--batch", stdin=stdin), _pig("--table", path, "--batch", stdin=stdin)
+    assert got.stderr == "" and got.returncode == want.returncode == 1
+    assert got.stdout == want.stdout
+    said = dict(zip(lines, got.stdout.splitlines()))
+    assert said["--expect 0 0 0"].startswith("error: this chance lies within the table's error bound")
+    assert said["--move 0 0 0"] == "roll" and said["--options 4 6 2"].startswith("error: this chance")
+    assert said["--options 2 3 2"].startswith("error: the chance to win after a hold = 0.400000500000000 lies within")
+    single = _pig("--table", path, "--expect", "4", "6", "2")
+    assert single.returncode == 2 and single.stderr.startswith("answer.mjs: this chance lies within")
+
+
+def test_node_reader_refuses_pig_tables_it_cannot_vouch_for(tmp_path):
+    """Damaged copies, another game's table, a table holding an impossible chance, and one not solved: exit
+    status 3 and one line, as the command line's."""
+    good = os.path.join(CORPUS, "good", "pig-two-dice-g8.msgpack")
+    for name, (data, reason) in _damaged_copies(good, tmp_path).items():
+        damaged = tmp_path / ("pig-%s.msgpack" % name.replace(" ", "-"))
+        damaged.write_bytes(data)
+        done = _pig("--table", str(damaged), "--expect")
+        assert done.returncode == _command("--table", str(damaged), "--expect").returncode == 3, (name, done.stderr)
+        assert reason in done.stderr and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1, name
+    other = _pig("--table", os.path.join(ROOT, "data", "goat-g100.msgpack"), "--expect")
+    assert other.returncode == 3 and "goat" in other.stderr
+    wrong = _pig("--table", good, "--goal", "9", "--expect")
+    assert wrong.returncode == _command("--table", good, "--goal", "9", "--expect").returncode == 3
+    impossible = _pig_forged(tmp_path, lambda fields: None, lambda values: values.__setitem__(7, 1.5))
+    done = _pig("--table", impossible, "--expect")
+    assert done.returncode == 3 and "impossible value: win[7] is 1.5" in done.stderr, done.stderr
+    missing = _pig("--goal", "57", "--sides", "13", "--expect", env={"SHUTTHEBOX_CACHE": str(tmp_path / "empty")})
+    assert missing.returncode == 3 and missing.stdout == ""
+    assert "pig-pig-g57-s13.msgpack" in missing.stderr and "ShutTheBox pig --goal 57 --sides 13 --expect" in missing.stderr

@@ -18,6 +18,19 @@
 //
 // usage: node web/answer.mjs TABLE < questions.jsonl > answers.jsonl
 // A missing or damaged table: one line on stderr, exit status 3.
+//
+// Pig (docs/FORMAT.md section 10; the page's games/pig-table.js and games/pig-command.js) takes the command
+// line's own words and prints what `ShutTheBox pig` prints:
+//
+//   node web/answer.mjs pig [--variant V] [--goal N] [--sides S] [--table PATH] --expect [I J K]   -> 0.530593
+//   node web/answer.mjs pig ... --move I J K                                                       -> hold
+//   node web/answer.mjs pig ... --options I J K             -> hold 0.657649 0.000000; roll 0.651341 0.006308
+//   node web/answer.mjs pig ... --batch < questions.txt     one answer a line, "error: ..." for a refused one
+//
+// Exit status as the command's: 0 answered, 1 a batch line refused, 2 a bad question (one line on stderr,
+// "answer.mjs: " and the command line's words), 3 the table missing or damaged. Without --table the table is
+// looked for where the command looks (the shipped data/, then $SHUTTHEBOX_CACHE or ~/.cache/shutthebox);
+// this reader solves nothing: a table not solved yet names the command that solves it.
 import fs from "node:fs";
 import path from "node:path";
 import { createRequire } from "node:module";
@@ -27,6 +40,10 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const web = path.join(here, "..", "shutthebox", "web", "static");
 globalThis.MessagePack = createRequire(import.meta.url)(path.join(web, "vendor", "msgpack.min.js"));
 const { parseTable, SoloTable, TableError, InvalidQuestion } = await import(path.join(web, "shutthebox", "table.js"));
+const { openTable, readOpened } = await import(path.join(web, "lib", "format.js"));
+const { shownText } = await import(path.join(web, "lib", "notation.js"));
+const Pig = await import(path.join(web, "games", "pig-table.js"));
+const PigCommand = await import(path.join(web, "games", "pig-command.js"));
 
 function main(argv) {
   if (argv.length !== 1) {
@@ -82,4 +99,123 @@ function main(argv) {
   return 0;
 }
 
-process.exitCode = main(process.argv.slice(2));
+// -- Pig: the command line's words
+
+const PIG_USAGE = `usage: node answer.mjs pig [--variant V] [--goal N] [--sides S] [--table PATH] --expect [I J K]
+       node answer.mjs pig ... --move I J K
+       node answer.mjs pig ... --options I J K
+       node answer.mjs pig ... --batch < questions.txt
+The answers of \`ShutTheBox pig\` (see its --help), read from its table files by the games page's reader.
+`;
+
+/** Where the command line looks for a table it did not solve: the shipped data/ folders, then its cache. */
+function pigTablePath(name) {
+  const folders = [path.join(here, "..", "shutthebox", "data"), path.join(here, "..", "data")];
+  const env = process.env;
+  const cache = env.SHUTTHEBOX_CACHE || (env.XDG_CACHE_HOME ? path.join(env.XDG_CACHE_HOME, "shutthebox")
+    : env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, ".cache", "shutthebox") : null);
+  if (cache) folders.push(cache);
+  const tried = folders.map((folder) => path.join(folder, name));
+  return { found: tried.find((file) => fs.existsSync(file)) ?? null, tried };
+}
+
+/** The table of `rules` (or, with --table alone, of the file's own rules), verified: a TableError otherwise. */
+function pigTable(rules, given, tablePath) {
+  const read = (file, display) => {
+    let bytes;
+    try {
+      bytes = fs.readFileSync(file);
+    } catch (error) {
+      throw new TableError(`The table ${display} cannot be read (${error.code}).`);
+    }
+    return openTable(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), { name: display });
+  };
+  let opened;
+  if (tablePath !== null) {
+    opened = read(tablePath, tablePath);
+    const own = opened.header.rules;
+    if (!Object.keys(given).length && opened.header.game === Pig.GAME && own && typeof own === "object" && !Array.isArray(own)) {
+      // --table alone: the file's own rules, as the command line reads them (Rules.from_fields)
+      const fields = Object.fromEntries(Object.entries(own).map(([key, value]) => [`--${key}`, String(value)]));
+      if (Object.hasOwn(Pig.FIXED_SIDES, fields["--variant"]) && fields["--sides"] === String(Pig.FIXED_SIDES[fields["--variant"]])) {
+        delete fields["--sides"];
+      }
+      try {
+        rules = Pig.rulesFromOptions(fields);
+      } catch (error) {
+        if (!(error instanceof InvalidQuestion)) throw error;
+        throw new TableError(`The table ${tablePath} holds rules this version does not take (${error.message}).`);
+      }
+    }
+  } else {
+    const name = Pig.tableName(rules);
+    const { found, tried } = pigTablePath(name);
+    if (found === null) {
+      throw new TableError(`no table file ${name} found (looked at ${tried.join(" and ")}); this reader solves nothing: ` +
+        `solve it with \`${Pig.tableSpec(rules).command}\` (or in the page, under \`ShutTheBox serve\`)`);
+    }
+    opened = read(found, found);
+  }
+  return Pig.checkValues(readOpened(opened, Pig.tableSpec(rules).options));
+}
+
+/** `node answer.mjs pig ARGS`: the command line's answers; its exit status. */
+function pigMain(argv) {
+  const say = (message) => process.stderr.write(`answer.mjs: ${message}\n`);
+  try {
+    const { table: tablePath, flags, game, tokens } = PigCommand.splitOptions(argv);
+    if (flags.help || flags.h) {
+      process.stdout.write(PIG_USAGE);
+      return 0;
+    }
+    if (flags.batch && flags.rules) throw new InvalidQuestion("--batch and --rules do not go together: ask for one");
+    if (flags.batch && tokens.length) {
+      throw new InvalidQuestion(`--batch takes no question on the command line, got ${shownText(tokens.join(" "))}`);
+    }
+    if (flags.version || flags.rules) {
+      throw new InvalidQuestion(`--${flags.rules ? "rules" : "version"} is the command line's own: ask \`ShutTheBox pig\``);
+    }
+    const rules = Pig.rulesFromOptions(game);
+    let table = null;
+    const opened = () => (table ??= pigTable(rules, game, tablePath));
+    if (!flags.batch) {
+      process.stdout.write(PigCommand.answerWords(opened, tokens) + "\n");
+      return 0;
+    }
+    const text = fs.readFileSync(0, "utf8");
+    const lines = text.split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    if (lines.length) opened(); // a batch reads its table before its first line, as the command does
+    let failed = false;
+    const out = lines.map((line) => {
+      if (Buffer.byteLength(line) > 65536) {
+        failed = true;
+        return "error: the line is longer than 65536 bytes";
+      }
+      const words = PigCommand.words(line);
+      if (!words.length) return "";
+      try {
+        return PigCommand.answerWords(table, words);
+      } catch (error) {
+        if (!(error instanceof InvalidQuestion)) throw error;
+        failed = true;
+        return `error: ${error.message}`;
+      }
+    });
+    process.stdout.write(out.map((line) => line + "\n").join(""));
+    return failed ? 1 : 0;
+  } catch (error) {
+    if (error instanceof InvalidQuestion) {
+      say(error.message);
+      return 2;
+    }
+    if (error instanceof TableError) {
+      say(error.message);
+      return 3;
+    }
+    throw error;
+  }
+}
+
+const args = process.argv.slice(2);
+process.exitCode = args[0] === "pig" ? pigMain(args.slice(1)) : main(args);
