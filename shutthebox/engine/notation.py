@@ -12,6 +12,7 @@ number ``i + 1``.
 """
 
 from ..errors import InvalidQuery
+from .text import as_whole, shown_value
 from .text import shown as shown_text
 
 # Longest text a set can take (a comma-separated list of every number up to 64).
@@ -89,10 +90,9 @@ def parse_set(text: str, highest: int, noun: str = "tile", what: str = "position
 
 
 def parse_collection(numbers, highest: int, noun: str = "tile", what: str = "position") -> int:
-    """Bitmask of a set given as a collection of ints (the API's form); may be empty."""
-    shown = repr(numbers)
-    if len(shown) > 60:
-        shown = shown[:57] + "..."
+    """Bitmask of a set given as a collection of whole numbers (the API's form: ints, numpy integers); may be
+    empty."""
+    shown = shown_value(numbers)
     mask = 0
     count = 0
     try:
@@ -105,7 +105,10 @@ def parse_collection(numbers, highest: int, noun: str = "tile", what: str = "pos
         if count > highest:
             raise InvalidQuery("%s %s: more %ss than the game has (%d)" % (what, shown, noun, highest))
         if type(number) is not int:
-            raise InvalidQuery("%s %s: %r is not a %s number" % (what, shown, number, noun))
+            whole = as_whole(number)
+            if whole is None:
+                raise InvalidQuery("%s %s: %s is not a %s number" % (what, shown, shown_value(number), noun))
+            number = whole
         mask = _add(mask, number, highest, noun, what, shown)
     return mask
 
@@ -113,6 +116,9 @@ def parse_collection(numbers, highest: int, noun: str = "tile", what: str = "pos
 def _add(mask: int, number: int, highest: int, noun: str, what: str, shown: str) -> int:
     """``mask`` with ``number`` added; a number out of range or given twice is refused."""
     if not 1 <= number <= highest:
+        if not -10**12 < number < 10**12:  # (%d of a 5000-digit number raises)
+            raise InvalidQuery("%s %s: a %s number far out of range (the %ss are 1 to %d)" % (what, shown, noun, noun,
+                                                                                            highest))
         raise InvalidQuery("%s %s: there is no %s %d (the %ss are 1 to %d)" % (what, shown, noun, number, noun,
                                                                            highest))
     bit = 1 << (number - 1)

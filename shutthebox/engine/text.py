@@ -32,7 +32,26 @@ def shown_value(value) -> str:
     """A value a program passed to the API, for a message: never a 5000-digit number or a 10 MB string."""
     if type(value) is int and not -10**12 < value < 10**12:
         return "a number far out of range"  # str() of a huge int may raise
-    return shown(repr(value))
+    try:
+        text = repr(value)
+    except Exception:  # noqa: BLE001 - a huge int inside a list, a foreign __repr__ that fails
+        return "a %s that cannot be shown" % shown(type(value).__name__)
+    return shown(text)
+
+
+def as_whole(value):
+    """``value`` as an int when a program passed a whole number: an int, or a numpy integer (anything with
+    ``__index__`` but a bool); None for anything else (a float, a bool, None, text). The API's lookups call
+    it where a plain int fails their fast check, so an int costs nothing more."""
+    if type(value) is int:
+        return value
+    if isinstance(value, (bool, str, bytes)) or not hasattr(type(value), "__index__"):
+        return None
+    try:
+        found = value.__index__()
+    except Exception:  # noqa: BLE001 - a foreign object's __index__: not a whole number
+        return None
+    return found if type(found) is int else None
 
 
 def looks_like_option(token: str) -> bool:

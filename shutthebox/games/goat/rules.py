@@ -8,7 +8,7 @@ roll), 22..62 (two rolls, totals 2..42). An action is 0 (stop) or K (roll K dice
 """
 
 from ...engine.rules import Option, RuleSet
-from ...engine.text import shown_value
+from ...engine.text import as_whole, shown_value
 from ...errors import InvalidQuery
 
 GAME = "goat"
@@ -30,19 +30,25 @@ def slot(rolls: int, turn: int) -> int:
     return 0 if rolls == 0 else (turn if rolls == 1 else turn + 20)
 
 
-def check_turn(turn: int, rolls: int) -> None:
-    """InvalidQuery unless ``rolls`` rolls of a turn can make the total ``turn``."""
+def check_turn(turn: int, rolls: int) -> tuple[int, int]:
+    """(turn, rolls) as ints (a numpy integer is a whole number); InvalidQuery unless ``rolls`` rolls of a turn
+    can make the total ``turn``."""
+    numbers = []
     for name, value in (("TURN", turn), ("ROLLS", rolls)):
-        if type(value) is not int:
+        number = as_whole(value)
+        if number is None:
             raise InvalidQuery("%s must be a whole number, not %s" % (name, shown_value(value)))
+        numbers.append(number)
+    turn, rolls = numbers
     if not 0 <= rolls < ROLLS:
-        raise InvalidQuery("ROLLS is the rolls taken this turn, 0 to %d, not %d" % (ROLLS - 1, rolls))
+        raise InvalidQuery("ROLLS is the rolls taken this turn, 0 to %d, not %s" % (ROLLS - 1, shown_value(rolls)))
     low, high = (0, 0) if rolls == 0 else (rolls, rolls * MAX_SUM[DICE])
     if not low <= turn <= high:
         if rolls == 0:
-            raise InvalidQuery("before the first roll the turn total is 0, not %d" % turn)
-        raise InvalidQuery("%d roll%s cannot make a turn total of %d (only %d to %d)"
-                           % (rolls, "s" if rolls > 1 else "", turn, low, high))
+            raise InvalidQuery("before the first roll the turn total is 0, not %s" % shown_value(turn))
+        raise InvalidQuery("%d roll%s cannot make a turn total of %s (only %d to %d)"
+                           % (rolls, "s" if rolls > 1 else "", shown_value(turn), low, high))
+    return turn, rolls
 
 
 class Rules(RuleSet):

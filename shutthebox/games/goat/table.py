@@ -6,7 +6,7 @@
 """
 
 from ...engine.table import CHANCE, Table, Values, check_shapes, load_table
-from ...engine.text import shown_value
+from ...engine.text import as_whole, shown_value
 from ...errors import InvalidQuery
 from . import DECLARATION
 from .rules import DICE, MAX_GAIN, NEEDS, SLOTS, THRESHOLDS, Rules, check_turn, slot
@@ -54,26 +54,32 @@ class GoatTable(Table):
         """Read and verify the whole table now, for many lookups."""
         self.arrays = {name: self.file.whole(name) for name in self.SHAPES}
 
-    def _score(self, name: str, score: int) -> None:
-        if type(score) is not int or score < 0:
+    def _score(self, name: str, score: int) -> int:
+        """``score`` as an int (a numpy integer is a whole number), a banked score below the goal."""
+        number = as_whole(score)
+        if number is None or number < 0:
             raise InvalidQuery("%s is a banked score, 0 or more, not %s" % (name, shown_value(score)))
-        if score >= self.rules.goal:
-            raise InvalidQuery("%s %d has reached the goal %d: the game is over" % (name, score, self.rules.goal))
+        if number >= self.rules.goal:
+            raise InvalidQuery("%s %s has reached the goal %d: the game is over" % (name, shown_value(number),
+                                                                                  self.rules.goal))
+        return number
 
     def probe_fixed(self, score: int, dice: int, stop_at: int) -> float:
         """Expected turns to reach the goal from ``score`` (this turn counted) rolling ``dice`` dice
         each roll and stopping once the turn total reaches ``stop_at``: exact, correctly rounded."""
-        self._score("SCORE", score)
-        if type(dice) is not int or not 1 <= dice <= DICE:
+        score = self._score("SCORE", score)
+        number = as_whole(dice)
+        if number is None or not 1 <= number <= DICE:
             raise InvalidQuery("K is the number of dice, 1 to %d, not %s" % (DICE, shown_value(dice)))
-        if type(stop_at) is not int or stop_at < 1:
+        dice, number = number, as_whole(stop_at)
+        if number is None or number < 1:
             raise InvalidQuery("T is the turn total to stop at, 1 or more, not %s" % shown_value(stop_at))
-        t = min(stop_at, THRESHOLDS)
+        t = min(number, THRESHOLDS)
         return self.arrays["fixed"][((dice - 1) * THRESHOLDS + t - 1) * self.rules.goal + score]
 
     def _solo(self, score, turn, rolls):
-        self._score("SCORE", score)
-        check_turn(turn, rolls)
+        score = self._score("SCORE", score)
+        turn, rolls = check_turn(turn, rolls)
         return score * SLOTS + slot(rolls, turn)
 
     def probe_solo(self, score: int, turn: int = 0, rolls: int = 0) -> float:
@@ -86,21 +92,24 @@ class GoatTable(Table):
     def _two(self, player: int, my: int, opp: int, turn: int, rolls: int):
         """(array name, index) of the mover's state: ``player`` 1 or 2 is to move."""
         goal = self.rules.goal
-        if type(player) is not int or player not in (1, 2):
+        number = as_whole(player)
+        if number not in (1, 2):
             raise InvalidQuery("the player to move is 1 or 2, not %s" % shown_value(player))
-        self._score("MY", my)
-        if type(opp) is not int or opp < 0:
+        player, my, number = number, self._score("MY", my), as_whole(opp)
+        if number is None or number < 0:
             raise InvalidQuery("OPP is a banked score, 0 or more, not %s" % shown_value(opp))
-        check_turn(turn, rolls)
+        opp = number
+        turn, rolls = check_turn(turn, rolls)
         if player == 1:
             if opp >= goal:
-                raise InvalidQuery("OPP %d has reached the goal %d: the second player's total ends the game "
-                                   "before the first player moves again" % (opp, goal))
+                raise InvalidQuery("OPP %s has reached the goal %d: the second player's total ends the game "
+                                   "before the first player moves again" % (shown_value(opp), goal))
             return "one", (my * goal + opp) * SLOTS + slot(rolls, turn)
         if opp < goal:
             return "two", (my * goal + opp) * SLOTS + slot(rolls, turn)
         if opp > goal - 1 + MAX_GAIN:
-            raise InvalidQuery("OPP %d is out of reach: the first player banks at most %d" % (opp, goal - 1 + MAX_GAIN))
+            raise InvalidQuery("OPP %s is out of reach: the first player banks at most %d" % (shown_value(opp),
+                                                                                            goal - 1 + MAX_GAIN))
         return "last", (min(opp - my, NEEDS) - 1) * SLOTS + slot(rolls, turn)
 
     def probe_win(self, player: int, my: int, opp: int, turn: int = 0, rolls: int = 0) -> float:

@@ -10,6 +10,7 @@ from ...engine.notation import numbers_of as tiles_of
 from ...engine.notation import parse_collection, parse_set
 from ...engine.table import Table as TableBase
 from ...engine.table import Values
+from ...engine.text import as_whole
 from ...engine.text import shown_value as _shown
 from ...errors import InvalidQuery, TableError
 from .rules import Rules
@@ -118,9 +119,17 @@ class BoxTable(TableBase):
         except KeyError:
             valid = self.possible_rolls(mask)
         if type(roll) is not int or roll not in valid:
-            self._bad_roll(mask, roll)
+            roll = self._bad_roll(mask, roll)
+        return roll
 
-    def _bad_roll(self, mask, roll):
+    def _bad_roll(self, mask, roll) -> int:
+        """A roll that failed the fast check: as an int when it is a whole number the dice can show (a numpy
+        integer), else InvalidQuery saying why."""
+        number = as_whole(roll)
+        if number is not None and type(roll) is not int:
+            roll = number
+            if roll in self.possible_rolls(mask):
+                return roll
         if type(roll) is int and not -10**6 < roll < 10**6:
             raise InvalidQuery("the roll is far out of range")
         if type(roll) is not int:
@@ -170,7 +179,9 @@ class BoxTable(TableBase):
         if len(posted) >= players:
             raise InvalidQuery("%d scores posted, but in a game of %d players at most %d are posted before a turn"
                                % (len(posted), players, players - 1))
-        for score in posted:
+        for number, score in enumerate(posted):
+            if type(score) is not int and as_whole(score) is not None:
+                score = posted[number] = as_whole(score)  # a numpy integer
             if score == 0 and type(score) is int:
                 raise InvalidQuery("score 0 means that player shut the box and won: nobody plays after")
             if type(score) is not int or not 0 < score < self._scores:

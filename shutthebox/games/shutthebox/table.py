@@ -16,6 +16,7 @@ import os
 
 from ...engine.store import open_table
 from ...engine.table import CHANCE, load_table
+from ...engine.text import as_whole
 from ...engine.text import shown_value as _shown
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
@@ -164,7 +165,7 @@ class TwoPlayerTable(BoxTable):
         except KeyError:
             valid = self.possible_rolls(mask)
         if type(roll) is not int or roll not in valid:
-            self._bad_roll(mask, roll)
+            roll = self._bad_roll(mask, roll)
         move = self._m1[mask * self._rolls + roll]
         try:
             return self._tiles[move]
@@ -178,7 +179,7 @@ class TwoPlayerTable(BoxTable):
         except (KeyError, TypeError):
             mask = self._position(position)
         if type(score) is not int or not 0 < score < self._scores:
-            self._bad_score(score)
+            score = self._bad_score(score)
         return self._e2[mask * self._scores + score]
 
     def move_two(self, position, score: int, roll: int) -> tuple[int, ...]:
@@ -188,13 +189,13 @@ class TwoPlayerTable(BoxTable):
         except (KeyError, TypeError):
             mask = self._position(position)
         if type(score) is not int or not 0 < score < self._scores:
-            self._bad_score(score)
+            score = self._bad_score(score)
         try:
             valid = self._valid[mask]
         except KeyError:
             valid = self.possible_rolls(mask)
         if type(roll) is not int or roll not in valid:
-            self._bad_roll(mask, roll)
+            roll = self._bad_roll(mask, roll)
         move = self._m2[(mask * self._scores + score) * self._rolls + roll]
         try:
             return self._tiles[move]
@@ -221,7 +222,14 @@ class TwoPlayerTable(BoxTable):
             return self.rules.dice_choices(mask, self.open_sum(mask))[0]
         return self._c1[mask] if player == 1 else self._c2[mask * self._scores + best]
 
-    def _bad_score(self, score):
+    def _bad_score(self, score) -> int:
+        """A score that failed the fast check: as an int when it is a whole number in range (a numpy integer),
+        else InvalidQuery saying why."""
+        number = as_whole(score)
+        if number is not None and type(score) is not int:
+            score = number
+            if 0 < score < self._scores:
+                return score
         if score == 0 and type(score) is int:
             raise InvalidQuery("score 0 means player one shut the box and won: player two does not play")
         raise InvalidQuery(
@@ -276,7 +284,7 @@ class PlayersTable(BoxTable):
         """Optimal move of the player to move, after ``scores`` were posted."""
         mask = self.position(position)
         state = self._state(scores)
-        self._check_roll(mask, roll)
+        roll = self._check_roll(mask, roll)
         return self._move_tiles(mask, roll, self._m[(state * self._positions_count + mask) * self._rolls + roll])
 
     def expect_one(self, position) -> float:

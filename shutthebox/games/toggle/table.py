@@ -7,7 +7,7 @@
 
 from ...engine.notation import parse_collection, parse_set
 from ...engine.table import Table, Values, check_shapes, load_table
-from ...engine.text import shown_value
+from ...engine.text import as_whole, shown_value
 from ...errors import InvalidQuery
 from . import DECLARATION
 from .rules import Rules
@@ -70,9 +70,13 @@ class ToggleTable(Table):
         """The card to turn when the dice show ``x`` and ``y``."""
         mask = self.state(state)
         sides = self.rules.sides
+        faces = []
         for die in (x, y):
-            if type(die) is not int or not 1 <= die <= sides:
+            face = as_whole(die)
+            if face is None or not 1 <= face <= sides:
                 raise InvalidQuery("a die shows 1 to %d, not %s" % (sides, shown_value(die)))
+            faces.append(face)
+        x, y = faces
         if not mask:
             raise InvalidQuery("every card is face down: the game is over, there is nothing to turn")
         card = self._flip[(mask * sides + x - 1) * sides + y - 1]

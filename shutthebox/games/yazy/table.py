@@ -9,7 +9,7 @@
 
 
 from ...engine.table import CHANCE, Table, Values, load_table
-from ...engine.text import shown_value, whole
+from ...engine.text import as_whole, shown_value, whole
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
 from .turn import TARGETS, Turn, best, checked
@@ -62,6 +62,8 @@ class YazyTable(Table):
     def categories(self, cats) -> int:
         if type(cats) is int and 0 <= cats <= ALL:
             return cats
+        if as_whole(cats) is not None and 0 <= as_whole(cats) <= ALL:  # a numpy integer
+            return as_whole(cats)
         if not isinstance(cats, str):
             raise InvalidQuery("categories must be text such as ones,yazy or all, or a bitmask from 0 to %d, not %s"
                                % (ALL, shown_value(cats)))
@@ -76,13 +78,16 @@ class YazyTable(Table):
         mask = self.categories(cats)
         if not isinstance(dice, str):
             try:
-                dice = "".join(str(die) if type(die) is int else "?" for die in dice)
+                dice = "".join(str(as_whole(die)) if as_whole(die) is not None and 0 <= as_whole(die) <= 9 else "?"
+                               for die in dice)
             except TypeError:
                 raise InvalidQuery("dice must be five digits 1 to 6 or a list of five faces, not %s"
                                    % shown_value(dice)) from None
         roll = roll_index(dice)
         if isinstance(rerolls, str):
             rerolls = whole("number of rerolls", rerolls)
+        elif as_whole(rerolls) is not None:
+            rerolls = as_whole(rerolls)  # a numpy integer
         if type(rerolls) is not int or not 0 <= rerolls <= REROLLS:
             raise InvalidQuery("rerolls left must be 0, 1 or 2, not %s" % shown_value(rerolls))
         if not mask:
@@ -139,6 +144,8 @@ class TargetTable(Table):
     def _x(self, x) -> int:
         if isinstance(x, str):
             x = whole("target X", x)
+        elif as_whole(x) is not None:
+            x = as_whole(x)  # a numpy integer
         if type(x) is not int or not 0 <= x < self.targets:
             raise InvalidQuery("the target X is the points still to come, 0 to %d (the most a game scores), not %s"
                                % (self.targets - 1, shown_value(x)))

@@ -22,6 +22,7 @@ the strategies or the simulator.
 
 
 from ....engine.table import CHANCE, Values, load_table
+from ....engine.text import shown as shown_text
 from ....engine.text import shown_value
 from ....errors import InvalidQuery
 from .. import DECLARATION
@@ -79,8 +80,9 @@ def variant_of_fields(fields: dict):
 
 
 def check_objective(objective: str) -> str:
-    if objective not in OBJECTIVES:
-        raise InvalidQuery("unknown objective '%s' (choose shut or score)" % (objective,))
+    if type(objective) is not str or objective not in OBJECTIVES:
+        shown = "'%s'" % shown_text(objective) if type(objective) is str else shown_value(objective)
+        raise InvalidQuery("unknown objective %s (choose shut or score)" % shown)
     return objective
 
 
@@ -196,7 +198,7 @@ class SoloTable(BoxTable):
         """
         moves = self._shut_move if check_objective(objective) == "shut" else self._score_move
         mask = self.position(position)
-        self._check_roll(mask, roll)
+        roll = self._check_roll(mask, roll)
         return self._move_tiles(mask, roll, moves[mask * self._rolls + roll])
 
     def dice(self, position, objective: str = "shut") -> int:
