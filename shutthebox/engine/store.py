@@ -75,6 +75,11 @@ def open_table(name: str, *, expect: dict, describe=None, path: str | None = Non
 
 
 def _build(cached: str, build, expect, describe) -> TableFile:
+    # What would stop the solve, found before it starts: a cache folder the table cannot be written to, a
+    # missing package of the solver (numpy), then its cost (refused when too large; said when long).
+    check_cache_folder(os.path.dirname(cached))
+    if hasattr(build, "prepare"):
+        build.prepare()
     estimate = build.estimate() if hasattr(build, "estimate") else None
     if estimate is not None:
         check_estimate(os.path.basename(cached), estimate, os.path.dirname(cached))
@@ -130,16 +135,42 @@ def check_estimate(name: str, estimate, folder: str) -> None:
 
 
 def _check_folder(folder: str) -> None:
-    """Refuse a cache folder another user could write to, as ssh refuses loose key files:
-    whoever can write there can plant a table that answers wrongly."""
+    """Refuse a cache folder of another user, or one other users could write to, as ssh refuses loose key
+    files: whoever can write there can plant a table that answers wrongly."""
     try:
         info = os.stat(folder)
     except OSError:
         return
     getuid = getattr(os, "getuid", None)
-    if getuid is not None and (info.st_uid != getuid() or info.st_mode & 0o022):
+    if getuid is None:
+        return
+    if info.st_uid != getuid():
+        raise TableError("cache folder %s belongs to another user (uid %d), who could plant a table there; use a "
+                         "folder of your own: set %s" % (folder, info.st_uid, CACHE_ENV))
+    if info.st_mode & 0o022:
         raise TableError("cache folder %s can be written by other users; make it yours alone (chmod 700) "
                          "or set %s" % (folder, CACHE_ENV))
+
+
+def check_cache_folder(folder: str) -> None:
+    """Refuse, before a solve starts, a cache folder its table could not be written to (read-only, not a
+    folder, or not to be made), or one that is not safe (:func:`_check_folder`): found after the solve, the
+    work would be lost. Nothing is created here: the folder is made when the table is written."""
+    fix = "make it writable or set %s to a writable folder" % CACHE_ENV
+    if os.path.isdir(folder):
+        _check_folder(folder)
+        if not os.access(folder, os.W_OK | os.X_OK):
+            raise TableError("cache folder %s is not writable, so a table solved now could not be kept; %s"
+                             % (folder, fix))
+        return
+    if os.path.lexists(folder):
+        raise TableError("cache folder %s is not a folder; %s" % (folder, fix))
+    parent = os.path.dirname(os.path.abspath(folder))
+    while not os.path.lexists(parent):  # the nearest existing folder above, where it would be made
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
+        raise TableError("cache folder %s cannot be made (%s is %s); %s"
+                         % (folder, parent, "not writable" if os.path.isdir(parent) else "not a folder", fix))
 
 
 def describe(tablefile, game: str, rules: str) -> str:
