@@ -61,6 +61,10 @@ class Solve:
     def __call__(self) -> bytes:
         return self.family.build().solve_table(self.rules, **self.options)
 
+    def prepare(self) -> None:
+        """Import the solver now, before the solve's cost is said: a missing package (numpy) is said first."""
+        self.family.build()
+
     def estimate(self):
         estimate = getattr(self.family.rules(), "estimate", None)
         return estimate(self.rules) if estimate is not None else None
