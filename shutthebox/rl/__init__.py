@@ -20,6 +20,9 @@ and the PettingZoo ones (several players) follow PettingZoo's module convention:
     env = goat_v0.env(goal=100)
     env = pig_v0.env(variant="piglet")
 
+``import shutthebox.rl.openspiel`` (the ``openspiel`` extra) registers the games with OpenSpiel as
+``python_shutthebox_solo``, ``python_shutthebox_pig``, ... with ``exact_value(state)`` from the tables.
+
 ``evaluate(policy, env_id, ...)`` gives what a policy loses a game against optimal play (exactly where the
 state space allows), then its mean regret per decision along seeded episodes. Nothing else in ``shutthebox`` imports this package: questions
 never import Gymnasium, PettingZoo or numpy.

@@ -1,0 +1,520 @@
+"""The games as OpenSpiel Python games, with explicit chance nodes and exact values from the tables
+(``pip install "shutthebox[openspiel]"``; docs/RL.md).
+
+Importing this module registers them with pyspiel::
+
+    import pyspiel
+    import shutthebox.rl.openspiel as shutthebox_openspiel
+
+    game = pyspiel.load_game("python_shutthebox_pig")                        # or (variant=piglet,goal=10)
+    state = game.new_initial_state()
+    shutthebox_openspiel.exact_value(state)                                 # [0.061185..., -0.061185...]
+
+| name | game | parameters (defaults) |
+| --- | --- | --- |
+| ``python_shutthebox_solo`` | Shut the Box, one player | ``variant`` (standard), ``objective`` (shut) |
+| ``python_shutthebox_pig`` | Pig, two players | ``variant`` (pig), ``goal`` (0: the variant's), ``sides`` (0: 6) |
+| ``python_shutthebox_goat`` | Goat, two players | ``goal`` (100) |
+| ``python_shutthebox_toggle`` | toggle, one player | ``cards`` (12), ``sides`` (6) |
+
+Every throw of the dice is a chance node whose outcomes (``chance_outcomes()``) are the rules' own, with their
+exact chances; ``returns()`` at the end are the game's result (Shut the Box solo ``shut``: 1 when shut;
+``score``: minus the score; toggle: minus the rolls; two players: 1 to the winner, -1 to the loser, 0 each
+for a tie). ``exact_value(state)`` is the expected ``returns()`` from any state, chance nodes included, under
+optimal play, from the same tables as the command line (two players: the mover's ``2 w - 1`` for its chance w
+to win, a tie half). States clone cheaply (a tuple of ints and the shared table), give observation strings
+and tensors, and pass ``pyspiel.random_sim_test``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+from ..engine.notation import format_set
+from ..games.pig.rules import ADD, BUST
+
+PREFIX = "python_shutthebox_"
+CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+_ADAPTERS: dict = {}
+GAMES: dict = {}  # name -> (the pyspiel.Game class, the adapter class)
+
+
+class Adapter:
+    """A game as pure functions of a state, a tuple of ints: ``node(s)`` is ``(player, data)`` (a seat and
+    its legal actions, ``CHANCE`` and the outcomes with their chances, ``TERMINAL`` and the returns),
+    ``apply(s, action)`` the next state, ``exact(s)`` the expected returns under optimal play. An adapter
+    holds a table: it is shared, never copied (``deepcopy`` gives itself; a pickle makes it again)."""
+
+    players = 1
+    tensor_size = 1
+
+    def __init__(self, params: dict):
+        self.params = params
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __reduce__(self):
+        return adapter, (type(self).short_name, tuple(sorted(self.params.items())))
+
+
+def adapter(name: str, params: tuple):
+    """The adapter of game ``name`` with ``params`` (``(key, value)`` pairs), made once per process."""
+    key = (name, params)
+    found = _ADAPTERS.get(key)
+    if found is None:
+        found = _ADAPTERS[key] = GAMES[name][1](dict(params))
+    return found
+
+
+# -- Shut the Box, one player ----------------------------------------------------------------------------
+
+
+class Solo(Adapter):
+    """States ``(open tiles, roll, dice)``: ``(p, 0, d)`` a chance node (``d`` dice thrown), ``(p, r, 0)`` a
+    move for roll ``r`` (terminal where none fits), ``(p, 0, 0)`` the choice of one die or all where the rules
+    give one; ``(0, 0, 0)`` shut."""
+
+    short_name = "solo"
+    defaults = {"variant": "standard", "objective": "shut"}
+
+    def __init__(self, params: dict):
+        from .solo import model, solo_rules
+        from ..games.shutthebox.solo.table import check_objective
+
+        super().__init__(params)
+        check_objective(params["objective"])
+        self.model = found = model(solo_rules(params["variant"], None, None, None, None, None), params["objective"])
+        rules = self.rules = found.rules
+        self.shut = params["objective"] == "shut"
+        self.sign = 1.0 if self.shut else -1.0
+        self.n_actions, self.tiles = found.n_actions, rules.tiles
+        self.chance_outcomes = rules.max_roll + 1
+        self.utility = (0.0, 1.0) if self.shut else (-float(rules.max_score), 0.0)
+        self.max_length = 2 * rules.tiles  # each move closes a tile; a choice of dice before each throw
+        self.tensor_size = rules.tiles + 1
+        self.outcomes = {dice: [(roll, weight / rules.outcomes) for roll, weight in sorted(found.weights[dice].items())]
+                         for dice in found.weights}
+
+    def _next(self, position: int) -> tuple:
+        if not position:
+            return (0, 0, 0)
+        choices = self.model.choices[position]
+        return (position, 0, 0) if len(choices) > 1 else (position, 0, choices[0])
+
+    def initial(self) -> tuple:
+        return self._next(self.rules.all_open)
+
+    def node(self, s):
+        position, roll, dice = s
+        model = self.model
+        if not position:
+            return TERMINAL, [1.0 if self.shut else 0.0]
+        if dice:
+            return CHANCE, self.outcomes[dice]
+        if not roll:
+            return 0, sorted(map(model.throw_action, model.choices[position]))
+        moves = model.legal(position).get(roll)
+        if not moves:
+            return TERMINAL, [0.0 if self.shut else -float(model.sums[position])]
+        return 0, sorted(moves)
+
+    def apply(self, s, action: int) -> tuple:
+        position, roll, dice = s
+        if dice:
+            return (position, action, 0)
+        if not roll:
+            return (position, 0, self.model.dice_of(action))
+        return self._next(position ^ action)
+
+    def exact(self, s) -> list:
+        position, roll, dice = s
+        player, data = self.node(s)
+        if player == TERMINAL:
+            return list(data)
+        model = self.model
+        if dice:
+            stuck = model.stuck[position]
+            value = model.throw_values(position, model.values.__getitem__, lambda: stuck)[model.throw_action(dice)]
+        else:
+            value = model.decision((position, roll)).value
+        return [self.sign * value]
+
+    def words(self, s) -> str:
+        position, roll, dice = s
+        if not position:
+            return "shut"
+        tiles = "open %s" % format_set(position, self.tiles)
+        if dice:
+            return "%s, %d di%s to throw" % (tiles, dice, "e" if dice == 1 else "ce")
+        if not roll:
+            return tiles + ", throw one die or all"
+        if roll not in self.model.legal(position):
+            return "%s, roll %d: no move fits, score %d" % (tiles, roll, self.model.sums[position])
+        return "%s, roll %d" % (tiles, roll)
+
+    def tensor(self, s, player) -> list:
+        position, roll, _ = s
+        return [position >> i & 1 for i in range(self.tiles)] + [roll]
+
+    def action_words(self, s, player, action) -> str:
+        if player == CHANCE:
+            return "roll %d" % action
+        if action >= self.model.throw:
+            return "throw %s" % ("one die" if self.model.dice_of(action) == 1 else "all the dice")
+        return "shut %s" % format_set(action, self.tiles)
+
+
+# -- Pig -------------------------------------------------------------------------------------------------
+
+
+class Pig(Adapter):
+    """States ``(banked of player 0, banked of player 1, turn total, seat to move, rolling)``: ``rolling`` 1
+    is the chance node of a roll (outcome ``i``: the rules' ``outcomes()[i]``)."""
+
+    short_name = "pig"
+    defaults = {"variant": "pig", "goal": 0, "sides": 0}
+    players = 2
+    tensor_size = 5
+    utility = (-1.0, 1.0)
+    max_length = 100_000  # a game of Pig is unbounded in principle; no game comes near this many decisions
+
+    def __init__(self, params: dict):
+        from .pig import model
+
+        super().__init__(params)
+        self.model = found = model(params["variant"], params["goal"] or None, params["sides"] or None)
+        self.goal, self.n_actions = found.goal, 2
+        self.chance_outcomes = len(found.outcomes)
+        self.roll = [(index, count / found.denominator) for index, (count, _, _) in enumerate(found.outcomes)]
+
+    def initial(self) -> tuple:
+        return (0, 0, 0, 0, 0)
+
+    def node(self, s):
+        first, second, turn, seat, rolling = s
+        if first >= self.goal or second >= self.goal:
+            return TERMINAL, [1.0, -1.0] if first >= self.goal else [-1.0, 1.0]
+        if rolling:
+            return CHANCE, self.roll
+        return seat, [0, 1] if turn else [1]
+
+    def apply(self, s, action: int) -> tuple:
+        first, second, turn, seat, rolling = s
+        banked = [first, second]
+        if not rolling:
+            if action == 1:
+                return (first, second, turn, seat, 1)
+            banked[seat] += turn
+            return (*banked, 0, 1 - seat, 0)
+        _, kind, points = self.model.outcomes[action]
+        if kind == ADD:
+            if banked[seat] + turn + points >= self.goal:
+                banked[seat] += turn + points
+                return (*banked, 0, seat, 0)
+            return (first, second, turn + points, seat, 0)
+        if kind != BUST:  # two-dice's double 1s
+            banked[seat] = 0
+        return (*banked, 0, 1 - seat, 0)
+
+    def exact(self, s) -> list:
+        player, data = self.node(s)
+        if player == TERMINAL:
+            return list(data)
+        first, second, turn, seat, rolling = s
+        mine, other = (first, second) if seat == 0 else (second, first)
+        model = self.model
+        chance = model.roll_value(mine, other, turn) if rolling else model.win[model.index(mine, other, turn)]
+        mover = 2.0 * chance - 1.0
+        return [mover, -mover] if seat == 0 else [-mover, mover]
+
+    def words(self, s) -> str:
+        first, second, turn, seat, rolling = s
+        if first >= self.goal or second >= self.goal:
+            return "final: player_0 %d, player_1 %d" % (first, second)
+        return "player_0 %d, player_1 %d, player_%d %s, turn total %d" % (
+            first, second, seat, "rolling" if rolling else "to move", turn)
+
+    def tensor(self, s, player) -> list:
+        return list(s)
+
+    def action_words(self, s, player, action) -> str:
+        if player == CHANCE:
+            _, kind, points = self.model.outcomes[action]
+            return "+%d" % points if kind == ADD else kind
+        return "roll" if action == 1 else "hold"
+
+
+# -- Goat, two players -----------------------------------------------------------------------------------
+
+
+class Goat(Adapter):
+    """States ``(banked of player 0, of player 1, turn total, rolls taken, seat to move, dice rolling)``:
+    ``dice rolling`` k > 0 is the chance node of a roll of k dice (outcome 0 a match, s > 0 the sum s)."""
+
+    short_name = "goat"
+    defaults = {"goal": 100}
+    players = 2
+    tensor_size = 6
+    utility = (-1.0, 1.0)
+    max_length = 100_000  # unbounded in principle, as Pig
+
+    def __init__(self, params: dict):
+        from ..games.goat.rules import DICE
+        from .goat import LAW, model
+
+        super().__init__(params)
+        self.model = found = model("two", params["goal"])
+        self.goal, self.n_actions = found.goal, 1 + DICE
+        self.law = {k: [(0, busts / 6 ** k)] + [(total, count / 6 ** k) for total, count in sums]
+                    for k, (busts, sums) in LAW.items()}
+        self.chance_outcomes = 1 + max(total for k in self.law for total, _ in self.law[k])
+
+    def initial(self) -> tuple:
+        return (0, 0, 0, 0, 0, 0)
+
+    def node(self, s):
+        first, second, turn, rolls, seat, dice = s
+        if seat == 2:  # the game is over
+            share = 0.0 if first == second else (1.0 if first > second else -1.0)
+            return TERMINAL, [share, -share]
+        if dice:
+            return CHANCE, self.law[dice]
+        return seat, list(range(0 if rolls else 1, self.n_actions))
+
+    def _end_turn(self, banked: list, seat: int) -> tuple:
+        if seat == 1 and max(banked) >= self.goal:
+            return (*banked, 0, 0, 2, 0)
+        return (*banked, 0, 0, 1 - seat, 0)
+
+    def apply(self, s, action: int) -> tuple:
+        first, second, turn, rolls, seat, dice = s
+        banked = [first, second]
+        if not dice:
+            if action:
+                return (first, second, turn, rolls, seat, action)
+            banked[seat] += turn
+            return self._end_turn(banked, seat)
+        if not action:  # a match: the turn ends with nothing
+            return self._end_turn(banked, seat)
+        if rolls + 1 == 3:  # the third roll ends the turn and banks
+            banked[seat] += turn + action
+            return self._end_turn(banked, seat)
+        return (first, second, turn + action, rolls + 1, seat, 0)
+
+    def exact(self, s) -> list:
+        player, data = self.node(s)
+        if player == TERMINAL:
+            return list(data)
+        first, second, turn, rolls, seat, dice = s
+        mine, other = (first, second) if seat == 0 else (second, first)
+        decision = self.model.decision((seat + 1, mine, other, turn, rolls))
+        chance = decision.values[dice] if dice else decision.value
+        mover = 2.0 * chance - 1.0
+        return [mover, -mover] if seat == 0 else [-mover, mover]
+
+    def words(self, s) -> str:
+        first, second, turn, rolls, seat, dice = s
+        if seat == 2:
+            return "final: player_0 %d, player_1 %d" % (first, second)
+        rolling = ", rolling %d dice" % dice if dice else ""
+        return "player_0 %d, player_1 %d, player_%d to move, turn total %d after %d roll%s%s" % (
+            first, second, seat, turn, rolls, "" if rolls == 1 else "s", rolling)
+
+    def tensor(self, s, player) -> list:
+        return list(s)
+
+    def action_words(self, s, player, action) -> str:
+        if player == CHANCE:
+            return "+%d" % action if action else "match"
+        return "roll %d" % action if action else "stop"
+
+
+# -- toggle ----------------------------------------------------------------------------------------------
+
+
+class Toggle(Adapter):
+    """States ``(cards face up, x, y, rolls so far)``: ``x = 0`` is the chance node of a roll (outcome
+    ``(x - 1) * sides + y - 1``); a roll that turns no card is thrown again (a pass, -1 too)."""
+
+    short_name = "toggle"
+    defaults = {"cards": 12, "sides": 6}
+    max_length = 100_000  # a card may be turned back up: unbounded in principle
+
+    def __init__(self, params: dict):
+        from ..games.toggle.rules import Rules
+        from .toggle import model
+
+        super().__init__(params)
+        self.model = found = model(Rules(params["cards"], params["sides"]))
+        self.cards, self.sides, self.n_actions = found.rules.cards, found.sides, found.n_actions
+        self.chance_outcomes = self.sides ** 2
+        share = 1.0 / self.chance_outcomes
+        self.roll = [(outcome, share) for outcome in range(self.chance_outcomes)]
+        self.tensor_size = self.cards + 2
+        self.utility = (-float(self.max_length), 0.0)
+
+    def initial(self) -> tuple:
+        return ((1 << self.cards) - 1, 0, 0, 0)
+
+    def node(self, s):
+        up, x, y, rolls = s
+        if not up:
+            return TERMINAL, [-float(rolls)]
+        if not x:
+            return CHANCE, self.roll
+        return 0, sorted(card - 1 for card in self.model.cards[x, y])
+
+    def apply(self, s, action: int) -> tuple:
+        up, x, y, rolls = s
+        if x:
+            return (up ^ (1 << action), 0, 0, rolls)
+        x, y = divmod(action, self.sides)
+        if not self.model.cards[x + 1, y + 1]:  # a pass: the dice are thrown again
+            return (up, 0, 0, rolls + 1)
+        return (up, x + 1, y + 1, rolls + 1)
+
+    def exact(self, s) -> list:
+        player, data = self.node(s)
+        if player == TERMINAL:
+            return list(data)
+        up, x, y, rolls = s
+        model = self.model
+        # expected rolls still to come: the table's before a throw; at a decision 1 + the table's after the flip,
+        # less the roll already counted
+        further = model.decision((up, x, y)).value - 1.0 if x else model.rolls[up]
+        return [-float(rolls) - further]
+
+    def words(self, s) -> str:
+        up, x, y, rolls = s
+        if not up:
+            return "every card down after %d rolls" % rolls
+        dice = "dice %d %d" % (x, y) if x else "the dice to throw"
+        return "face up %s, %s, %d rolls so far" % (format_set(up, self.cards), dice, rolls)
+
+    def tensor(self, s, player) -> list:
+        up, x, y, _ = s
+        return [up >> i & 1 for i in range(self.cards)] + [x, y]
+
+    def action_words(self, s, player, action) -> str:
+        if player == CHANCE:
+            return "dice %d %d" % (action // self.sides + 1, action % self.sides + 1)
+        return "turn %d" % (action + 1)
+
+
+# -- the pyspiel game and state --------------------------------------------------------------------------
+
+
+class _Observer:
+    """pyspiel's Python observer: the state as a string (the same for every player: perfect information)
+    and as a tensor of its small ints (float32)."""
+
+    def __init__(self, size: int, params):
+        if params:
+            raise ValueError("observation parameters are not supported, not %r" % (params,))
+        self.tensor = np.zeros(size, np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state, player):
+        self.tensor[:] = state._adapter.tensor(state._s, player)
+
+    def string_from(self, state, player):
+        return state._adapter.words(state._s)
+
+
+class ShutTheBoxState(pyspiel.State):
+    """A state of one of the games: ``_s`` a tuple of ints, ``_adapter`` the rules and the table."""
+
+    def __init__(self, game, adapter_: Adapter, s: tuple | None = None):
+        super().__init__(game)
+        self._adapter = adapter_
+        self._set(adapter_.initial() if s is None else s)
+
+    def _set(self, s: tuple) -> None:
+        self._s = s
+        self._player, self._data = self._adapter.node(s)
+
+    def current_player(self):
+        if self._player == CHANCE:
+            return pyspiel.PlayerId.CHANCE
+        if self._player == TERMINAL:
+            return pyspiel.PlayerId.TERMINAL
+        return self._player
+
+    def _legal_actions(self, player):
+        return list(self._data) if player == self._player else []
+
+    def chance_outcomes(self):
+        return list(self._data)
+
+    def _apply_action(self, action):
+        self._set(self._adapter.apply(self._s, int(action)))
+
+    def _action_to_string(self, player, action):
+        return self._adapter.action_words(self._s, player, int(action))
+
+    def is_terminal(self):
+        return self._player == TERMINAL
+
+    def returns(self):
+        if self._player == TERMINAL:
+            return list(self._data)
+        return [0.0] * self._adapter.players
+
+    def __str__(self):
+        return self._adapter.words(self._s)
+
+
+def exact_value(state) -> list:
+    """The expected ``returns()`` of each player from ``state`` under optimal play, from the tables (a chance
+    node's the mean over its outcomes; a terminal state's its returns)."""
+    return state._adapter.exact(state._s)
+
+
+def _register(cls) -> None:
+    name = PREFIX + cls.short_name
+    if name in pyspiel.registered_names():
+        return
+    players = cls.players
+    game_type = pyspiel.GameType(
+        short_name=name, long_name="shutthebox %s (exact tables)" % cls.short_name,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if players == 2 else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players, min_num_players=players,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=dict(cls.defaults))
+
+    class Game(pyspiel.Game):
+        def __init__(self, params=None):
+            values = dict(cls.defaults)
+            values.update(params or {})
+            found = adapter(cls.short_name, tuple(sorted(values.items())))
+            low, high = found.utility
+            info = pyspiel.GameInfo(num_distinct_actions=found.n_actions, max_chance_outcomes=found.chance_outcomes,
+                                    num_players=players, min_utility=low, max_utility=high,
+                                    utility_sum=0.0 if players == 2 else None, max_game_length=found.max_length)
+            super().__init__(game_type, info, values)
+            self.adapter = found
+
+        def new_initial_state(self):
+            return ShutTheBoxState(self, self.adapter)
+
+        def make_py_observer(self, iig_obs_type=None, params=None):
+            return _Observer(self.adapter.tensor_size, params)
+
+    Game.__name__ = Game.__qualname__ = "%sGame" % cls.__name__
+    GAMES[cls.short_name] = (Game, cls)
+    pyspiel.register_game(game_type, Game)
+
+
+for _cls in (Solo, Pig, Goat, Toggle):
+    _register(_cls)
+
+NAMES = tuple(PREFIX + name for name in GAMES)
+
+__all__ = ["NAMES", "exact_value"]
