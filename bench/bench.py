@@ -275,6 +275,14 @@ RL_TARGETS = {"shutthebox/ShutTheBoxSolo-v0": 50_000, "shutthebox/Toggle-v0": 50
               "shutthebox/Pig-v0": 10_000}
 
 
+# The native vector environments (shutthebox.rl.vector): env-steps a second at 1,024 envs with exact info.
+RL_VECTOR_TARGET = 1_000_000
+RL_VECTOR_ENVS = 1024
+RL_VECTOR_IDS = ("shutthebox/ShutTheBoxSolo-v0", "shutthebox/Toggle-v0", "shutthebox/GoatSolo-v0",
+                 "shutthebox/Pig-v0")
+RL_SMALL_ENVS = 4  # SyncVectorEnv against AsyncVectorEnv (one process each) on a few envs
+
+
 def bench_rl(seconds: float) -> None:
     """Steps a second of each environment made by ``gymnasium.make``, exact info against the bare loop
     (``exact_info=False``: the legal actions only), the action a seeded random legal one in both."""
@@ -314,6 +322,36 @@ def bench_rl(seconds: float) -> None:
         exact, bare = rate(env_id, True), rate(env_id, False)
         report("rl %s steps/s" % env_id.split("/")[1], "%.0f exact info, %.0f bare (x%.2f)" % (exact, bare, bare / exact),
                "> %d" % target if target else "", exact > target if target else None)
+
+    def vector_rate(env_id: str, mode: str, envs: int) -> float:
+        """Env-steps a second of ``gymnasium.make_vec``'s ``mode``, the time in ``step`` alone (a seeded random
+        legal action for each env, drawn outside the clock)."""
+        vector = gymnasium.make_vec(env_id, num_envs=envs, vectorization_mode=mode)
+        draw = np.random.default_rng(1)
+        _, info = vector.reset(seed=1)
+        steps, spent = 0, 0.0
+        while spent < seconds:
+            masks = info["action_mask"]
+            actions = (draw.random(masks.shape) * masks).argmax(axis=1)
+            started = time.perf_counter()
+            _, _, _, _, info = vector.step(actions)
+            spent += time.perf_counter() - started
+            steps += envs
+        vector.close()
+        return steps / spent
+
+    for env_id in RL_VECTOR_IDS:
+        name = env_id.split("/")[1]
+        vector_rate(env_id, "vector_entry_point", RL_VECTOR_ENVS)  # tables built, caches warm
+        native = vector_rate(env_id, "vector_entry_point", RL_VECTOR_ENVS)
+        sync = vector_rate(env_id, "sync", RL_VECTOR_ENVS)
+        report("rl vector %s env-steps/s (%d envs)" % (name, RL_VECTOR_ENVS),
+               "%.0f native, %.0f sync (x%.1f)" % (native, sync, native / sync), "> %d" % RL_VECTOR_TARGET,
+               native > RL_VECTOR_TARGET)
+    for env_id in ("shutthebox/ShutTheBoxSolo-v0", "shutthebox/Pig-v0"):
+        sync, spread = vector_rate(env_id, "sync", RL_SMALL_ENVS), vector_rate(env_id, "async", RL_SMALL_ENVS)
+        report("rl %s sync vs async (%d envs)" % (env_id.split("/")[1], RL_SMALL_ENVS),
+               "%.0f sync, %.0f async (x%.2f)" % (sync, spread, spread / sync), "", None)
 
 
 def main(argv=None) -> int:

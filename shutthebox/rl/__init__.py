@@ -48,6 +48,12 @@ if "yahtzee" in registry.GAMES:
     ENVIRONMENTS["Yahtzee-v0"] = ("shutthebox.rl.yahtzee:YahtzeeEnv", 100, 252.1)
 
 ENV_IDS = tuple("%s/%s" % (NAMESPACE, name) for name in ENVIRONMENTS)
+# The native batched environments (shutthebox.rl.vector): gymnasium.make_vec(id, num_envs=1024,
+# vectorization_mode="vector_entry_point").
+VECTOR = {"ShutTheBoxSolo-v0": "shutthebox.rl.vector:ShutTheBoxSoloVectorEnv",
+          "Toggle-v0": "shutthebox.rl.vector:ToggleVectorEnv",
+          "GoatSolo-v0": "shutthebox.rl.vector:GoatSoloVectorEnv",
+          "Pig-v0": "shutthebox.rl.vector:PigVectorEnv"}
 
 
 def _register() -> None:
@@ -55,7 +61,7 @@ def _register() -> None:
         env_id = "%s/%s" % (NAMESPACE, name)
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point=entry_point, max_episode_steps=steps,
-                               reward_threshold=threshold)
+                               reward_threshold=threshold, vector_entry_point=VECTOR.get(name))
 
 
 _register()

@@ -1,0 +1,742 @@
+"""Native batched environments: many games at once in numpy arrays, the exact info of every row gathered from
+tables of every decision state (docs/RL.md).
+
+    envs = gymnasium.make_vec("shutthebox/Pig-v0", num_envs=1024, vectorization_mode="vector_entry_point")
+
+Shut the Box solo, toggle (up to 12 cards), Goat solo and Pig-v0. Each row is the one-player environment
+of the same id step for step: reset(seed=s) gives row i the seed s + i (as Gymnasium's SyncVectorEnv does),
+each row draws its dice from its own generator in the same blocks of uniforms and the same order, so a row
+plays exactly the game ``gymnasium.make(id).reset(seed=s + i)`` plays with the same actions. Autoreset is
+Gymnasium's next-step mode (the step after an episode ends resets that row and ignores its action); the
+time limit is the registered one (``max_episode_steps``).
+
+Info, as SyncVectorEnv stacks it (each key with its ``_key`` mask, all True): ``action_mask``,
+``optimal_mask`` (int8), ``q_values``, ``q_return`` (float64), ``regret`` (float64), ``illegal`` (bool),
+and ``played`` (the action played, under ``illegal="replace"``). ``exact_info=False`` leaves the mask and
+``illegal`` alone. The ragged ``optimal_actions`` is left out: ``optimal_mask`` says the same.
+
+Every decision state's answers are computed once per rule set (the same floats as the one-player
+environment's, from the same model) and shared by every vector environment of the process.
+"""
+
+from __future__ import annotations
+
+import math
+
+import gymnasium
+import numpy as np
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from ._base import ILLEGAL, _BLOCK
+
+KEYS = ("action_mask", "optimal_mask", "q_values", "q_return", "regret", "illegal")
+
+
+class RowDice:
+    """Each row's dice as the one-player environment's ``Dice``: its own generator, a block of ``_BLOCK``
+    uniforms at a time, ``int(u * sides) + 1`` a die."""
+
+    def __init__(self, n: int):
+        self.generators = [None] * n
+        self.block = np.empty((n, _BLOCK))
+        self.flat = self.block.reshape(-1)
+        self.at = np.full(n, _BLOCK, dtype=np.int64)
+        self.base = np.arange(n, dtype=np.int64) * _BLOCK
+
+    def seed(self, rows, seeds) -> None:
+        for row, seed in zip(rows, seeds):
+            self.generators[row] = seeding.np_random(seed)[0]
+            self.at[row] = _BLOCK
+
+    def die(self, rows: np.ndarray, sides) -> np.ndarray:
+        """One die for each of ``rows`` (each row at most once), of ``sides`` faces (a number or a row's)."""
+        at = self.at[rows]
+        if len(at) and at.max() >= _BLOCK:
+            empty = at >= _BLOCK
+            for row in rows[empty]:
+                self.block[row] = self.generators[row].random(_BLOCK)
+            at[empty] = 0
+        self.at[rows] = at + 1
+        return (self.flat[self.base[rows] + at] * sides).astype(np.int64) + 1
+
+
+class Tables:
+    """Every decision state's answers, one row a state number (the game's ``encode``), the last row the game
+    over (every action a no-op worth 0)."""
+
+    def __init__(self, n_states: int, n_actions: int, more: bool):
+        size = n_states + 1
+        worst = -math.inf if more else math.inf
+        self.over = n_states
+        self.mask = np.zeros((size, n_actions), dtype=np.int8)
+        self.optimal = np.zeros((size, n_actions), dtype=np.int8)
+        self.q = np.full((size, n_actions), worst)
+        self.best = np.zeros(size)
+        self.value = np.zeros(size)
+        self.mask[n_states] = self.optimal[n_states] = 1
+        self.q[n_states] = 0.0
+        self.more = more
+
+    def put(self, number: int, decision) -> None:
+        actions = list(decision.values)
+        self.mask[number, actions] = 1
+        self.optimal[number, list(decision.optimal)] = 1
+        self.q[number, actions] = list(decision.values.values())
+        self.best[number], self.value[number] = decision.best, decision.value
+
+    def finish(self) -> "Tables":
+        """One table of flags (the mask, then the optimal actions) and one of floats (the values, then the
+        returns): a row's info is two gathers; ``mask``, ``optimal``, ``q``, ``q_return`` are views."""
+        n = self.mask.shape[1]
+        self.flags = np.concatenate([self.mask, self.optimal], axis=1)
+        self.floats = np.concatenate([self.q, self.q if self.more else -self.q], axis=1)
+        self.mask, self.optimal = self.flags[:, :n], self.flags[:, n:]
+        self.q, self.q_return = self.floats[:, :n], self.floats[:, n:]
+        self.width = n
+        return self
+
+
+class ExactVectorEnv(VectorEnv):
+    """The batched environment of one game: a subclass sets ``ID`` and writes ``_tables()`` (the decision
+    states' answers, cached on the model), ``_start(rows)`` (new games: the reward owed to the first step),
+    ``_play(rows, actions)`` (legal actions and the chance after them: reward and terminated, for those
+    rows), ``_numbers(rows)`` (the state numbers of rows whose game goes on) and ``_observe()``."""
+
+    metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    ID = ""
+
+    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None, exact_info: bool = True, *,
+                 illegal: str = "noop", illegal_penalty: float | None = None, render_mode=None, **options):
+        if isinstance(num_envs, bool) or not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError("num_envs must be a whole number of at least 1, not %r" % (num_envs,))
+        if render_mode is not None:
+            raise ValueError("the vector environment does not render: make the one-player environment for that")
+        if options.pop("mask_observation", False):
+            raise ValueError("mask_observation is the one-player environment's: here infos['action_mask'] has the "
+                             "masks")
+        single = gymnasium.make(self.ID, exact_info=exact_info, illegal=illegal, illegal_penalty=illegal_penalty,
+                                **options).unwrapped
+        if illegal not in ILLEGAL:  # the one-player environment has refused it already
+            raise ValueError(illegal)
+        self.single = single
+        self.model = single.model
+        self.num_envs = n = int(num_envs)
+        self.max_episode_steps = max_episode_steps
+        self.exact_info = bool(exact_info)
+        self.illegal, self.illegal_penalty = illegal, single.illegal_penalty
+        self.better = single.better
+        self.single_observation_space = single.observation_space
+        self.single_action_space = single.action_space
+        self.observation_space = batch_space(single.observation_space, n)
+        self.action_space = batch_space(single.action_space, n)
+        self.render_mode = None
+        self.n_actions = single.action_space.n
+        self.tables = self._tables()
+        self.dice = RowDice(n)
+        self.rows = np.arange(n)
+        self.number = np.full(n, self.tables.over, dtype=np.int64)
+        self.steps = np.zeros(n, dtype=np.int64)
+        self.owed = np.zeros(n)
+        self.owes = False  # only toggle owes rewards to the first step
+        self.autoreset = np.zeros(n, dtype=bool)
+        self._seeded = False
+
+    # -- the vector API ---------------------------------------------------------------------------
+
+    def reset(self, *, seed=None, options=None):
+        options = dict(options or {})
+        mask = options.pop("reset_mask", None)
+        if options:
+            raise ValueError("reset takes the option 'reset_mask' alone, not %s" % ", ".join(map(repr, options)))
+        rows = self.rows if mask is None else self.rows[np.asarray(mask, dtype=bool)]
+        if seed is not None or not self._seeded:
+            if seed is None or isinstance(seed, (int, np.integer)):
+                seeds = [None if seed is None else int(seed) + int(row) for row in rows]
+            else:
+                seeds = [seed[int(row)] for row in rows]
+            self.dice.seed(rows, seeds)
+            self._seeded = True
+        self._reset_rows(rows)
+        self.autoreset[rows] = False
+        zero = np.zeros(self.num_envs)
+        return self._observe(), self._infos(rows, zero, np.zeros(self.num_envs, dtype=bool), None)
+
+    def _reset_rows(self, rows) -> None:
+        if len(rows):
+            self.owed[rows] = self._start(rows)
+            self.number[rows] = self._numbers(rows)
+            self.steps[rows] = 0
+
+    def step(self, actions):
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,):
+            raise ValueError("step takes one action for each of the %d environments, not an array of shape %s"
+                             % (self.num_envs, actions.shape))
+        n, tables = self.num_envs, self.tables
+        rewards = np.zeros(n)
+        terminated = np.zeros(n, dtype=bool)
+        truncated = np.zeros(n, dtype=bool)
+        regret = np.zeros(n)
+        illegal = np.zeros(n, dtype=bool)
+        restart = self.rows[self.autoreset]
+        self._reset_rows(restart)
+        moving = self.rows[~self.autoreset] if len(restart) else self.rows
+        played = None
+        if len(moving):
+            number = self.number[moving]
+            chosen = actions[moving]
+            if chosen.dtype.kind in "iu":
+                inside = (chosen >= 0) & (chosen < self.n_actions)
+                action = np.where(inside, chosen, 0).astype(np.int64)
+            else:  # floats and bools are outside the space: illegal
+                inside = np.zeros(len(moving), dtype=bool)
+                action = np.zeros(len(moving), dtype=np.int64)
+            legal = inside & (tables.mask[number, action] == 1)
+            bad = ~legal
+            illegal[moving] = bad
+            if bad.any() and self.illegal == "end":
+                ended = moving[bad]
+                rewards[ended] = self.illegal_penalty + self.owed[ended]
+                self.owed[ended] = 0.0
+                terminated[ended] = True
+                self.number[ended] = tables.over
+            elif bad.any() and self.illegal == "replace":
+                lost = moving[bad]
+                masks = tables.mask[number[bad]]
+                counts = masks.sum(axis=1)
+                pick = self.dice.die(lost, counts)  # the k-th legal action, as the one-player environment draws it
+                action[bad] = np.argmax(np.cumsum(masks, axis=1) >= pick[:, None], axis=1)
+                legal = np.ones(len(moving), dtype=bool)
+                played = np.full(n, -1, dtype=np.int64)
+                played[lost] = action[bad]
+            go = moving[legal]
+            if len(go):
+                number, action = number[legal], action[legal]
+                if self.exact_info:
+                    q = tables.q[number, action]
+                    regret[go] = np.where(tables.optimal[number, action] == 1, 0.0, np.abs(tables.best[number] - q))
+                reward, ended = self._play(go, action)
+                reward = reward + self.owed[go]
+                self.owed[go] = 0.0
+                rewards[go] = reward
+                terminated[go] = ended
+                self.number[go[ended]] = tables.over
+                still = go[~ended]
+                self.number[still] = self._numbers(still)
+            self.steps[moving] += 1
+            if self.max_episode_steps is not None:
+                truncated[moving] = self.steps[moving] >= self.max_episode_steps  # as TimeLimit: even if terminated
+        self.autoreset = terminated | truncated
+        infos = self._infos(self.rows, regret, illegal, played)
+        return self._observe(), rewards, terminated, truncated, infos
+
+    def _infos(self, rows, regret, illegal, played) -> dict:
+        tables, number = self.tables, self.number
+        everyone = np.ones(self.num_envs, dtype=bool)
+        n = tables.width
+        flags = np.take(tables.flags, number, axis=0)
+        infos = {"action_mask": flags[:, :n], "illegal": illegal}
+        if self.exact_info:
+            floats = np.take(tables.floats, number, axis=0)
+            q_return = floats[:, n:]
+            if self.owes:
+                owed = self.owed != 0.0
+                if owed.any():
+                    q_return[owed] += self.owed[owed, None]
+            infos.update(optimal_mask=flags[:, n:], q_values=floats[:, :n], q_return=q_return, regret=regret)
+        if played is not None:
+            infos["played"] = played
+        for key in list(infos):
+            infos["_" + key] = everyone
+        if played is not None:  # as SyncVectorEnv: only where an illegal action was replaced
+            infos["_played"] = played >= 0
+        return infos
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every row (int8, rows x actions), as sb3-contrib asks of a vector env."""
+        return np.take(self.tables.mask, self.number, axis=0)
+
+    def values(self) -> np.ndarray:
+        """Each row's exact value now, in the game's unit (the one-player environment's ``value()``)."""
+        value = self.tables.value[self.number]
+        return value + (self.owed if self.better == "more" else -self.owed)
+
+    def close_extras(self, **kwargs):
+        pass
+
+    # -- a game's part --------------------------------------------------------------------------
+
+    def _tables(self) -> Tables:
+        raise NotImplementedError
+
+    def _start(self, rows) -> np.ndarray:
+        raise NotImplementedError
+
+    def _play(self, rows, actions):
+        raise NotImplementedError
+
+    def _numbers(self, rows) -> np.ndarray:
+        raise NotImplementedError
+
+    def _observe(self) -> np.ndarray:
+        raise NotImplementedError
+
+
+def _cached_tables(model, build) -> Tables:
+    found = getattr(model, "vector_tables", None)
+    if found is None:
+        found = model.vector_tables = build()
+    return found
+
+
+def _loop_tables(model, numbers_and_keys, n_states: int) -> Tables:
+    """Tables from the model's decisions, state by state (the small games)."""
+    tables = Tables(n_states, model.n_actions, model.more)
+    for number, key in numbers_and_keys:
+        tables.put(number, model.decision(key, True))
+    return tables.finish()
+
+
+# -- Shut the Box solo -------------------------------------------------------------------------------------
+
+
+class ShutTheBoxSoloVectorEnv(ExactVectorEnv):
+    """``shutthebox/ShutTheBoxSolo-v0``, batched (its options: ``variant``, ``objective`` or the rule options)."""
+
+    ID = "shutthebox/ShutTheBoxSolo-v0"
+
+    def __init__(self, num_envs: int = 1, max_episode_steps=None, exact_info: bool = True, **options):
+        super().__init__(num_envs, max_episode_steps, exact_info, **options)
+        model = self.model
+        rules = model.rules
+        self.width, self.throw, self.dice_count = model.width, model.throw, rules.dice
+        self.all_open, self.sides = rules.all_open, rules.sides
+        positions = model.positions
+        self.choosing = np.array([len(c) > 1 for c in model.choices])
+        self.first_dice = np.array([c[0] for c in model.choices])
+        self.fits = np.zeros(positions * self.width, dtype=bool)
+        for position in range(1, positions):
+            for roll in model.legal(position):
+                if roll < self.width:
+                    self.fits[position * self.width + roll] = True
+        self.stuck = np.array(model.stuck)
+        self.shut = single_shut = self.single.objective == "shut"
+        self.shut_reward = 1.0 if single_shut else 0.0
+        self.tiles = rules.tiles
+        self.shifts = np.arange(rules.tiles, dtype=np.int64)
+        self.position = np.full(self.num_envs, self.all_open, dtype=np.int64)
+        self.roll = np.zeros(self.num_envs, dtype=np.int64)
+
+    def _tables(self) -> Tables:
+        model = self.model
+
+        def build():
+            def states():
+                for position in range(1, model.positions):
+                    choices = model.choices[position]
+                    if len(choices) > 1:
+                        yield position * model.width, (position, 0)
+                    thrown = set().union(*(model.weights[dice] for dice in choices))
+                    for roll in sorted(thrown.intersection(model.legal(position))):
+                        yield position * model.width + roll, (position, roll)
+
+            return _loop_tables(model, states(), model.positions * model.width)
+
+        return _cached_tables(model, build)
+
+    def _throw(self, rows, dice) -> tuple:
+        """Throw ``dice`` (a row's count) for ``rows``: (reward, ended) where no move fits the roll."""
+        total = np.zeros(len(rows), dtype=np.int64)
+        for k in range(int(dice.max()) if len(rows) else 0):
+            more = dice > k
+            total[more] += self.dice.die(rows[more], self.sides)
+        self.roll[rows] = total
+        positions = self.position[rows]
+        ended = ~self.fits[positions * self.width + total]
+        reward = np.where(ended, -self.stuck[positions], 0.0) + 0.0  # -0.0 as 0.0, as the one-player env
+        return reward, ended
+
+    def _ready(self, rows) -> tuple:
+        """After a move or at the start: the dice wait where the player chooses them, else they are thrown."""
+        reward, ended = np.zeros(len(rows)), np.zeros(len(rows), dtype=bool)
+        positions = self.position[rows]
+        waiting = self.choosing[positions]
+        self.roll[rows[waiting]] = 0
+        throwing = ~waiting
+        if throwing.any():
+            reward[throwing], ended[throwing] = self._throw(rows[throwing], self.first_dice[positions[throwing]])
+        return reward, ended
+
+    def _start(self, rows) -> np.ndarray:
+        self.position[rows] = self.all_open
+        self._ready(rows)  # never ends: the one-player environment refuses rules where it could
+        return np.zeros(len(rows))
+
+    def _play(self, rows, actions):
+        reward, ended = np.zeros(len(rows)), np.zeros(len(rows), dtype=bool)
+        throws = actions >= self.throw
+        if throws.any():
+            dice = np.where(actions[throws] == self.throw + 1, 1, self.dice_count)
+            reward[throws], ended[throws] = self._throw(rows[throws], dice)
+        moves = ~throws
+        if moves.any():
+            moved = rows[moves]
+            after = self.position[moved] ^ actions[moves]
+            self.position[moved] = after
+            shut = after == 0
+            self.roll[moved[shut]] = 0
+            reward_moves, ended_moves = np.where(shut, self.shut_reward, 0.0), shut.copy()
+            going = ~shut
+            if going.any():
+                reward_moves[going], ended_moves[going] = self._ready(moved[going])
+            reward[moves], ended[moves] = reward_moves, ended_moves
+        return reward, ended
+
+    def _numbers(self, rows) -> np.ndarray:
+        return self.position[rows] * self.width + self.roll[rows]
+
+    def _observe(self) -> np.ndarray:
+        tiles = self.tiles
+        seen = np.empty((self.num_envs, tiles + 1), dtype=np.int64)
+        np.bitwise_and(self.position[:, None] >> self.shifts, 1, out=seen[:, :tiles])
+        seen[:, tiles] = self.roll
+        return seen
+
+
+# -- toggle ------------------------------------------------------------------------------------------------
+
+
+class ToggleVectorEnv(ExactVectorEnv):
+    """``shutthebox/Toggle-v0``, batched, up to 12 cards (its tables hold 4096 x (sides + 1)^2 states)."""
+
+    ID = "shutthebox/Toggle-v0"
+    MAX_CARDS = 12
+
+    def __init__(self, num_envs: int = 1, max_episode_steps=None, exact_info: bool = True, **options):
+        cards = options.get("cards", 12)
+        if isinstance(cards, int) and not isinstance(cards, bool) and cards > self.MAX_CARDS:
+            raise ValueError("the vector environment of toggle takes up to %d cards, not %d: use "
+                             "vectorization_mode='sync' beyond" % (self.MAX_CARDS, cards))
+        super().__init__(num_envs, max_episode_steps, exact_info, **options)
+        model = self.model
+        self.sides = sides = model.sides
+        self.side = sides + 1
+        self.turns = np.zeros((self.side, self.side), dtype=bool)
+        for (x, y), choices in model.cards.items():
+            self.turns[x, y] = bool(choices)
+        self.cards = model.rules.cards
+        self.shifts = np.arange(self.cards, dtype=np.int64)
+        n = self.num_envs
+        self.owes = True
+        self.up = np.full(n, (1 << self.cards) - 1, dtype=np.int64)
+        self.x = np.zeros(n, dtype=np.int64)
+        self.y = np.zeros(n, dtype=np.int64)
+
+    def _tables(self) -> Tables:
+        model = self.model
+
+        def build():
+            side = model.sides + 1
+            states = model.rules.states
+            tables = Tables(states * side * side, model.n_actions, False)
+            rolls = np.array(model.rolls)
+            flip = np.asarray(model.flip, dtype=np.int64)
+            ups = np.arange(1, states)
+            for (x, y), choices in model.cards.items():
+                if not choices:
+                    continue
+                numbers = (ups * side + x) * side + y
+                actions = [card - 1 for card in choices]
+                values = np.stack([1.0 + rolls[ups ^ (1 << a)] for a in actions], axis=1)
+                best = values.min(axis=1)
+                optimal = np.abs(values - best[:, None]) <= model.tie
+                table_move = flip[(ups * model.sides + x - 1) * model.sides + y - 1] - 1
+                for column, action in enumerate(actions):
+                    optimal[:, column] |= table_move == action
+                tables.mask[numbers[:, None], actions] = 1
+                tables.q[numbers[:, None], actions] = values
+                tables.optimal[numbers[:, None], actions] = optimal
+                tables.best[numbers] = tables.value[numbers] = best
+            return tables.finish()
+
+        return _cached_tables(model, build)
+
+    def _roll(self, rows) -> np.ndarray:
+        """Throw until some card may be turned: minus the passes, for each row."""
+        passes = np.zeros(len(rows))
+        waiting = np.arange(len(rows))
+        while len(waiting):
+            some = rows[waiting]
+            x = self.dice.die(some, self.sides)
+            y = self.dice.die(some, self.sides)
+            turns = self.turns[x, y]
+            self.x[some[turns]], self.y[some[turns]] = x[turns], y[turns]
+            waiting = waiting[~turns]
+            passes[waiting] -= 1.0
+        return passes
+
+    def _start(self, rows) -> np.ndarray:
+        self.up[rows] = (1 << self.cards) - 1
+        return self._roll(rows)
+
+    def _play(self, rows, actions):
+        self.up[rows] ^= np.left_shift(1, actions)
+        ended = self.up[rows] == 0
+        reward = np.full(len(rows), -1.0)
+        done = rows[ended]
+        self.x[done] = self.y[done] = 0
+        going = ~ended
+        reward[going] = -1.0 + self._roll(rows[going])
+        return reward, ended
+
+    def _numbers(self, rows) -> np.ndarray:
+        return (self.up[rows] * self.side + self.x[rows]) * self.side + self.y[rows]
+
+    def _observe(self) -> np.ndarray:
+        cards = self.cards
+        seen = np.empty((self.num_envs, cards + 2), dtype=np.int64)
+        np.bitwise_and(self.up[:, None] >> self.shifts, 1, out=seen[:, :cards])
+        seen[:, cards], seen[:, cards + 1] = self.x, self.y
+        return seen
+
+
+# -- Goat solo ---------------------------------------------------------------------------------------------
+
+
+class GoatSoloVectorEnv(ExactVectorEnv):
+    """``shutthebox/GoatSolo-v0``, batched (``goal``)."""
+
+    ID = "shutthebox/GoatSolo-v0"
+
+    def __init__(self, num_envs: int = 1, max_episode_steps=None, exact_info: bool = True, **options):
+        super().__init__(num_envs, max_episode_steps, exact_info, **options)
+        self.goal = self.model.goal
+        n = self.num_envs
+        self.score = np.zeros(n, dtype=np.int64)
+        self.turn = np.zeros(n, dtype=np.int64)
+        self.rolls = np.zeros(n, dtype=np.int64)
+
+    def _tables(self) -> Tables:
+        from .goat import check_slot
+
+        model = self.model
+
+        def build():
+            def states():
+                for score in range(model.goal):
+                    for turn in range(43):
+                        for rolls in range(3):
+                            try:
+                                check_slot(turn, rolls)
+                            except ValueError:
+                                continue
+                            yield (score * 43 + turn) * 3 + rolls, (score, turn, rolls)
+
+            return _loop_tables(model, states(), (model.goal + 1) * 43 * 3)
+
+        return _cached_tables(model, build)
+
+    def _start(self, rows) -> np.ndarray:
+        self.score[rows] = self.turn[rows] = self.rolls[rows] = 0
+        return np.zeros(len(rows))
+
+    def _play(self, rows, actions):
+        gain = np.zeros(len(rows), dtype=np.int64)
+        bank = actions == 0
+        gain[bank] = self.turn[rows[bank]]
+        rolling = ~bank
+        if rolling.any():
+            some, k = rows[rolling], actions[rolling]
+            faces = np.zeros((len(some), 6), dtype=np.int64)
+            for column in range(6):
+                more = k > column
+                faces[more, column] = self.dice.die(some[more], 6)
+            ordered = np.sort(faces, axis=1)
+            match = ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] > 0)).any(axis=1)
+            total = faces.sum(axis=1)
+            turn = self.turn[some] + total
+            rolls = self.rolls[some] + 1
+            ends = match | (rolls == 3)
+            gain[rolling] = np.where(match, 0, turn)
+            bank[rolling] = ends
+            going = ~ends
+            self.turn[some[going]], self.rolls[some[going]] = turn[going], rolls[going]
+        banked = rows[bank]
+        self.score[banked] += gain[bank]
+        self.turn[banked] = self.rolls[banked] = 0
+        reward = np.where(bank, -1.0, 0.0)
+        ended = bank & (self.score[rows] >= self.goal)
+        return reward, ended
+
+    def _numbers(self, rows) -> np.ndarray:
+        return (np.minimum(self.score[rows], self.goal) * 43 + self.turn[rows]) * 3 + self.rolls[rows]
+
+    def _observe(self) -> np.ndarray:
+        seen = np.empty((self.num_envs, 3), dtype=np.int64)
+        np.minimum(self.score, self.goal, out=seen[:, 0])
+        seen[:, 1], seen[:, 2] = self.turn, self.rolls
+        return seen
+
+
+# -- Pig-v0 ------------------------------------------------------------------------------------------------
+
+
+class PigVectorEnv(ExactVectorEnv):
+    """``shutthebox/Pig-v0``, batched (``variant``, ``goal``, ``sides``, ``seat``): the opponents' whole turns
+    played by the table's moves, all rows at once."""
+
+    ID = "shutthebox/Pig-v0"
+
+    def __init__(self, num_envs: int = 1, max_episode_steps=None, exact_info: bool = True, **options):
+        from ..games.pig.rules import ADD, BUST
+        from .pig import classify, dice_of
+
+        super().__init__(num_envs, max_episode_steps, exact_info, **options)
+        model = self.model
+        self.goal, self.seat = model.goal, self.single.seat
+        self.faces, self.count = dice_of(model.variant, model.sides)
+        # what the faces do, by (first face, second face): points added, or -1 a bust, -2 a reset
+        self.effect = np.zeros((self.faces + 1, self.faces + 1), dtype=np.int64)
+        for a in range(1, self.faces + 1):
+            for b in range(1, self.faces + 1):
+                kind, points = classify(model.variant, (a,) if self.count == 1 else (a, b))
+                self.effect[a, b] = points if kind == ADD else (-1 if kind == BUST else -2)
+        self.effect_one = self.effect[:, 1].copy()
+        self.move = np.asarray(model.move, dtype=np.int8)
+        goal = model.goal
+        self.row_start = np.array([i * goal - i * (i - 1) // 2 for i in range(goal)], dtype=np.int64)
+        n = self.num_envs
+        self.mine = np.zeros(n, dtype=np.int64)
+        self.other = np.zeros(n, dtype=np.int64)
+        self.turn = np.zeros(n, dtype=np.int64)
+
+    def _tables(self) -> Tables:
+        model = self.model
+
+        def build():
+            from ..games.pig.rules import ADD, BUST
+
+            goal = model.goal
+            win, move = np.asarray(model.win), np.asarray(model.move, dtype=bool)
+            mine, other, turn = (a.ravel() for a in np.meshgrid(np.arange(goal), np.arange(goal), np.arange(goal),
+                                                                indexing="ij"))
+            keep = mine + turn < goal
+            mine, other, turn = mine[keep], other[keep], turn[keep]
+
+            def index(i, j, k):
+                return (i * goal - i * (i - 1) // 2 + k) * goal + j
+
+            at = index(mine, other, turn)
+            total = np.zeros(len(at))
+            for count, kind, points in model.outcomes:  # the table's order and sums, as PigModel.roll_value
+                if kind == BUST:
+                    value = 1.0 - win[index(other, mine, 0)]
+                elif kind == ADD:
+                    reach = mine + turn + points >= goal
+                    value = np.where(reach, 1.0, win[index(mine, other, np.where(reach, 0, turn + points))])
+                else:
+                    value = 1.0 - win[index(other, 0, 0)]
+                total += count * value
+            roll = np.where(move[at], win[at], total / model.denominator)
+            hold = 1.0 - win[index(other, np.minimum(mine + turn, goal - 1), 0)]
+            holds = turn > 0
+            numbers = (mine * (goal + 1) + other) * goal + turn
+            tables = Tables((goal + 1) * (goal + 1) * goal, 2, True)
+            tables.mask[numbers, 1] = 1
+            tables.mask[numbers[holds], 0] = 1
+            tables.q[numbers, 1] = roll
+            tables.q[numbers[holds], 0] = hold[holds]
+            best = np.where(holds, np.maximum(roll, np.where(holds, hold, -np.inf)), roll)
+            tables.best[numbers], tables.value[numbers] = best, win[at]
+            tables.optimal[numbers, 1] = (np.abs(roll - best) <= model.tie) | move[at]
+            tables.optimal[numbers[holds], 0] = ((np.abs(hold - best) <= model.tie) | ~move[at])[holds]
+            return tables.finish()
+
+        return _cached_tables(model, build)
+
+    def _throw(self, rows) -> np.ndarray:
+        first = self.dice.die(rows, self.faces)
+        if self.count == 1:
+            return self.effect_one[first]
+        return self.effect[first, self.dice.die(rows, self.faces)]
+
+    def _opponent(self, rows) -> np.ndarray:
+        """The opponents' whole turns by the table's moves; True where the opponent reaches the goal."""
+        goal, move = self.goal, self.move
+        won = np.zeros(len(rows), dtype=bool)
+        final = self.other[rows]
+        # the rows still playing, one column each: where in ``rows``, the row, its opponent's banked score, the
+        # table's index of (opponent, agent, turn total 0) (a turn total k adds k * goal), the points the
+        # opponent needs, the turn total
+        playing = np.stack([np.arange(len(rows)), rows, final, self.row_start[final] * goal + self.mine[rows],
+                            goal - final, np.zeros(len(rows), dtype=np.int64)])
+        while playing.shape[1]:
+            where, some, other, base, need, turn = playing
+            holds = move[base + turn * goal] == 0  # at turn total 0 the table rolls
+            if holds.any():
+                final[where[holds]] = other[holds] + turn[holds]
+                playing = playing[:, ~holds]
+                where, some, other, base, need, turn = playing
+            effect = self._throw(some)
+            turn += effect  # a bust (-1) or a reset (-2) ends the turn: its total is not read again
+            adds = effect > 0
+            reached = adds & (turn >= need)
+            if reached.any():
+                final[where[reached]] = other[reached] + turn[reached]
+                won[where[reached]] = True
+            reset = effect == -2
+            if reset.any():
+                final[where[reset]] = 0  # two-dice's double 1s; a bust keeps the banked score
+            playing = playing[:, adds & ~reached]
+        self.other[rows] = final
+        return won
+
+    def _their_turn(self, rows) -> np.ndarray:
+        self.turn[rows] = 0
+        return self._opponent(rows)
+
+    def _start(self, rows) -> np.ndarray:
+        self.mine[rows] = self.other[rows] = self.turn[rows] = 0
+        if self.seat == 1:
+            self._opponent(rows)  # never reaches the goal: refused when the environment was made
+        return np.zeros(len(rows))
+
+    def _play(self, rows, actions):
+        reward = np.zeros(len(rows))
+        ended = np.zeros(len(rows), dtype=bool)
+        holds = actions == 0
+        self.mine[rows[holds]] += self.turn[rows[holds]]
+        over = holds.copy()
+        rolling = ~holds
+        if rolling.any():
+            some = rows[rolling]
+            effect = self._throw(some)
+            adds = effect > 0
+            turn = self.turn[some] + np.where(adds, effect, 0)
+            reached = adds & (self.mine[some] + turn >= self.goal)
+            self.turn[some[adds]] = turn[adds]
+            self.mine[some[reached]] += turn[reached]
+            self.turn[some[reached]] = 0
+            self.mine[some[effect == -2]] = 0
+            place = np.flatnonzero(rolling)
+            reward[place[reached]] = 1.0
+            ended[place[reached]] = True
+            over[place[~adds]] = True
+        if over.any():
+            ended[over] = self._their_turn(rows[over])
+        return reward, ended
+
+    def _numbers(self, rows) -> np.ndarray:
+        goal = self.goal
+        return (np.minimum(self.mine[rows], goal) * (goal + 1) + np.minimum(self.other[rows], goal)) * goal \
+            + self.turn[rows]
+
+    def _observe(self) -> np.ndarray:
+        seen = np.empty((self.num_envs, 3), dtype=np.int64)
+        seen[:, 0], seen[:, 1], seen[:, 2] = self.mine, self.other, self.turn
+        return seen
+
+
+__all__ = ["ExactVectorEnv", "GoatSoloVectorEnv", "PigVectorEnv", "ShutTheBoxSoloVectorEnv", "ToggleVectorEnv"]
