@@ -68,7 +68,13 @@ _register()
 
 
 def evaluate(policy, env_id: str, **options):
-    """See :func:`shutthebox.rl.evaluation.evaluate`."""
+    """See :func:`shutthebox.rl.evaluation.evaluate`; for the PettingZoo environments (``"pig_v0"``,
+    ``"goat_v0"``, ``"shutthebox_v0"``) :func:`shutthebox.rl.versus.evaluate_versus`, the policy against the
+    table's player."""
+    if env_id.rsplit(".", 1)[-1] in ("shutthebox_v0", "goat_v0", "pig_v0"):
+        from .versus import evaluate_versus
+
+        return evaluate_versus(policy, env_id, **options)
     from .evaluation import evaluate as _evaluate
 
     return _evaluate(policy, env_id, **options)

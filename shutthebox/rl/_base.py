@@ -46,9 +46,10 @@ class Decision:
     ``value`` (the state's exact value: the table's where it stores one), ``optimal`` (the actions within the
     game's tie tolerance of the best, and the table's own move), ``mask``, ``q``, ``q_return`` and
     ``optimal_mask`` (arrays over every action: 1/0; the value or the worst value; the value in reward units,
-    -inf where illegal; 1/0)."""
+    -inf where illegal; 1/0), ``move`` (the table's own move where it gave one, else the first optimal action;
+    None where nothing is legal or without exact info)."""
 
-    __slots__ = ("values", "best", "value", "optimal", "mask", "q", "q_return", "optimal_mask")
+    __slots__ = ("values", "best", "value", "optimal", "mask", "q", "q_return", "optimal_mask", "move")
 
     def __init__(self, n: int, values: dict, more: bool, tie: float = 0.0, value=None, table_move=None,
                  exact: bool = True):
@@ -66,7 +67,7 @@ class Decision:
         if not exact:
             self.best = self.value = 0.0
             self.optimal = ()
-            self.q = self.q_return = self.optimal_mask = None
+            self.q = self.q_return = self.optimal_mask = self.move = None
             return
         worst = -math.inf if more else math.inf
         if values:
@@ -81,6 +82,8 @@ class Decision:
         else:
             best, optimal = 0.0, []
         self.optimal = tuple(optimal)
+        self.move = table_move if table_move is not None and table_move in values else (
+            optimal[0] if optimal else None)
         if n <= 64:  # lists, then one conversion each
             q = [worst] * n
             for action, v in values.items():

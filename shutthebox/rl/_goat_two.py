@@ -37,6 +37,11 @@ class GoatTwoEnv(ExactAEC):
         super().__init__(found, 2, nvec, nvec[:-1], render_mode, exact_info)
         self.banked, self.turn, self.rolls = [0, 0], 0, 0
 
+    def start_value(self, seat: int) -> float:
+        """The exact win share of ``seat`` (0 first) at the start of a game, both playing to win."""
+        first = self.model.decision((1, 0, 0, 0, 0)).value
+        return first if seat == 0 else 1.0 - first
+
     def _set_state(self):
         seat = self.seat
         self._key = (seat + 1, self.banked[seat], self.banked[1 - seat], self.turn, self.rolls)

@@ -40,6 +40,11 @@ class PigTwoEnv(ExactAEC):
         super().__init__(found, 2, nvec, nvec[:-1], render_mode, exact_info)
         self.banked, self.turn, self.faces, self.story = [0, 0], 0, (), ""
 
+    def start_value(self, seat: int) -> float:
+        """The exact chance of ``seat`` (0 first) to win at the start of a game, both playing to win."""
+        first = self.model.win[0]
+        return first if seat == 0 else 1.0 - first
+
     def _set_state(self):
         seat = self.seat
         self._key = (self.banked[seat], self.banked[1 - seat], self.turn)

@@ -533,13 +533,18 @@ def _goat_exact(game, choose) -> Fraction:
 
 
 def _pig_exact(game, choose) -> float:
-    """Pig-v0: the policy's chance to win against the table's optimal player. The policy is asked once in
-    every decision state (the agent's banked score i, the opponent's j, the turn total k); its duel with the
-    table's moves is then solved exactly on the Pig solver's engine (``strategies.evaluate``, within its proven
-    bound, about 1e-13). An illegal answer is NeverEnds where the policy can reach it."""
+    """Pig-v0: the policy's chance to win against the table's optimal player (``pig_exact``)."""
+    return pig_exact(game.model, game.seat, choose)
+
+
+def pig_exact(model, seat: int, choose, extra: tuple = ()) -> float:
+    """The chance to win of a policy playing ``seat`` (0 first) against the table's optimal player. The policy
+    is asked once in every decision state (the board ``[i, j, k, *extra]``: its banked score i, the
+    opponent's j, the turn total k); its duel with the table's moves is then solved exactly on the Pig solver's
+    engine (``strategies.evaluate``, within its proven bound, about 1e-13). An illegal answer is NeverEnds
+    where the policy can reach it."""
     from ..games.pig.strategies import evaluate as duel
 
-    model = game.model
     goal = model.goal
     roll = np.ones((goal, goal, goal), dtype=bool)
     masks = (np.array([0, 1], dtype=np.int8), np.array([1, 1], dtype=np.int8))
@@ -547,7 +552,7 @@ def _pig_exact(game, choose) -> float:
     for mine in range(goal):
         for other in range(goal):
             for turn in range(goal - mine):
-                action = choose(np.array([mine, other, turn], dtype=np.int64), masks[turn > 0].copy())
+                action = choose(np.array([mine, other, turn, *extra], dtype=np.int64), masks[turn > 0].copy())
                 if _whole(action) and action == 1:
                     continue
                 if _whole(action) and action == 0 and turn:
@@ -555,7 +560,7 @@ def _pig_exact(game, choose) -> float:
                 else:
                     illegal.add((mine, other, turn))
     if illegal:
-        found = _pig_reaches(model, roll, illegal, game.seat)
+        found = _pig_reaches(model, roll, illegal, seat)
         if found is not None:
             raise NeverEnds("the policy chooses an illegal action at banked %d, the opponent %d, turn total %d: its "
                             "episodes never end" % found)
@@ -563,7 +568,7 @@ def _pig_exact(game, choose) -> float:
     def policy(i, j, k, goal):
         return roll[i, j, k]
 
-    if game.seat == 0:
+    if seat == 0:
         return duel(model.variant, goal, model.sides, policy, "optimal").value
     return 1.0 - duel(model.variant, goal, model.sides, "optimal", policy).value
 

@@ -206,6 +206,32 @@ class ShutTheBoxPlayersEnv(ExactAEC):
 
     # -- the game ----------------------------------------------------------------------------------
 
+    def start_value(self, seat: int) -> float:
+        """The exact expected wins of ``seat`` (0 first) at the start of a game, before any dice, every player
+        playing the table's moves: the chances of the best score posted before its turn (and how many share
+        it), from the earlier players' whole turns, weighted by its value before its first throw."""
+        model = self.model
+        start = model.rules.all_open
+        before = {(0, 0): 1.0}  # (best posted, how many share it): chance, before player seat + 1
+        for player in range(1, seat + 1):
+            after: dict = {}
+            for (best, shared), chance in before.items():
+                turn = (player, best, shared) if player > 1 else (1, 0, 0)
+                for score, p in model.outcomes(turn).items():
+                    if not score:  # shut: the game is over, the later seats win nothing
+                        continue
+                    if player == 1 or score < best:
+                        key = (score, 1)
+                    elif score == best:
+                        key = (best, shared + 1)
+                    else:
+                        key = (best, shared)
+                    after[key] = after.get(key, 0.0) + chance * p
+            before = after
+        if seat == 0:
+            return model.value((1, 0, 0), start)
+        return sum(chance * model.value((seat + 1, best, shared), start) for (best, shared), chance in before.items())
+
     def _turn(self):
         posted = self.posted
         if not posted:
