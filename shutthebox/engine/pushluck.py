@@ -97,6 +97,25 @@ Inside a turn: ``|S^_V(sigma) - S_V*(sigma)| <= |S^_V - S_V| + |S_V - S_V*| <= r
 slot value moves by at most the largest change of the start values). The tables' values at a turn's
 start are also the sweep's (``T^ V``), covered the same way.
 
+Positions of known value. A position whose exact value v is known (found by induction on the turns to the
+end: a sure win, v = 1, where some play of the turn ends with chance 1 in a win or at an opponent's sure loss
+found before; a sure loss, v = 0, where every play ends in a loss or at an opponent's sure win found before)
+and whose start value V is exactly v may be taken for the game's end: the game
+so changed has the same fixed point V* and still (A); its sweep computes the same values from V (a turn's
+end there is worth ``c + s v``, the same float as before), with residual 0 at those positions, and the same
+actions are allowed. So the Theorem holds with N counted until the game ends or reaches such a position;
+any count ``N >= 0`` given to those positions (e.g. 1: their own turn) does too, the proof needing only
+``n >= 0`` at a game's end. The values inside their turns are covered as above.
+
+Another tie width. Only the allowed actions depend on TIE (a stored value is its slot's best action's, the
+width only picks the stored action): with the allowed actions those within any width tau of the computed
+best and N counted free among them, the Theorem holds when ``tau >= delta * max N + 2 * rho``.
+
+Both matter where the outcome is all but decided: there every action's value is within TIE of the best (in
+Goat's two-player table, exactly so: a second player 3 or fewer short of the goal wins surely with one die,
+and where the first player cannot reach the goal in one turn a match costs neither anything), and players
+free among them could put the end off by hundreds of thousands of expected turns (``games/goat/optimal.py``).
+
 A fixed policy pair pi (:func:`play_turn`'s ``policy``; e.g. a duel of strategies) is the case where each
 slot allows one action: with eps the residual of the sweep under pi and N the expected turns under pi,
 ``|V - V^pi| <= (eps + rho) N`` (no hypothesis on TIE: nothing is maximised).
@@ -105,10 +124,6 @@ The expected turns (:func:`turns_bound`): N is the fixed point of ``N = 1 + max 
 E[N(next)]`` (0 after the game's end). For a computed N^ with ``|T_N N^ - N^| <= eta`` (its sweep's residual
 plus rounding), ``W = N^ + eta N`` satisfies ``T_N W <= N^ + eta + eta (N - 1) = W`` (every action counted is
 allowed, so ``E[N(next)] <= N - 1``), so as above ``N <= N^ + eta N``: ``max N <= max N^ / (1 - eta)``.
-
-Goat's build keeps the formula its table shipped with (twice the residual times the turns + 1 under the
-stored policy, plus 2^-50: no rho), for the table's bytes; ``games/goat/build.py`` gives the Theorem's
-numbers beside it.
 """
 
 from fractions import Fraction
@@ -224,15 +239,15 @@ def _options(both, stop, sums):
     return options
 
 
-def play_turn(turn: Turn, payoff, policy=None, allowed=None, good=None, tie: float = TIE):
+def play_turn(turn: Turn, payoff, policy=None, allowed=None, good=None, tie: float = TIE, width: float | None = None):
     """(values at every column, actions at every slot, d value(root) / d payoff[:, 0]).
 
     ``payoff``: positions x gains. ``policy`` (positions x slots), when given, is followed instead of
     the best action. ``allowed`` (positions x slots x (1 + actions), bool), when given, restricts the
     best action to those marked (stopping first, then the actions in the turn's order). ``good``, when
-    given (the shape of ``allowed``), is filled with the actions whose values are within ``tie`` of the
-    best (a refused stop never). Values are the best action's; the action stored is the first within
-    ``tie`` of it."""
+    given (the shape of ``allowed``), is filled with the actions whose values are within ``width`` (default
+    ``tie``) of the best (a refused stop never). Values are the best action's; the action stored is the first
+    within ``tie`` of it."""
     count = len(payoff)
     both = np.zeros((2, turn.columns, count))  # the values and their slopes, a column a row
     values, slope = both
@@ -250,7 +265,8 @@ def play_turn(turn: Turn, payoff, policy=None, allowed=None, good=None, tie: flo
             near = options[0] >= best - tie
             shown = np.argmax(near, axis=0)  # ... the action shown the first tie
             if good is not None:
-                good[:, slots] = (near & np.isfinite(options[0])).transpose(2, 1, 0)
+                close = near if width is None else options[0] >= best - width
+                good[:, slots] = (close & np.isfinite(options[0])).transpose(2, 1, 0)
         else:
             pick = shown = np.searchsorted(codes, policy[:, slots].T)
         columns = turn.gains + slots
@@ -302,12 +318,14 @@ def solve_groups(turn: Turn, groups, payoff, constant: float, sign: float, size:
     return starts
 
 
-def sweep(turn: Turn, payoff, starts, partners, constant: float, sign: float):
-    """One Bellman update of every position: (values at every column, actions, residual)."""
+def sweep(turn: Turn, payoff, starts, partners, constant: float, sign: float, allowed=None, good=None,
+          width: float | None = None):
+    """One Bellman update of every position: (values at every column, actions, residual). ``allowed``, ``good``
+    (every position x slots x options) and ``width`` as in :func:`play_turn`."""
     positions = np.arange(len(starts))
     gains = payoff(positions, starts)
     gains[:, 0] = constant + sign * starts[partners]
-    values, actions, _ = play_turn(turn, gains)
+    values, actions, _ = play_turn(turn, gains, allowed=allowed, good=good, width=width)
     residual = float(np.abs(values[:, turn.gains + turn.root] - starts).max())
     return values, actions, residual
 
