@@ -2,6 +2,7 @@
 checked by a Bellman sweep and its actions optimal, optimal play against a fixed strategy by Monte Carlo, the
 command's answers and errors (Pig's published value on the same engine: tests/test_pig_solver.py)."""
 
+import functools
 import itertools
 import math
 import os
@@ -166,6 +167,56 @@ def test_the_shipped_table_is_a_fixed_point_and_its_actions_are_optimal():
     gains = optimal.two_player_payoff(g, last[:, 0])(np.arange(2 * size), starts)
     gains[:, 0] = 1.0 - starts[optimal.two_player_partners(g)]
     check_part(turn, gains, values, actions, starts)
+
+
+@functools.lru_cache(maxsize=2)
+def solved(goal):
+    """The build's parts of ``goal`` (goat.build.solve_parts), shared by the tests of the error bound."""
+    from shutthebox.games.goat.build import solve_parts
+
+    return solve_parts(goal)
+
+
+@pytest.mark.slow
+def test_the_header_error_bound_covers_the_engine_theorem():
+    """The shipped header's error_bound is at least the Theorem's figure (engine/pushluck.py), computed here
+    from the build's parts: each verifying sweep's residual, the turns counted free among the tied actions
+    (the build's count), and Lemma 1's rounding with C the largest payoff in size: 1 + the most expected
+    turns for solo (a payoff is -1 + V(next)), 1 for chances; the last turn, acyclic from exact payoffs,
+    within its rounding only. The Theorem's hypothesis holds for the tie width each count was made with."""
+    from shutthebox.engine import pushluck
+    from shutthebox.games.goat.build import error_bounds
+
+    turn, solo, two, _ = solved(GOAL)
+    bounds = error_bounds(GOAL, turn, solo, two)
+    most = float(-solo.starts.min())
+    assert bounds["solo"].turns >= most  # free among ties: at least the optimal player's own count
+    assert bounds["two-player"].turns >= 2 and two.width <= TIE
+    rho = {"solo": pushluck.rounding(turn, 1.0 + most), "two-player": pushluck.rounding(turn, 1.0)}
+    figures = {"last-turn": pushluck.rounding(turn, 1.0)}
+    for name, part in (("solo", solo), ("two-player", two)):
+        pushluck.check_tie(part.residual, bounds[name].turns, rho[name], part.width)
+        figures[name] = pushluck.error_bound(part.residual, bounds[name].turns, rho[name])
+    assert {name: bound.value for name, bound in bounds.items()} == figures
+    assert float(load().file.header["error_bound"]) >= max(figures.values())
+
+
+@pytest.mark.slow
+def test_the_known_values_are_sure_and_stored_exactly():
+    """A position of known value ends the game for the two-player count (engine/pushluck.py): at goal 20 the
+    known values are the second player's sure wins, 3 or fewer short of the goal (one die never matches);
+    at goal 100 there are sure losses too, and every known value is stored exactly."""
+    for goal in (20, GOAL):
+        turn, _, two, _ = solved(goal)
+        wins, losses = optimal.known_values(goal, two, turn)
+        positions = np.arange(2 * goal * goal)
+        sure = (positions >= goal * goal) & ((positions % (goal * goal)) // goal >= goal - 3)
+        assert wins[sure].all() and (two.starts[wins] == 1.0).all() and (two.starts[losses] == 0.0).all()
+        assert not (wins & losses).any()
+        if goal == 20:
+            assert (wins == sure).all() and not losses.any()
+        else:
+            assert wins.sum() > sure.sum() and losses.any()
 
 
 # -- optimal play against a fixed strategy: exact and by Monte Carlo ----------------------------------------

@@ -3,10 +3,10 @@
 import numpy as np
 
 from ...engine.printing import check_printing
-from ...engine.pushluck import error_bound
+from ...engine.pushluck import check_tie, error_bound, rounding
 from ...engine.writer import encode, pack_array, printed_float
 from .chains import expected_turns, useful_threshold
-from .optimal import solve_last, solve_solo, solve_two, turns_left
+from .optimal import solo_turns, solve_last, solve_solo, solve_two, turns_left
 from .rules import DICE, GAME, THRESHOLDS, Rules
 from .solver import RESIDUAL, SOLVER_VERSION, TIE, goat_turn
 
@@ -27,27 +27,57 @@ def fixed_values(goal: int) -> list:
     return out
 
 
-def solve_table(rules: Rules) -> bytes:
-    goal = rules.goal
+class Bound:
+    """One part's error bound by the Theorem of engine/pushluck.py: ``residual`` of its verifying sweep,
+    ``turns`` the most expected turns still to play, this turn included, each player free among the actions
+    within ``width`` of the best (None for the last turn), ``rounding`` the sweep's rounding bound (Lemma 1);
+    ``value`` the bound on every stored value's error. The Theorem's hypothesis is checked."""
+
+    def __init__(self, residual: float, turns, rounding_: float, width: float | None = None):
+        self.residual, self.turns, self.rounding, self.width = residual, turns, rounding_, width
+        if turns is None:  # an acyclic turn from exact payoffs: Lemma 1's rounding only
+            self.value = rounding_
+        else:
+            check_tie(residual, turns, rounding_, width)
+            self.value = error_bound(residual, turns, rounding_)
+
+
+def solve_parts(goal: int):
+    """(turn, solo, two-player, last turn), each solved and its residual checked."""
     turn = goat_turn()
     solo, last = solve_solo(goal, turn), solve_last(turn)
     two = solve_two(goal, last, turn)
     for name, part in (("solo", solo), ("two-player", two)):
         if not part.residual < RESIDUAL:
             raise AssertionError("goat %s: Bellman residual %.3g is not below %g" % (name, part.residual, RESIDUAL))
-    turns = -solo.values
-    # A fixed point's bound: its residual times the turns still to play (docs/GOAT.md). Kept as shipped, for the
-    # table's bytes: twice pushluck.error_bound without its rounding term rho, with the stored policy's turns. With
-    # rho (pushluck.rounding: 3 rolls, 11 terms) it would be 4.2e-13 solo and 7.3e-14 two-player at goal 100, both
-    # below TIE / 10 too (the engine's Theorem also wants the turns counted free among tied actions).
-    solo_bound = 2 * error_bound(solo.residual, float(turns.max())) + float(turns.max()) * 2.0**-50
-    two_bound = 2 * error_bound(two.residual, turns_left(goal, two, turn)) + 2.0**-50
-    bound = max(solo_bound, two_bound)
+    return turn, solo, two, last
+
+
+def error_bounds(goal: int, turn, solo, two) -> dict:
+    """{"solo", "two-player", "last-turn": Bound} (docs/GOAT.md). Lemma 1's C is the largest payoff or slot
+    value in size: 1 for chances; for solo (values: minus the expected turns) a payoff is ``-1 + V(next)``, so
+    1 + the most expected turns (every slot value lies between payoffs). The last turn is acyclic, its payoffs
+    exact (0, 1/2, 1): its values are within the rounding of one turn. The two-player turns count a position
+    of known value as the game's end, and are free among the moves within ``optimal.WIDTH``
+    (``optimal.turns_left``)."""
+    chances = rounding(turn, 1.0)
+    return {"solo": Bound(solo.residual, solo_turns(goal, solo, turn),
+                          rounding(turn, 1.0 + float(np.abs(solo.starts).max())), solo.width),
+            "two-player": Bound(two.residual, turns_left(goal, two, turn), chances, two.width),
+            "last-turn": Bound(0.0, None, chances)}
+
+
+def solve_table(rules: Rules) -> bytes:
+    goal = rules.goal
+    turn, solo, two, last = solve_parts(goal)
+    bounds = error_bounds(goal, turn, solo, two)
+    bound = max(part.value for part in bounds.values())
     if not bound < TIE / 10:
         raise AssertionError("goat: error bound %.3g is not far below the tie width %g" % (bound, TIE))
-    check_printing(turns, solo_bound, "goat solo")
-    check_printing(two.values, two_bound, "goat two-player")
-    check_printing(last.values, 2.0**-50, "goat last-turn")
+    turns = -solo.values
+    check_printing(turns, bounds["solo"].value, "goat solo")
+    check_printing(two.values, bounds["two-player"].value, "goat two-player")
+    check_printing(last.values, bounds["last-turn"].value, "goat last-turn")
     size = goal * goal
     slots = two.values.shape[1]
 
