@@ -258,6 +258,11 @@ class ExactVectorEnv(VectorEnv):
         """The legal actions of every row (int8, rows x actions), as sb3-contrib asks of a vector env."""
         return np.take(self.tables.mask, self.number, axis=0)
 
+    def state_numbers(self) -> np.ndarray:
+        """Each row's state as the one-player environment's ``encode`` numbers it (``decode`` gives the tuple);
+        a finished game is ``len(P)``, one past every state: for tabular learners."""
+        return self.number.copy()
+
     def values(self) -> np.ndarray:
         """Each row's exact value now, in the game's unit (the one-player environment's ``value()``)."""
         value = self.tables.value[self.number]
