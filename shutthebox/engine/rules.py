@@ -90,14 +90,14 @@ class RuleSet:
         self.complete(values)
         object.__setattr__(self, "_values", tuple(values[option.name] for option in self.OPTIONS))
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for number, option in enumerate(cls.OPTIONS):  # rules.goal: a property, as fast as an attribute
+            setattr(cls, option.name, property(lambda self, number=number: self._values[number],
+                                               doc="The %s." % option.help))
+
     def complete(self, values: dict) -> None:
         """Fill the defaults that depend on other options and refuse what does not make a game (InvalidQuery)."""
-
-    def __getattr__(self, name):
-        for option, value in zip(type(self).OPTIONS, object.__getattribute__(self, "_values")):
-            if option.name == name:
-                return value
-        raise AttributeError(name)
 
     def __setattr__(self, name, value):
         raise AttributeError("rules are frozen: make new ones")

@@ -6,6 +6,7 @@
 """
 
 from ...engine.command import SHARED_HELP, RulesSession, one_question, whole, wrong_count
+from ...errors import InvalidQuery
 from . import DECLARATION
 from .rules import Rules
 from .table import load
@@ -78,10 +79,7 @@ class Session(RulesSession):
         index = table.index(*args)
         if question == "--expect":
             return table.printed(index, table.probe_win(*args))
-        choices = table.probe_options(*args)
-        best = choices[0][1]
-        return "; ".join("%s %s %.6f" % (move, table.printed(index, value) if move == choices[0][0] else "%.6f" % value,
-                                         max(best - value, 0.0)) for move, value in choices)
+        return options_text(table, index, table.choices(*args, index))
 
     def quick_answer(self):
         """Canonical batch lines answered straight from the whole arrays."""
@@ -92,7 +90,7 @@ class Session(RulesSession):
         win, move = table._win, table._move
 
         def quick(words):
-            if len(words) != 4 or words[0] not in ("--expect", "--move"):
+            if len(words) != 4 or words[0] not in ("--expect", "--move", "--options"):
                 return None
             mine, other, turn = number[words[1]], number[words[2]], number[words[3]]
             if mine + turn >= goal:
@@ -102,9 +100,21 @@ class Session(RulesSession):
                 return None  # the reference path refuses it
             if words[0] == "--expect":
                 return "%.6f" % win[index]
-            return "roll" if move[index] else "hold"
+            if words[0] == "--move":
+                return "roll" if move[index] else "hold"
+            try:
+                return options_text(table, index, table.choices(mine, other, turn, index))
+            except InvalidQuery:
+                return None  # a chance too near a rounding midpoint: the reference path refuses it
 
         return quick
+
+
+def options_text(table, index: int, choices: list) -> str:
+    """``--options``: each choice, best first, its chance to win and what it gives away against the best."""
+    best = choices[0][1]
+    return "; ".join("%s %s %.6f" % (move, table.printed(index, value) if number == 0 else "%.6f" % value,
+                                     max(best - value, 0.0)) for number, (move, value) in enumerate(choices))
 
 
 def open_game(options: dict, table: str | None) -> Session:

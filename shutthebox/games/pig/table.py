@@ -41,6 +41,7 @@ class PigTable(Table):
         shape = (rows(rules.goal), rules.goal)
         check_shapes(self, {"win": shape, "move": shape}, rules.describe())
         self._win, self._move = tablefile.arrays["win"], tablefile.arrays["move"]
+        self._outcomes, self._denominator, self._goal = rules.outcomes(), rules.denominator(), rules.goal
         try:
             self.bound = float(tablefile.header.get("error_bound"))
             unsure = tablefile.header.get("unsure", "")
@@ -90,33 +91,39 @@ class PigTable(Table):
         """Every choice with its chance to win, best first: ``[("roll", 0.53), ("hold", 0.47)]`` (no hold at
         turn total 0). The roll's chance is the table's value where rolling is best, else computed from the
         outcomes of one roll; a value whose 6th decimal is not sure (near a rounding midpoint) is refused."""
-        index = self.index(mine, other, turn)
-        choices = [(ROLL, self._roll(mine, other, turn))]
-        if turn:
-            choices.append((HOLD, self._hold(mine, other, turn)))
-        best = ROLL if self._move[index] else HOLD
-        choices.sort(key=lambda choice: choice[0] != best)
-        return choices
+        return self.choices(mine, other, turn, self.index(mine, other, turn))
+
+    def choices(self, mine: int, other: int, turn: int, index: int) -> list:
+        """:meth:`probe_options` of a state already checked (``index``: its flat index)."""
+        roll = self._roll(mine, other, turn, index)
+        if not turn:
+            return [(ROLL, roll)]
+        hold = self._hold(mine, other, turn)
+        return [(ROLL, roll), (HOLD, hold)] if self._move[index] else [(HOLD, hold), (ROLL, roll)]
+
+    def _flat(self, mine: int, other: int, turn: int) -> int:
+        """The flat index of a state known to be valid (a neighbour of a checked one)."""
+        goal = self._goal
+        return (mine * goal - mine * (mine - 1) // 2 + turn) * goal + other
 
     def _hold(self, mine, other, turn) -> float:
         banked = mine + turn
-        if banked >= self.rules.goal:
+        if banked >= self._goal:
             return 1.0
-        return checked(1.0 - self._win[self.index(other, banked, 0)], self.bound + 1e-15, "the chance to win after a "
-                       "hold", InvalidQuery)
+        return checked(1.0 - self._win[self._flat(other, banked, 0)], self.bound + 1e-15, "the chance to win after "
+                       "a hold", InvalidQuery)
 
-    def _roll(self, mine, other, turn) -> float:
-        index = self.index(mine, other, turn)
+    def _roll(self, mine, other, turn, index) -> float:
         if self._move[index]:
             return self._win[index]
-        goal, total = self.rules.goal, 0.0
-        for count, kind, points in self.rules.outcomes():  # a fixed order: the same sum everywhere
+        goal, total = self._goal, 0.0
+        for count, kind, points in self._outcomes:  # a fixed order: the same sum everywhere
             if kind == BUST:
-                value = 1.0 - self._win[self.index(other, mine, 0)]
+                value = 1.0 - self._win[self._flat(other, mine, 0)]
             elif kind == ADD:
-                value = 1.0 if mine + turn + points >= goal else self._win[self.index(mine, other, turn + points)]
+                value = 1.0 if mine + turn + points >= goal else self._win[self._flat(mine, other, turn + points)]
             else:  # RESET
-                value = 1.0 - self._win[self.index(other, 0, 0)]
+                value = 1.0 - self._win[self._flat(other, 0, 0)]
             total += count * value
-        return checked(total / self.rules.denominator(), self.bound + 1e-14, "the chance to win after a roll",
+        return checked(total / self._denominator, self.bound + 1e-14, "the chance to win after a roll",
                        InvalidQuery)
