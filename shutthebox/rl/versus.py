@@ -18,8 +18,6 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass, field
 
-import numpy as np
-
 from .evaluation import RECHECK, Asker, NeverEnds, _mean, _ratio, as_policy, pig_exact
 
 PLAYERS = ("shutthebox_v0", "goat_v0", "pig_v0")
