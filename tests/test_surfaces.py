@@ -75,6 +75,33 @@ def test_a_batch_with_standard_output_closed_is_one_line(game):
     assert done.returncode == 1 and done.stderr.count("\n") == 1 and "cannot write" in done.stderr, done.stderr
 
 
+def analysis_words():
+    """(game words, analysis word) for every analysis command of every game of the registry."""
+    return [([] if game == registry.DEFAULT else [game], word) for game in registry.GAMES
+            for word in registry.grammar(game).COMMANDS]
+
+
+@pytest.mark.parametrize("game, word", analysis_words())
+def test_an_analysis_command_with_standard_output_closed_says_so(game, word):
+    """``ShutTheBox [GAME] WORD >&-`` printed nothing and exited 0 (Shut the Box's simulate: a traceback): it
+    says so in one line, exit 1, before any work (engine/analysis.py run_command)."""
+    done = subprocess.run([sys.executable, COMMAND, *game, word], stdout=None, stderr=subprocess.PIPE, text=True,
+                          timeout=120, close_fds=True, preexec_fn=lambda: os.close(1), cwd=ROOT)
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert "cannot write the output (standard output is closed)" in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("args", [["simulate", "--games", "10"], ["report", "--published"], ["goat", "turns"]])
+def test_an_analysis_command_whose_output_cannot_be_written_says_so(args):
+    with open(os.devnull if not os.path.exists("/dev/full") else "/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, COMMAND, *args], stdout=full, stderr=subprocess.PIPE, text=True,
+                              timeout=120, cwd=ROOT)
+    if not os.path.exists("/dev/full"):
+        pytest.skip("no /dev/full here")
+    assert done.returncode == 1 and done.stderr.count("\n") == 1, done.stderr
+    assert "cannot write the output (No space left on device)" in done.stderr, done.stderr
+
+
 def test_a_table_that_cannot_be_read_is_a_table_problem():
     done = command("--table", "/proc/self/mem", "--one", "--expect", "1")
     assert done.returncode == 3 and "cannot read table file" in done.stderr

@@ -1,10 +1,12 @@
 """What the games' analysis commands (strategies, simulate, report) share; analysis time only."""
 
 import argparse
+import errno
 import os
 import sys
 
 from ..errors import InvalidQuery, ShutTheBoxError
+from .text import one_line
 from .writer import write_atomic
 
 
@@ -25,20 +27,29 @@ def check_games_and_seed(args, games: tuple) -> None:
 
 
 def run_command(prog: str, work) -> int:
-    """``work()``, returning its exit status; a bad option, a table problem or a report
-    that cannot be written is one line on stderr, never a traceback."""
-    try:
-        return work()
-    except BrokenPipeError:  # the reader went away (``| head``): not an error
-        from .command import _silence_stdout
+    """``work()``, returning its exit status; a bad option, a table problem, or output or a report that
+    cannot be written is one line on stderr and a non-zero status, never a traceback and never output lost
+    in silence: standard output closed (``>&-``) is refused before any work, and what was printed is
+    flushed here, so a full disk (``> /dev/full``) is said too."""
+    from .command import _say, _silence_stdout
 
+    try:
+        if sys.stdout is None:
+            raise OSError(errno.EBADF, "standard output is closed")
+        status = work()
+        sys.stdout.flush()
+        return status
+    except BrokenPipeError:  # the reader went away (``| head``): not an error
         _silence_stdout()
         return 0
     except ShutTheBoxError as error:
-        sys.stderr.write("%s: %s\n" % (prog, error))
+        _say("%s: %s\n" % (prog, one_line(error)))
         return error.exit_status
     except OSError as error:
-        sys.stderr.write("%s: cannot write the report (%s)\n" % (prog, error.strerror or error))
+        if error.filename is None and sys.stdout is not None:
+            _silence_stdout()  # what is left in its buffer would fail again at exit
+        what = "the output" if error.filename is None else "the report %s" % error.filename
+        _say("%s: cannot write %s (%s)\n" % (prog, what, error.strerror or error))
         return 1
 
 

@@ -19,9 +19,8 @@ import os
 import sys
 from fractions import Fraction
 
-from ....engine.analysis import Parser, check_games_and_seed
+from ....engine.analysis import Parser, check_games_and_seed, run_command
 from ....engine.writer import write_atomic
-from ....errors import ShutTheBoxError
 from ....engine.notation import format_list as format_move
 from ....engine.notation import format_set as format_position
 from ....engine.notation import numbers_of as tiles_of
@@ -550,7 +549,7 @@ def main(argv=None) -> int:
     if "--published" in argv:  # every published exact figure beside ours (docs/RESULTS.md)
         from .published import main as published
 
-        return published([word for word in argv if word != "--published"])
+        return run_command("ShutTheBox", lambda: published([word for word in argv if word != "--published"]))
     parser = Parser(prog=PROG, description="Write the single-player report (Markdown and an SVG chart). "
                     "`ShutTheBox report --published` instead prints docs/RESULTS.md: every published exact "
                     "figure beside ours, with a command that prints each.")
@@ -559,19 +558,17 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=200_000,
                         help="simulated games per strategy and rule set (default 200000; 0: exact values only)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
-    try:
-        args = parser.parse_args(argv)
-        check_games_and_seed(args, (0, MAX_GAMES))
-        variants = rule_sets(args, list(VARIANTS))
-        for path in build_report(args.out, args.games, args.seed, variants=variants):
-            print(path)
-        return 0
-    except ShutTheBoxError as error:
-        sys.stderr.write("ShutTheBox: %s\n" % error)
-        return error.exit_status
-    except OSError as error:
-        sys.stderr.write("ShutTheBox: cannot write the report: %s\n" % error)
-        return 1
-    except KeyboardInterrupt:
-        sys.stderr.write("\nShutTheBox: interrupted; no report file was written\n")
-        return 130
+
+    def work() -> int:
+        try:
+            args = parser.parse_args(argv)
+            check_games_and_seed(args, (0, MAX_GAMES))
+            variants = rule_sets(args, list(VARIANTS))
+            for path in build_report(args.out, args.games, args.seed, variants=variants):
+                print(path)
+            return 0
+        except KeyboardInterrupt:
+            sys.stderr.write("\nShutTheBox: interrupted; no report file was written\n")
+            return 130
+
+    return run_command("ShutTheBox", work)

@@ -44,8 +44,8 @@ import time
 from bisect import bisect_right
 from fractions import Fraction
 
-from ....errors import InvalidQuery, ShutTheBoxError
-from ....engine.analysis import Parser, check_games_and_seed
+from ....errors import InvalidQuery
+from ....engine.analysis import Parser, check_games_and_seed, run_command
 from ....engine.notation import format_set, numbers_of, parse_set
 from ....engine.progress import Progress
 from ..rules import Rules, moves_by_roll, rules_from_options, tile_sums
@@ -543,6 +543,10 @@ def run(variants, names, games, seed, out=None, log=None) -> list:
 
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else list(argv)
+    return run_command("ShutTheBox", lambda: _main(argv))
+
+
+def _main(argv) -> int:
     try:
         args = _parser().parse_args(argv)
         check_games_and_seed(args, (1, MAX_GAMES))
@@ -562,11 +566,6 @@ def main(argv=None) -> int:
         with log:
             run(variants, names, args.games, args.seed, log=log)
         return 0
-    except ShutTheBoxError as error:
-        sys.stderr.write("ShutTheBox: %s\n" % error)
-        return error.exit_status
     except KeyboardInterrupt:
         sys.stderr.write("\nShutTheBox: interrupted\n")
         return 130
-    except BrokenPipeError:
-        return 0
