@@ -91,7 +91,8 @@ class PigTable(Table):
         """Every choice with its chance to win, best first: ``[("roll", 0.53), ("hold", 0.47)]`` (no hold at
         turn total 0). The roll's chance is the table's value where rolling is best, else computed from the
         outcomes of one roll; a value whose 6th decimal is not sure (near a rounding midpoint) is refused."""
-        return self.choices(mine, other, turn, self.index(mine, other, turn))
+        index = self.index(mine, other, turn)  # checked: each is an int or a numpy integer
+        return self.choices(mine.__index__(), other.__index__(), turn.__index__(), index)
 
     def choices(self, mine: int, other: int, turn: int, index: int) -> list:
         """:meth:`probe_options` of a state already checked (``index``: its flat index)."""
