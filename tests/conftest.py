@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -19,9 +20,18 @@ if ROOT not in sys.path:
 
 
 # The quick subset is `python -m pytest -m "not slow"` (docs/TESTS.md). Slow: every test of the browser
-# and Node.js modules (test_web_*), every test using chromium or a module's server (the fixtures below),
-# and the tests marked @pytest.mark.slow in their modules (each over about a second here).
-SLOW_FIXTURES = {"browser", "server"}
+# and Node.js modules (test_web_*), every test using chromium, a module's server or yazy's target table
+# (the fixtures below: a solve of about 15 s), and the tests marked @pytest.mark.slow in their modules
+# (each over about a second here).
+SLOW_FIXTURES = {"browser", "server", "yazy_target"}
+
+
+def slow_when(values, slow) -> list:
+    """``values`` for ``pytest.mark.parametrize``, those in ``slow`` marked slow (each over about a second
+    here: ``python -m pytest --durations=30``)."""
+    unknown = set(slow) - set(values)
+    assert not unknown, "no such parameter: %s" % ", ".join(map(str, unknown))
+    return [pytest.param(value, marks=pytest.mark.slow) if value in slow else value for value in values]
 
 
 def pytest_collection_modifyitems(config, items):
@@ -30,11 +40,38 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
+def pytest_runtest_setup(item):
+    serving = sys.modules.get("serving")
+    if serving is not None:
+        serving.MARK = time.monotonic()  # servers stopped before now are not this test's
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failing test that used ``ShutTheBox serve`` (tests/serving.py) shows each server's state and output."""
+    outcome = yield
+    report = outcome.get_result()
+    serving = sys.modules.get("serving")
+    if report.failed and serving is not None:
+        text = serving.servers_report(serving.MARK)
+        if text:
+            report.sections.append(("ShutTheBox serve: state and output", text))
+
+
 @pytest.fixture(scope="session")
 def table():
     import shutthebox
 
     return shutthebox.load(STANDARD_TABLE)
+
+
+@pytest.fixture(scope="session")
+def yazy_target():
+    """yazy's target table (not shipped), solved once into the tests' cache (about 15 s), untimed, before
+    a command with a timeout needs it: ``yazy report`` and ``--target`` questions then only read it."""
+    from shutthebox.games.yazy.table import load_target
+
+    return load_target()
 
 
 @pytest.fixture(scope="session")

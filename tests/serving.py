@@ -5,10 +5,10 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import selectors
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 import pytest
@@ -24,40 +24,94 @@ ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-f
 WAIT_MS = 15000
 
 
+# Every server running_server started that is still running, or that stopped since the current test began
+# (``MARK``): conftest.py adds their state and output to the report of a failing test.
+SERVERS: list = []
+MARK = 0.0
+TAIL = 6000  # characters of each stream shown
+
+
+class _Served:
+    """One ``ShutTheBox serve`` run: its command, process, output files (never a pipe nobody reads: a server
+    that writes much never blocks) and, once stopped, what state it was found in."""
+
+    def __init__(self, args, proc, out, err):
+        self.args, self.proc, self.out, self.err = args, proc, out, err
+        self.stopped_at = None
+        self.state = None
+        self.kept: dict = {}  # stream -> its text, read when the server stopped
+
+    def text(self, stream) -> str:
+        if stream in self.kept:
+            return self.kept[stream]
+        handle = self.out if stream == "stdout" else self.err
+        try:
+            return os.pread(handle.fileno(), 1 << 24, 0).decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return "(unreadable)"
+
+    def report(self) -> str:
+        state = self.state or ("running (pid %d)" % self.proc.pid if self.proc.poll() is None else
+                               "exited with status %s" % self.proc.returncode)
+        parts = ["$ %s" % " ".join(self.args), "state: %s" % state]
+        for stream in ("stdout", "stderr"):
+            text = self.text(stream)
+            cut = "...%s" % text[-TAIL:] if len(text) > TAIL else text
+            parts.append("%s:%s" % (stream, ("\n" + cut.rstrip("\n")) if text else " (empty)"))
+        return "\n".join(parts)
+
+
+def servers_report(since: float) -> str:
+    """The state and output of every server running now or stopped after ``since`` (time.monotonic())."""
+    return "\n\n".join(served.report() for served in SERVERS
+                       if served.stopped_at is None or served.stopped_at >= since)
+
+
 @contextlib.contextmanager
 def running_server(*args, timeout=15.0, command=None, env=None):
-    """Start ``ShutTheBox serve --port 0 ARGS`` and yield its base URL; always stopped.
-    ``env``: variables added to the server's environment."""
-    proc = subprocess.Popen((command or COMMAND + ["serve"]) + ["--port", "0", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, cwd=ROOT, env={**os.environ, **(env or {})})
+    """Start ``ShutTheBox serve --port 0 ARGS`` and yield (its base URL, the process); always stopped.
+    ``env``: variables added to the server's environment. Its standard output and error go to files; once
+    stopped, ``proc.stderr_text`` holds the latter. A failing test's report shows the state and output of
+    every server it used (conftest.py, ``servers_report``)."""
+    argv = (command or COMMAND + ["serve"]) + ["--port", "0", *args]
+    out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    proc = subprocess.Popen(argv, stdout=out, stderr=err, cwd=ROOT, env={**os.environ, **(env or {})})
+    served = _Served(argv, proc, out, err)
+    SERVERS.append(served)
     try:
-        selector = selectors.DefaultSelector()
-        selector.register(proc.stdout, selectors.EVENT_READ)
         deadline = time.monotonic() + timeout
         line = ""
-        while not line and time.monotonic() < deadline:
-            if selector.select(timeout=max(0.0, deadline - time.monotonic())):
-                line = proc.stdout.readline()
-                if not line:
-                    break
-        selector.close()
+        while time.monotonic() < deadline:
+            text = served.text("stdout")
+            if "\n" in text:
+                line = text.split("\n", 1)[0]
+                break
+            if proc.poll() is not None:
+                break
+            time.sleep(0.02)
         found = re.search(r"http://[^/\s]+:\d+/", line)  # 127.0.0.1, or the --host given
         if not found:
             proc.kill()
-            raise AssertionError("serve did not print its address in %.0f s: %r %r"
-                                 % (timeout, line, proc.stderr.read()))
+            proc.wait(timeout=5)
+            raise AssertionError("serve did not print its address in %.0f s:\n%s" % (timeout, served.report()))
         yield found.group(0), proc
     finally:
-        if proc.poll() is None:
+        exited = proc.poll()
+        served.state = ("exited with status %s before the test stopped it" % exited if exited is not None else
+                        "was running; stopped at the end of its test")
+        if exited is None:
             proc.terminate()
             try:
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait(timeout=5)
-        proc.stderr_text = proc.stderr.read()
-        for stream in (proc.stdout, proc.stderr):
+        served.kept = {stream: served.text(stream) for stream in ("stdout", "stderr")}
+        proc.stderr_text = served.kept["stderr"]
+        served.stopped_at = time.monotonic()
+        for stream in (out, err):
             stream.close()
+        SERVERS[:] = [each for each in SERVERS if each.stopped_at is None or each.stopped_at >= MARK]
 
 
 def missing(what, fix):

@@ -244,7 +244,7 @@ def test_bad_questions_are_one_line_and_status_2(argv, words):
 
 
 @pytest.mark.slow
-def test_simulation_interval_contains_the_exact_value_and_categories_add_up(table, tmp_path):
+def test_simulation_interval_contains_the_exact_value_and_categories_add_up(table, tmp_path, yazy_target):
     from shutthebox.games.yazy import analysis
 
     exact = table.probe_expect("all")

@@ -16,14 +16,14 @@ import pytest
 from conftest import run
 from shutthebox.games.yazy import distribution
 from shutthebox.games.yazy.rules import ALL, CATEGORIES, categories
-from shutthebox.games.yazy.table import load, load_target
+from shutthebox.games.yazy.table import load
 
 ROLL_LIST = list(itertools.combinations_with_replacement(range(1, 7), 5))
 
 
 @pytest.fixture(scope="module")
-def target():
-    return load_target()
+def target(yazy_target):
+    return yazy_target
 
 
 @pytest.fixture(scope="module")
@@ -265,7 +265,7 @@ def test_seeded_games_agree_with_the_law(table, law):
 # -- the command ------------------------------------------------------------------------------------------
 
 @pytest.mark.slow
-def test_target_questions():
+def test_target_questions(yazy_target):
     result = run("yazy", "--batch", stdin="--target 200 --expect\n--target 4 --expect ones 11123 1\n"
                  "--target=50 --move yazy 12345 1\n--expect\n--target 281 --expect\n")
     assert result.stdout.splitlines()[:4] == ["0.219134", "0.305556", "keep 1", "165.757319"]
@@ -279,14 +279,14 @@ def test_target_questions():
     (["--target", "281", "--expect"], "0 to 280"), (["--target", "5"], "no question"),
     (["--target", "5", "--expect", "all", "12345"], "takes [CATS] or CATS DICE REROLLS"),
 ])
-def test_bad_target_questions_are_one_line_and_status_2(argv, words):
+def test_bad_target_questions_are_one_line_and_status_2(argv, words):  # refused before any table is opened
     result = run("yazy", *argv)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and words in result.stderr, result.stderr
 
 
 @pytest.mark.slow
-def test_distribution_command_and_report(tmp_path):
+def test_distribution_command_and_report(tmp_path, yazy_target):
     result = run("yazy", "distribution")
     assert result.returncode == 0, result.stderr
     assert "mean 165.757319 (the maximum expected score: 165.757319)" in result.stdout
