@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from conftest import COMMAND, ROOT
+from conftest import COMMAND, ROOT, slow_when
 from shutthebox import registry
 from shutthebox.errors import InvalidQuery
 
@@ -112,7 +112,7 @@ def test_table_names_round_trip_and_shipped_tables_are_there(name):
 # -- one answer on every surface ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", slow_when(GAMES, {"shutthebox", "goat"}))
 def test_golden_questions_answer_alike_on_every_surface(name):
     """The Python session (the grammar in this process), one --batch process, and the single command.
     A line with game options (``--tiles 12 ...``) is its own run: a batch takes them on its command line."""
@@ -206,7 +206,7 @@ DAMAGE = {
 }
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", slow_when(GAMES, {"yazy"}))
 def test_damaged_copies_of_a_good_table_are_refused_with_exit_3(name, tmp_path):
     """A single question verifies the header and the blocks it reads; a batch reads the table whole
     first, so a flipped bit anywhere is refused before any answer."""
@@ -379,7 +379,11 @@ def test_every_game_has_a_notation_corpus():
     assert set(GAMES) <= asked, set(GAMES) - asked
 
 
-@pytest.mark.parametrize("name", CORPUS)
+# Each over about a second: a process per line.
+SLOW_CORPUS = {"yahtzee.txt", "toggle.txt", "shutthebox.txt", "yazy.txt", "toggle-c9-s6.txt", "pig.txt"}
+
+
+@pytest.mark.parametrize("name", slow_when(CORPUS, SLOW_CORPUS))
 def test_the_notation_corpus_reads_alike_on_every_surface(name):
     """Each line's question, asked as a single command, as one line of a batch and of the in-process
     session, gets the expected answer, the answer of its "= QUESTION" twin, or the expected refusal

@@ -378,6 +378,7 @@ def test_the_players_example_of_docs_shutthebox_runs(tmp_path):
     assert ["%.6f" % float(printed[0]), printed[1]] == shown, (printed, shown)
 
 
+@pytest.mark.slow
 def test_an_analysis_command_whose_reader_went_away_ends_quietly():
     """``ShutTheBox toggle strategies | head -0``: the reader going away before the answer is written is not an
     error (exit 0, no words on standard error)."""

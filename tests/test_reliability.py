@@ -75,6 +75,7 @@ sys.exit(main(sys.argv[2:]))
 """
 
 
+@pytest.mark.slow
 def test_every_shipped_table_swapped_for_another_is_refused(tmp_path):
     shipped = {"standard.msgpack": ["--one", "--expect", "123456789"],
                "t10-2d6-one6-p2.msgpack": ["--tiles", "10", "--one", "--expect", "1,2,3"],

@@ -208,6 +208,7 @@ sys.stdout.write(hashlib.sha256(solve_table(Rules(10))).hexdigest())
 """
 
 
+@pytest.mark.slow
 def test_a_goat_table_is_the_same_bytes_with_other_blas_and_simd_kernels():
     """Goal 10 built twice: as installed, and with OpenBLAS's oldest x86 kernel on one thread and numpy's SIMD
     kernels switched off (with the matrix products of solver version 1 these differed in their last bits)."""

@@ -750,7 +750,7 @@ def _solve(P, states, sweeps):
 
 
 @pytest.mark.parametrize("env_id,options,sweeps", [
-    ("shutthebox/ShutTheBoxSolo-v0", {}, 1),
+    pytest.param("shutthebox/ShutTheBoxSolo-v0", {}, 1, marks=pytest.mark.slow),  # over a second: 512 positions
     ("shutthebox/ShutTheBoxSolo-v0", {"tiles": 6, "one_die": "optional:high", "objective": "score"}, 1),
     ("shutthebox/Toggle-v0", {"cards": 3, "sides": 5}, 400),
     ("shutthebox/GoatSolo-v0", {"goal": 7}, 60),

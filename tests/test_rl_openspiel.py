@@ -32,7 +32,8 @@ def test_registered():
     assert set(so.NAMES) <= set(pyspiel.registered_names())
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow) if "goat" in name else name
+                                  for name in GAMES])  # Goat's: over a second
 def test_random_sim_test(name):
     game = pyspiel.load_game(name)
     pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)

@@ -23,6 +23,7 @@ def first_legal(observation, mask):
     return int(np.flatnonzero(mask)[0])
 
 
+@pytest.mark.slow
 def test_pig_hold_at_20_is_its_exact_duel_in_both_seats():
     """pig_v0's exact share of "hold at 20" is the strategies' exact duels against optimal play, seat by seat;
     the regrets summed along the games estimate the same loss."""
@@ -47,6 +48,7 @@ def test_pig_hold_at_20_is_its_exact_duel_in_both_seats():
     assert "loss per game" in str(report) and "(exact" in str(report)
 
 
+@pytest.mark.slow
 def test_the_tables_own_play_loses_nothing():
     """The table's moves read from the models by the observation: regret 0 at every decision, loss 0, and in
     pig_v0 the exact share is optimal play's."""
@@ -80,7 +82,8 @@ def test_loss_and_share_agree(env_id, options, seat):
     assert abs(report.share - (report.optimum - report.loss)) < 2 * noise
 
 
-@pytest.mark.parametrize("options", [{"players": 2, "tiles": 6}, {"players": 3, "tiles": 6}, {"players": 4}])
+@pytest.mark.parametrize("options", [{"players": 2, "tiles": 6}, {"players": 3, "tiles": 6},
+                                     pytest.param({"players": 4}, marks=pytest.mark.slow)])
 def test_shut_the_box_start_values_are_the_seats_shares(options):
     """Each seat's exact share before any dice (the optimum ``evaluate`` compares with): the first player's is
     the command's ``--expect`` before the first throw (``--one --expect`` for two players), and the seats'

@@ -389,6 +389,7 @@ def test_a_solve_nobody_asks_about_is_stopped(tmp_path):
     solves.close()
 
 
+@pytest.mark.slow
 @needs_proc
 def test_cancel_stops_the_child_and_gives_its_memory_back(tmp_path):
     cache = cache_folder(tmp_path)
@@ -418,6 +419,7 @@ def test_cancel_stops_the_child_and_gives_its_memory_back(tmp_path):
     assert "Traceback" not in proc.stderr_text
 
 
+@pytest.mark.slow
 @needs_proc
 def test_a_solve_nobody_polls_is_stopped_by_the_server(tmp_path):
     cache = cache_folder(tmp_path)
@@ -509,6 +511,7 @@ def test_slow_readers_hold_no_worker():
     assert "Traceback" not in proc.stderr_text and size > 10**7
 
 
+@pytest.mark.slow
 def test_an_answer_has_a_time_limit_even_while_read():
     size = os.path.getsize(os.path.join(ROOT, "data", "yazy.msgpack"))
     # A 1-second timeout: an answer must be sent within 12 seconds. This reader takes bytes every 50 ms,

@@ -176,6 +176,7 @@ def test_a_solve_too_big_for_the_limit_is_refused_before_it_starts(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+@pytest.mark.slow
 def test_a_long_solve_says_its_cost_first(tmp_path):
     done = command("toggle", "--cards", "14", "--sides", "8", "--expect", "all",
                    env=dict(os.environ, SHUTTHEBOX_CACHE=str(tmp_path)))
