@@ -21,6 +21,7 @@ import random
 from ...engine.analysis import histogram as engine_histogram
 from ...engine.analysis import Parser, analysis_commands, run_command, write_report
 from ...engine.analysis import svg_histogram as engine_svg_histogram
+from ...engine.printing import checked
 from ...engine.progress import Progress
 from ...engine.text import shown
 from ...errors import InvalidQuery
@@ -32,7 +33,6 @@ from .rules import (
 from .table import load
 
 BIN = 25  # points per bar of the distribution
-GLENN_SD = 59.61  # Glenn (2006): the standard deviation of the final score under optimal play
 
 
 # -- playing -------------------------------------------------------------------------------
@@ -122,6 +122,17 @@ def interval(totals) -> tuple[float, float, float]:
     return mean, 1.96 * deviation / math.sqrt(count), deviation
 
 
+def sd_interval(totals) -> tuple[float, float]:
+    """A 95% interval for the standard deviation (large samples): the sample's, plus or minus 1.96 times its
+    standard error sqrt((m4 - m2^2) / n) / (2 s), m2 and m4 the second and fourth central moments."""
+    count = len(totals)
+    mean, _, deviation = interval(totals)
+    second = sum((t - mean) ** 2 for t in totals) / count
+    fourth = sum((t - mean) ** 4 for t in totals) / count
+    error = math.sqrt(max(fourth - second * second, 0.0) / count) / (2 * deviation) if deviation else 0.0
+    return deviation - 1.96 * error, deviation + 1.96 * error
+
+
 def histogram(totals) -> list:
     return engine_histogram(totals, BIN)
 
@@ -135,15 +146,21 @@ def figures(results, exact: float, rules: str = "official") -> dict:
     totals = [result[0] for result in results]
     count = len(results)
     mean, half, deviation = interval(totals)
+    low, high = sd_interval(totals)
     ordered = sorted(totals)
     box_means = [sum(result[4][c] for result in results) / count for c in range(len(sheet(rules).categories))]
-    return {"games": count, "mean": mean, "half": half, "sd": deviation, "exact": exact,
-            "contains": abs(mean - exact) <= half, "min": ordered[0], "median": ordered[count // 2],
+    return {"games": count, "mean": mean, "half": half, "sd": deviation, "sd_low": low, "sd_high": high,
+            "exact": exact, "contains": abs(mean - exact) <= half, "min": ordered[0], "median": ordered[count // 2],
             "max": ordered[-1], "bonus": sum(result[1] for result in results) / count,
             "yahtzee": sum(result[2] for result in results) / count,
             "bonuses": sum(result[3] for result in results) / count, "boxes": box_means,
             "upper_bonus_mean": sheet(rules).upper_bonus * sum(result[1] for result in results) / count,
             "yahtzee_bonus_mean": YAHTZEE_BONUS * sum(result[3] for result in results) / count}
+
+
+def _sd_words(f) -> str:
+    return "standard deviation %.2f (95%% interval %.2f to %.2f; the exact value: ShutTheBox yahtzee distribution)" \
+        % (f["sd"], f["sd_low"], f["sd_high"])
 
 
 def summary(results, exact: float, seed: int, joker: str) -> str:
@@ -154,12 +171,12 @@ def summary(results, exact: float, seed: int, joker: str) -> str:
              "mean %.3f +- %.3f (95%% interval %.3f to %.3f; %s the exact value)"
              % (f["mean"], f["half"], f["mean"] - f["half"], f["mean"] + f["half"],
                 "contains" if f["contains"] else "MISSES"),
-             "standard deviation %.2f (Glenn 2006: %.2f); min %d, median %d, max %d"
-             % (f["sd"], GLENN_SD, f["min"], f["median"], f["max"]),
+             _sd_words(f), "min %d, median %d, max %d" % (f["min"], f["median"], f["max"]),
              "upper bonus in %.1f%% of games; %s in %.1f%%%s"
              % (100 * f["bonus"], "a yatzy (50)" if joker == YATZY else "a Yahtzee (50 in its box)",
                 100 * f["yahtzee"], "; %.4f Yahtzee bonuses a game" % f["bonuses"] if has_bonus(joker) else ""),
-             "box means: " + ", ".join("%s %.2f" % (name, f["boxes"][c]) for c, name in enumerate(names)),
+             "box means (of these games): " + ", ".join("%s %.2f" % (name, f["boxes"][c])
+                                                        for c, name in enumerate(names)),
              "final score   games"]
     top = max(count for _, count in histogram([r[0] for r in results]))
     for low, count in histogram([r[0] for r in results]):
@@ -168,25 +185,61 @@ def summary(results, exact: float, seed: int, joker: str) -> str:
 
 
 def svg_histogram(totals, exact: float, rules: str = "official") -> str:
-    return engine_svg_histogram(totals, exact, "%s: final scores of %d games under optimal play"
+    return engine_svg_histogram(totals, exact, "%s: final scores of %d simulated games under optimal play"
                                 % ("Yatzy" if rules == YATZY else "Yahtzee", len(totals)), BIN, 4)
 
 
-def markdown(results, exact: float, seed: int, joker: str) -> str:
+def _exact(value: float, what: str) -> str:
+    """``%.6f`` of a figure of the exact pass, its digits vouched for (engine/printing.py)."""
+    from ...engine.dicelaw import RELATIVE
+
+    return "%.6f" % checked(value, 2 * RELATIVE * abs(value), what)
+
+
+def exact_lines(found) -> list:
+    """The report's exact figures (distribution.Pass): the final score's law, each box's mean and chance of 0."""
+    joker, law = found.rules, found.law
+    mean = law.check("the final score", float(found.table.probe_expect("all")))
+    sheet_ = sheet(joker)
+    lines = ["## Exactly: every game, weighted by its chance", "",
+             "Under the table's moves (`--move`: among choices within 1e-9 of the best, the first in the tie "
+             "order), from one forward pass over the turn-start states (`ShutTheBox yahtzee distribution` prints "
+             "each total's chance): mean %s, standard deviation %s, median %d. The upper bonus in a share %s of "
+             "games, %s %s%s."
+             % (mean, _exact(law.sd, "standard deviation"), law.median,
+                _exact(found.upper_bonus, "the upper bonus's chance"),
+                "a yatzy (50) in" if joker == YATZY else "a Yahtzee scored 50 in its box in",
+                _exact(found.yahtzee, "the chance of 50"),
+                "; %s Yahtzee bonuses a game" % _exact(found.bonuses, "the Yahtzee bonuses") if has_bonus(joker)
+                else ""), "",
+             "| box | mean points | chance of a zero |", "| --- | ---: | ---: |"]
+    for name in sheet_.categories:
+        mean, zero = found.boxes[name]
+        lines.append("| %s | %s | %s |" % (name, _exact(mean, name + " mean"), _exact(zero, name + " zeros")))
+    lines.append("| upper bonus | %s | |" % _exact(sheet_.upper_bonus * found.upper_bonus, "upper bonus mean"))
+    if has_bonus(joker):
+        lines.append("| Yahtzee bonus | %s | |" % _exact(YAHTZEE_BONUS * found.bonuses, "Yahtzee bonus mean"))
+    lines.append("| total | %s | |" % mean)
+    return lines
+
+
+def markdown(results, exact: float, seed: int, joker: str, found=None) -> str:
     f = figures(results, exact, joker)
     lines = ["# %s under optimal play" % ("Yatzy" if joker == YATZY else "Yahtzee (%s jokers)" % joker), "",
              "The moves of the table maximise the expected final score: %.6f from the start. Maximising the "
              "expected score is not maximising the chance to beat an opponent (a player behind late in the "
-             "game should gamble more)." % exact, "",
-             "![final scores](histogram.svg)", "",
-             "%d seeded games (seed %d): mean %.3f, 95%% interval %.3f to %.3f (%s the exact value); standard "
-             "deviation %.2f (Glenn 2006: %.2f); min %d, median %d, max %d."
-             % (f["games"], seed, f["mean"], f["mean"] - f["half"], f["mean"] + f["half"],
-                "contains" if f["contains"] else "misses", f["sd"], GLENN_SD, f["min"], f["median"], f["max"]), "",
-             "Upper bonus in %.2f%% of games; %s in %.2f%%%s."
-             % (100 * f["bonus"], "a yatzy (50)" if joker == YATZY else "a Yahtzee scored 50 in its box",
-                100 * f["yahtzee"], "; %.4f Yahtzee bonuses a game" % f["bonuses"] if has_bonus(joker) else ""), "",
-             "| box | mean points |", "| --- | ---: |"]
+             "game should gamble more)." % exact, ""]
+    if found is not None:
+        lines += exact_lines(found) + [""]
+    lines += ["## Simulated: %d seeded games (seed %d)" % (f["games"], seed), "",
+              "![final scores of the simulated games](histogram.svg)", "",
+              "Mean %.3f, 95%% interval %.3f to %.3f (%s the exact value); %s; min %d, median %d, max %d."
+              % (f["mean"], f["mean"] - f["half"], f["mean"] + f["half"], "contains" if f["contains"] else "misses",
+                 _sd_words(f), f["min"], f["median"], f["max"]), "",
+              "Upper bonus in %.2f%% of these games; %s in %.2f%%%s."
+              % (100 * f["bonus"], "a yatzy (50)" if joker == YATZY else "a Yahtzee scored 50 in its box",
+                 100 * f["yahtzee"], "; %.4f Yahtzee bonuses a game" % f["bonuses"] if has_bonus(joker) else ""), "",
+              "| box | mean points (these games) |", "| --- | ---: |"]
     for c, name in enumerate(sheet(joker).categories):
         lines.append("| %s | %.3f |" % (name, f["boxes"][c]))
     lines.append("| upper bonus | %.3f |" % f["upper_bonus_mean"])
@@ -211,7 +264,10 @@ def _work(args, report: bool) -> int:
     if not report:
         print(summary(results, exact, args.seed, joker))
         return 0
-    write_report(args.out, (("report.md", markdown(results, exact, args.seed, joker)),
+    from .distribution import Pass
+
+    found = Pass(table).run()
+    write_report(args.out, (("report.md", markdown(results, exact, args.seed, joker, found)),
                             ("histogram.svg", svg_histogram([r[0] for r in results], exact, joker))))
     return 0
 
@@ -219,6 +275,13 @@ def _work(args, report: bool) -> int:
 simulate_main, report_main = analysis_commands(
     "yahtzee", "simulate", "Yahtzee under optimal play: seeded games.", _work, games=(1, 10**8),
     per="games to play", rules=("--joker", "--variant", "--log"), report_rules=("--joker", "--variant"))
+
+
+def distribution_main(argv) -> int:
+    """``ShutTheBox yahtzee distribution``: the exact law of the final score (distribution.py)."""
+    from .distribution import distribution_main as main
+
+    return main(argv)
 
 
 # -- review --------------------------------------------------------------------------------

@@ -13,7 +13,9 @@ from ...engine.command import SHARED_HELP, TableSession, no_question, one_questi
 from ...engine.store import describe as describe_file
 from ...engine.text import option_value, wrong_count
 from ...errors import InvalidQuery
-from .rules import OPTIONS, describe, rules_from_options
+from .rules import (
+    OPTIONS, categories, describe, parse_dice, rerolls_left, rules_from_options, upper_total, yahtzee_box,
+)
 from . import DECLARATION
 from .table import load
 
@@ -27,6 +29,7 @@ usage: ShutTheBox yahtzee [RULES] --expect CARD [--upper N] [--yahtzee-box 50|0]
        ShutTheBox yahtzee simulate [--games N] [--seed S] [RULES] [--log FILE]
        ShutTheBox yahtzee report [--out DIR] [--games N] [--seed S] [RULES]
        ShutTheBox yahtzee review [RULES] < game.txt
+       ShutTheBox yahtzee distribution [RULES] [--ties first|last]
 RULES is --joker official|free|none|bonus-only (Yahtzee), or --variant yatzy.
 
 Full Yahtzee: 13 turns; each turn rolls five 6-sided dice, then up to 2 rerolls
@@ -87,11 +90,23 @@ options:
                  is solved on first use (about 15 s, 11 MB) and cached.
       $ ShutTheBox yahtzee --variant yatzy --expect all
       248.439989
+
+analysis:
+  simulate      seeded games by the best moves: the mean and standard
+                deviation with 95% intervals; --log FILE writes each decision
+  report        the exact figures (each box's mean and chance of a zero, the
+                bonuses) and a simulation, as DIR/report.md
+  review        each decision of a played game (the --log format) against the
+                best: its loss, the costliest decisions
+  distribution  the exact law of the final score under the table's moves
+                (the tie rule of --move; --ties last: the last tied box or
+                keep): each total's chance, the chance of at least it, mean,
+                standard deviation, median (a minute or two, 0.7 GB)
 """ + SHARED_HELP % "yahtzee"
 
 GAME_OPTIONS = OPTIONS
 # Analysis commands: ``ShutTheBox yahtzee WORD ...`` runs ``analysis.WORD_main(argv)`` (analysis time).
-COMMANDS = ("simulate", "report", "review")
+COMMANDS = ("simulate", "report", "review", "distribution")
 _FORMS = {"--expect": ((0, 1, 3), "CARD or CARD DICE REROLLS"), "--move": ((3,), "CARD DICE REROLLS"),
           "--options": ((3,), "CARD DICE REROLLS")}
 _QUERY_OPTIONS = ("--upper", "--yahtzee-box")
@@ -138,6 +153,8 @@ class Session(TableSession):
     def answer(self, tokens) -> str:
         question, args, options = parse(tokens)
         upper, box = options.get("--upper"), options.get("--yahtzee-box")
+        if self._table is None and self.path is None:
+            checked(self.joker, args, upper, box)  # a bad question is refused before a table is solved for it
         if question == "--expect" and len(args) < 3:
             table = self.table()
             return "%.6f" % table.probe_expect(args[0] if args else "all", upper=upper, box=box)
@@ -153,6 +170,19 @@ class Session(TableSession):
     def describe(self, tokens) -> str:
         no_question("--rules", tokens)
         return describe_file(self.table().file, "yahtzee", describe(self.joker))
+
+
+def checked(rules: str, args, upper, box) -> None:
+    """Refuse a bad question as the table would (InvalidQuery, in the same order and words), without it:
+    the card, the upper total, the yahtzee box, then the dice, the rerolls and whether a box is open."""
+    card = categories(args[0] if args else "all", rules)
+    upper_total(upper if upper is not None else "0", card)
+    yahtzee_box(box, card, rules)
+    if len(args) == 3:
+        parse_dice(args[1])
+        rerolls_left(args[2])
+        if not card:
+            raise InvalidQuery("no box is open: the game is over, there is no turn to play")
 
 
 def open_game(options: dict, table: str | None) -> Session:

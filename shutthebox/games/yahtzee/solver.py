@@ -133,17 +133,19 @@ def options(joker, st, values, upper, total, lower, box, points, counts, yahtzee
     """For a chunk of states: (V0, scores), V0 (252, n) the value of scoring each roll now, the best box's
     points plus the value after it (``values``, in the units ``one``); with ``each``, ``scores`` is
     {box: (252, n)} the value of scoring each roll in each box (the box's points, both bonuses and the value
-    after it; ``_NEG`` where the box is closed or the joker rule forbids it), else None."""
+    after it; ``_NEG`` (integer ``values``) or -inf (float64 ``values``, ``one`` 1.0) where the box is closed or
+    the joker rule forbids it), else None."""
     found = st.sheet
     n = len(upper)
-    best = np.full((len(points[0]), n), _NEG, dtype=np.int64)
+    neg, kind = (_NEG, np.int64) if values.dtype.kind == "i" else (-np.inf, np.float64)  # a closed box
+    best = np.full((len(points[0]), n), neg, dtype=kind)
     scores = {} if each else None
     by_count = {}  # upper box j -> (6, n): the value of scoring j with 0..5 dice showing j
     for c in range(SIXES + 1):
         face, bit = c + 1, 1 << c
         is_open = (upper & bit) != 0
         if not is_open.any():
-            by_count[c] = np.full((DICE + 1, n), _NEG, dtype=np.int64)
+            by_count[c] = np.full((DICE + 1, n), neg, dtype=kind)
         else:
             rows = []
             for count in range(DICE + 1):
@@ -151,7 +153,7 @@ def options(joker, st, values, upper, total, lower, box, points, counts, yahtzee
                 after = np.minimum(total + got, UPPER_GOAL)
                 bonus = np.where((total < UPPER_GOAL) & (total + got >= UPPER_GOAL), found.upper_bonus, 0)
                 later = values[st.index(upper & ~bit, after, lower, box)]
-                rows.append(np.where(is_open, (got + bonus) * one + later, _NEG))
+                rows.append(np.where(is_open, (got + bonus) * one + later, neg))
             by_count[c] = np.array(rows)
             np.maximum(best, by_count[c][counts[c]], out=best)
         if each:
@@ -160,35 +162,37 @@ def options(joker, st, values, upper, total, lower, box, points, counts, yahtzee
     for bit_number, c in enumerate(found.lower):
         bit = 1 << bit_number
         is_open = (lower & bit) != 0
-        later = np.where(is_open, values[st.index(upper, total, lower & ~bit, box)], _NEG)
+        later = np.where(is_open, values[st.index(upper, total, lower & ~bit, box)], neg)
         later_of[c] = later
         if is_open.any():
             value = points[c][:, None] * one + later[None, :]
             np.maximum(best, value, out=best)
             if each:
-                scores[c] = np.where(is_open[None, :], value, _NEG)
+                scores[c] = np.where(is_open[None, :], value, neg)
         elif each:
-            scores[c] = np.full((len(points[0]), n), _NEG, dtype=np.int64)
+            scores[c] = np.full((len(points[0]), n), neg, dtype=kind)
     if found.yahtzee is None:
         return best, scores
     yahtzee_open = box == OPEN
     if yahtzee_open.any():
-        zero = np.where(yahtzee_open, values[st.index(upper, total, lower, np.full(n, ZERO))], _NEG)
-        fifty = np.where(yahtzee_open, values[st.index(upper, total, lower, np.full(n, FIFTY))], _NEG)
+        zero = np.where(yahtzee_open, values[st.index(upper, total, lower, np.full(n, ZERO))], neg)
+        fifty = np.where(yahtzee_open, values[st.index(upper, total, lower, np.full(n, FIFTY))], neg)
         is_yahtzee = points[found.yahtzee] > 0
         value = np.where(is_yahtzee[:, None], 50 * one + fifty[None, :], zero[None, :])
         np.maximum(best, value, out=best)
         if each:
-            scores[found.yahtzee] = np.where(yahtzee_open[None, :], value, _NEG)
+            scores[found.yahtzee] = np.where(yahtzee_open[None, :], value, neg)
     elif each:
-        scores[found.yahtzee] = np.full((len(points[0]), n), _NEG, dtype=np.int64)
+        scores[found.yahtzee] = np.full((len(points[0]), n), neg, dtype=kind)
     filled = ~yahtzee_open
     if has_bonus(joker) and filled.any():
-        _yahtzee_rolls(joker, found, upper, lower, box, filled, best, scores, by_count, later_of, yahtzee_rows, one)
+        _yahtzee_rolls(joker, found, upper, lower, box, filled, best, scores, by_count, later_of, yahtzee_rows, one,
+                       neg)
     return best, scores
 
 
-def _yahtzee_rolls(joker, found, upper, lower, box, filled, best, scores, by_count, later_of, yahtzee_rows, one):
+def _yahtzee_rolls(joker, found, upper, lower, box, filled, best, scores, by_count, later_of, yahtzee_rows, one,
+                   neg):
     """The rows of the six Yahtzees in ``best`` (and ``scores``) where the yahtzee box is ``filled``: the
     Yahtzee bonus, and where the joker rule lets the dice go for how much."""
     n = len(upper)
@@ -198,31 +202,31 @@ def _yahtzee_rolls(joker, found, upper, lower, box, filled, best, scores, by_cou
             best[row] = np.where(filled, best[row] + bonus, best[row])
             if scores is not None:
                 for c in scores:
-                    scores[c][row] = np.where(filled & (scores[c][row] != _NEG), scores[c][row] + bonus,
+                    scores[c][row] = np.where(filled & (scores[c][row] != neg), scores[c][row] + bonus,
                                               scores[c][row])
         return
     for face in range(1, SIDES + 1):
         c_face = face - 1
         face_open = (upper >> c_face & 1) == 1
         row = yahtzee_rows[face - 1]
-        lower_joker = np.full(n, _NEG, dtype=np.int64)
+        lower_joker = np.full(n, neg, dtype=best.dtype)
         joker_value = {}
         for c in found.lower:
             pay = {FULL_HOUSE: 25, SMALL: 30, LARGE: 40}.get(c, DICE * face)
             if joker == "free" and c in (FULL_HOUSE, SMALL, LARGE):
                 pay = np.where(face_open, 0, pay)
-            joker_value[c] = np.where(later_of[c] == _NEG, _NEG, pay * one + later_of[c])
+            joker_value[c] = np.where(later_of[c] == neg, neg, pay * one + later_of[c])
             lower_joker = np.maximum(lower_joker, joker_value[c])
         if joker == "official":
             zero_above = np.max([by_count[c][0] for c in range(SIXES + 1)], axis=0)
             value = np.where(face_open, by_count[c_face][DICE],
                              np.where(lower != 0, lower_joker, zero_above))
             if scores is not None:
-                allowed = {c: np.where(face_open, _NEG, np.where(lower != 0, joker_value[c], _NEG))
+                allowed = {c: np.where(face_open, neg, np.where(lower != 0, joker_value[c], neg))
                            for c in found.lower}
                 for c in range(SIXES + 1):
-                    allowed[c] = np.where(face_open, by_count[c][DICE] if c == c_face else _NEG,
-                                          np.where(lower != 0, _NEG, by_count[c][0]))
+                    allowed[c] = np.where(face_open, by_count[c][DICE] if c == c_face else neg,
+                                          np.where(lower != 0, neg, by_count[c][0]))
         else:  # free: any open box
             above = np.max([by_count[c][DICE if c == c_face else 0] for c in range(SIXES + 1)], axis=0)
             value = np.maximum(above, lower_joker)
@@ -233,4 +237,4 @@ def _yahtzee_rolls(joker, found, upper, lower, box, filled, best, scores, by_cou
         best[row] = np.where(filled, value + bonus, best[row])
         if scores is not None:
             for c, got in allowed.items():
-                scores[c][row] = np.where(filled, np.where(got == _NEG, _NEG, got + bonus), scores[c][row])
+                scores[c][row] = np.where(filled, np.where(got == neg, neg, got + bonus), scores[c][row])
