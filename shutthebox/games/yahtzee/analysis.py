@@ -25,7 +25,7 @@ from ...engine.printing import checked
 from ...engine.progress import Progress
 from ...engine.text import shown
 from ...errors import InvalidQuery
-from .grammar import query_options
+from .grammar import card_words, query_options
 from .rules import (
     DICE, FIFTY, OPEN, SIDES, SIXES, UPPER_GOAL, YAHTZEE_BONUS, YATZY, ZERO, format_categories, has_bonus,
     joker_choices, options_of, parse_dice, rerolls_left, same_box, sheet, variant_rule, yahtzee_bonus,
@@ -304,6 +304,7 @@ def parse_decision(table, number: int, text: str) -> Decision:
         raise InvalidQuery("a decision is CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS then score BOX or "
                            "keep D D ... or keep none, not '%s'" % shown(text))
     asked, options = query_options(words[:at])
+    asked = card_words(asked)
     if len(asked) != 3:
         raise InvalidQuery("before the choice come CARD DICE REROLLS, not '%s'" % shown(" ".join(words[:at])))
     card, upper, box = table.state(asked[0], options.get("--upper"), options.get("--yahtzee-box"))

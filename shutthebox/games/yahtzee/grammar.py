@@ -58,7 +58,15 @@ questions:
 
 CARD is the open boxes: names separated by commas (ones,twos,threes,fours,fives,
 sixes,three-kind,four-kind,full-house,small-straight,large-straight,yahtzee,
-chance), all or none. After it:
+chance), all or none, in any letter case. Short forms:
+  aliases       aces (ones), 3k, 4k, fh, ss, ls (three-kind ... large-straight)
+  letters       Verhoeff's, one a box: 1 2 3 4 5 6 (ones..sixes), T three-kind,
+                F four-kind, H full-house, S small-straight, L large-straight,
+                Y yahtzee, C chance; in a list (1,t,c) or run together (1TC)
+  all -LIST     every box but LIST (the closed ones): all -twos,chance, all-2C
+A word that reads two ways is refused: fh alone is full-house or F and H, so
+write fh, (the alias; a list may end with a comma) or F,H; ls likewise.
+After it:
   --upper N           points already scored in ones..sixes (default 0); it must
                       be a total the closed upper boxes can hold (box j holds a
                       multiple of j from 0 to 5j)
@@ -86,8 +94,10 @@ options:
                  pair 2x the face, ...), small-straight (1-2-3-4-5: 15),
                  large-straight (2-3-4-5-6: 20), full-house (three and two of
                  another face: the sum), chance, yatzy (50); upper bonus 50 at
-                 63; no Yahtzee bonus, no jokers, no --yahtzee-box. Its table
-                 is solved on first use (about 15 s, 11 MB) and cached.
+                 63; no Yahtzee bonus, no jokers, no --yahtzee-box. Its cards
+                 take the names, the aliases (pair for one-pair too) and
+                 all -LIST, not the letters. Its table is solved on first use
+                 (about 15 s, 11 MB) and cached.
       $ ShutTheBox yahtzee --variant yatzy --expect all
       248.439989
 
@@ -127,9 +137,22 @@ def query_options(tokens) -> tuple[list, dict]:
     return rest, found
 
 
+def card_words(words) -> list:
+    """The words of a question with ``all -twos,chance`` (a card typed as two words: every box but those
+    after the dash) joined into one card word."""
+    out = []
+    for word in words:
+        if out and out[-1].lower() == "all" and word[:1] == "-" and word[1:2] not in ("-", ""):
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    return out
+
+
 def parse(tokens) -> tuple[str, list, dict]:
     """``["--move", "all", "13366", "2"]`` -> ("--move", ["all", "13366", "2"], {})."""
     words, options = query_options(tokens)
+    words = card_words(words)
     question, args = one_question(words, _FORMS, "a yahtzee question is --expect, --move or --options CARD "
                                   "[--upper N] [--yahtzee-box 50|0] [DICE REROLLS]",
                                   "--expect CARD, --move CARD DICE REROLLS or --options CARD DICE REROLLS",

@@ -16,7 +16,7 @@ always ``OPEN`` (the yatzy box is a box like the others).
 from ...engine.dicekeep import DICE, SIDES
 from ...engine.dicekeep import ROLLS as ROLLS  # the 252 sorted rolls, for the modules of the game
 from ...engine.text import shown, whole
-from ...engine.notation import format_names, parse_names
+from ...engine.notation import format_names
 from ...errors import InvalidQuery
 
 GAME = "yahtzee"
@@ -109,9 +109,13 @@ class Sheet:
     order of the bits of a state's lower mask; ``most``: the most each box can score (the joker points
     included)."""
 
-    def __init__(self, name, categories, score, upper_bonus, yahtzee, most):
+    def __init__(self, name, categories, score, upper_bonus, yahtzee, most, aliases, codes):
         self.name, self.categories, self.score, self.upper_bonus, self.yahtzee = (
             name, categories, score, upper_bonus, yahtzee)
+        self.aliases = aliases  # other words for boxes: {word: box name}
+        self.codes = codes  # one letter per box, in the card's order (Verhoeff's), or "" for none
+        self.words = {**{name: c for c, name in enumerate(categories)},
+                      **{word: categories.index(name) for word, name in aliases.items()}}
         self.all = (1 << len(categories)) - 1
         self.lower = tuple(c for c in range(SIXES + 1, len(categories)) if c != yahtzee)
         self.boxes = 1 if yahtzee is None else 3  # what the yahtzee box can hold: OPEN only, or OPEN ZERO FIFTY
@@ -150,10 +154,12 @@ class Sheet:
             (ranks[upper_open] & ((1 << capped) - 1)).bit_count()
 
 
+_ALIASES = {"aces": "ones", "3k": "three-kind", "4k": "four-kind", "fh": "full-house", "ss": "small-straight",
+            "ls": "large-straight"}
 YAHTZEE_SHEET = Sheet("yahtzee", CATEGORIES, score, UPPER_BONUS, YAHTZEE,
-                      (5, 10, 15, 20, 25, 30, 30, 30, 25, 30, 40, 50, 30))
+                      (5, 10, 15, 20, 25, 30, 30, 30, 25, 30, 40, 50, 30), _ALIASES, "123456tfhslyc")
 YATZY_SHEET = Sheet("yatzy", YATZY_CATEGORIES, yatzy_score, YATZY_UPPER_BONUS, None,
-                    (5, 10, 15, 20, 25, 30, 12, 22, 18, 24, 15, 20, 28, 30, 50))
+                    (5, 10, 15, 20, 25, 30, 12, 22, 18, 24, 15, 20, 28, 30, 50), {**_ALIASES, "pair": "one-pair"}, "")
 
 
 def sheet(rules: str) -> Sheet:
@@ -295,8 +301,82 @@ def upper_points(upper: int, category: int, points: int, bonus: int = UPPER_BONU
 
 
 def categories(text: str, rules: str = DEFAULT_JOKER) -> int:
-    """The bitmask of open categories written as ``ones,full-house``, ``all`` or ``none``."""
-    return parse_names(text, sheet(rules).categories)
+    """The bitmask of the open boxes of a card as a player types it (docs/YAHTZEE.md, "Cards"), in any letter
+    case:
+
+    - ``all``, ``none``, or box names separated by commas in any order (``ones,full-house``); a name may be
+      an alias (``aces``, ``3k``, ``4k``, ``fh``, ``ss``, ``ls``; Yatzy's ``pair`` too) and, in Yahtzee, one
+      of Verhoeff's one-letter codes ``123456TFHSLYC`` (ones .. sixes, three-kind, four-kind, full-house,
+      small-straight, large-straight, yahtzee, chance); a list may end with a comma;
+    - in Yahtzee, the codes run together, one word without commas: ``1TFC``;
+    - ``all -LIST`` (or ``all-LIST``): every box but those LIST names (the closed ones): ``all -twos,chance``.
+
+    A word that reads two ways is refused, never guessed: ``fh`` alone is the alias full-house or the
+    codes F and H (four-kind, full-house), so it is written ``fh,`` (or ``full-house``) or ``F,H``; so is
+    ``ls``. InvalidQuery names the word, and the boxes for an unknown one."""
+    found = sheet(rules)
+    lowered = text.lower() if not text.islower() else text
+    if lowered == "all":
+        return found.all
+    if lowered == "none":
+        return 0
+    if lowered.startswith("all") and lowered[3:].lstrip(" ")[:1] == "-":
+        closed = _card_list(lowered[3:].lstrip(" ")[1:], found)
+        return found.all & ~closed
+    return _card_list(lowered, found)
+
+
+def _card_list(text: str, found: Sheet) -> int:
+    """The boxes of ``a,b,c`` (names, aliases, one code letter each; a comma may end it) or of one word (a
+    name, an alias, or codes run together)."""
+    if "," not in text:
+        return _card_word(text, found)
+    items = text.split(",")
+    if items[-1] == "" and len(items) > 1 and items[-2] != "":
+        items.pop()  # fh, : the alias alone
+    mask = 0
+    for item in items:
+        c = found.words.get(item)
+        if c is None and len(item) == 1 and item in found.codes:
+            c = found.codes.index(item)
+        if c is None:
+            raise _unknown(item, found, " (in a list, one code letter a box: 1,2,t)"
+                           if found.codes and len(item) > 1 and all(letter in found.codes for letter in item) else "")
+        mask = _add_box(mask, c, found)
+    return mask
+
+
+def _card_word(word: str, found: Sheet) -> int:
+    named = found.words.get(word)
+    coded = None
+    if found.codes and word and all(letter in found.codes for letter in word) and len(set(word)) == len(word):
+        coded = 0
+        for letter in word:
+            coded |= 1 << found.codes.index(letter)
+    if named is not None and coded is not None and coded != 1 << named:
+        raise InvalidQuery("'%s' reads two ways: the box %s (write %s, or %s,) or the codes %s (write %s); say "
+                           "which" % (word, found.categories[named], found.categories[named], word,
+                                      format_names(coded, found.categories), ",".join(word.upper())))
+    if named is not None:
+        return 1 << named
+    if coded is not None:
+        return coded
+    if found.codes and word and all(letter in found.codes for letter in word):
+        repeated = next(letter for letter in word if word.count(letter) > 1)
+        raise InvalidQuery("category %s is listed twice" % found.categories[found.codes.index(repeated)])
+    raise _unknown(word, found)
+
+
+def _add_box(mask: int, c: int, found: Sheet) -> int:
+    if mask >> c & 1:
+        raise InvalidQuery("category %s is listed twice" % found.categories[c])
+    return mask | 1 << c
+
+
+def _unknown(word: str, found: Sheet, hint: str = "") -> InvalidQuery:
+    return InvalidQuery("unknown category '%s'%s (the categories are %s; or all, none%s)"
+                        % (shown(word), hint, ", ".join(found.categories),
+                           "; short forms in --help" if found.codes else ""))
 
 
 def format_categories(mask: int, rules: str = DEFAULT_JOKER) -> str:

@@ -4,7 +4,7 @@
  * their index in the table's `turn` array, and the question's words with the command line's messages.
  * The 252 sorted rolls are yazy's (games/yazy-rules.js): the same dice. */
 
-import { InvalidQuestion, shorten } from "../lib/notation.js";
+import { InvalidQuestion, shorten, shownText } from "../lib/notation.js";
 import { DICE, REROLLS, ROLLS, SIDES, categorySet, formatSet, rankOf } from "./yazy-rules.js";
 
 export { DICE, REROLLS, ROLLS, SIDES, rankOf };
@@ -14,7 +14,7 @@ export const [SIXES, THREE_KIND, FOUR_KIND, FULL_HOUSE, SMALL, LARGE, YAHTZEE, C
 export const ALL = (1 << CATEGORIES.length) - 1, UPPER = 63;
 export const UPPER_GOAL = 63, UPPER_BONUS = 35, YAHTZEE_BONUS = 100;
 export const OPEN = 0, ZERO = 1, FIFTY = 2; // what the yahtzee box holds
-export const JOKERS = ["official", "free", "none"];
+export const JOKERS = ["official", "free", "none", "bonus-only"];
 const JOKER_POINTS = { [FULL_HOUSE]: 25, [SMALL]: 30, [LARGE]: 40 };
 
 /** The table header's `rules` for a joker rule (FORMAT.md section 9). */
@@ -48,7 +48,7 @@ export function score(c, dice) {
  * box holding `box` (the Yahtzee bonus not included); without a joker every open box at its printed score. */
 export function jokerChoices(joker, card, box, face) {
   const roll = Array(DICE).fill(face);
-  if (box === OPEN || joker === "none") return openBoxes(card).map((c) => [c, score(c, roll)]);
+  if (box === OPEN || joker === "none" || joker === "bonus-only") return openBoxes(card).map((c) => [c, score(c, roll)]);
   const lower = openBoxes(card).filter((c) => c >= THREE_KIND && c !== YAHTZEE).map((c) => [c, JOKER_POINTS[c] ?? DICE * face]);
   if (joker === "official") {
     if ((card >> (face - 1)) & 1) return [[face - 1, DICE * face]];
@@ -122,9 +122,69 @@ export function stateIndex(card, upper, box) {
 
 // -- the words of a question, with the command line's messages ------------------------------
 
-/** The card of open boxes: a bitmask, a list of names, or text as the command line reads it
- * (`ones,full-house`, `all`, `none`). InvalidQuestion for an unknown or repeated name. */
-export const cardOf = (cats) => categorySet(CATEGORIES, cats);
+/** The card of open boxes: a bitmask, a list of names, or text as the command line reads it, in any letter
+ * case (rules.categories): `all`, `none`, names separated by commas (`ones,full-house`; aliases `aces`, `3k`,
+ * `4k`, `fh`, `ss`, `ls`; one-letter codes `123456TFHSLYC` one a box; a list may end with a comma), the codes run
+ * together in one word (`1TFC`), or every box but some (`all -twos,chance`, `all-2c`). A word that reads two
+ * ways (`fh`: full-house, or four-kind and full-house) is refused with the command line's message. */
+export function cardOf(cats) {
+  if (typeof cats !== "string") return categorySet(CATEGORIES, cats);
+  const lowered = cats.toLowerCase();
+  if (lowered === "all") return ALL;
+  if (lowered === "none") return 0;
+  const rest = lowered.slice(3).replace(/^ +/, "");
+  if (lowered.startsWith("all") && rest.startsWith("-")) return ALL & ~cardList(rest.slice(1));
+  return cardList(lowered);
+}
+
+const ALIASES = { aces: "ones", "3k": "three-kind", "4k": "four-kind", fh: "full-house", ss: "small-straight",
+  ls: "large-straight" };
+const CODES = "123456tfhslyc"; // Verhoeff's letters, one a box in the card's order
+const WORDS = new Map([...CATEGORIES.map((name, c) => [name, c]),
+  ...Object.entries(ALIASES).map(([word, name]) => [word, CATEGORIES.indexOf(name)])]);
+const isCodes = (word) => word !== "" && [...word].every((letter) => CODES.includes(letter));
+
+function cardList(text) {
+  if (!text.includes(",")) return cardWord(text);
+  const items = text.split(",");
+  if (items.length > 1 && items[items.length - 1] === "" && items[items.length - 2] !== "") items.pop(); // fh,
+  let mask = 0;
+  for (const item of items) {
+    let c = WORDS.get(item);
+    if (c === undefined && item.length === 1 && CODES.includes(item)) c = CODES.indexOf(item);
+    if (c === undefined) throw unknownBox(item, item.length > 1 && isCodes(item) ? " (in a list, one code letter a box: 1,2,t)" : "");
+    mask = addBox(mask, c);
+  }
+  return mask;
+}
+
+function cardWord(word) {
+  const named = WORDS.get(word);
+  let coded = null;
+  if (isCodes(word) && new Set(word).size === word.length) {
+    coded = 0;
+    for (const letter of word) coded |= 1 << CODES.indexOf(letter);
+  }
+  if (named !== undefined && coded !== null && coded !== 1 << named) {
+    throw new InvalidQuestion(`'${word}' reads two ways: the box ${CATEGORIES[named]} (write ` +
+      `${CATEGORIES[named]}, or ${word},) or the codes ${formatCard(coded)} (write ${[...word.toUpperCase()].join(",")}); say which`);
+  }
+  if (named !== undefined) return 1 << named;
+  if (coded !== null) return coded;
+  if (isCodes(word)) {
+    const repeated = [...word].find((letter) => word.split(letter).length > 2);
+    throw new InvalidQuestion(`category ${CATEGORIES[CODES.indexOf(repeated)]} is listed twice`);
+  }
+  throw unknownBox(word, "");
+}
+
+function addBox(mask, c) {
+  if ((mask >> c) & 1) throw new InvalidQuestion(`category ${CATEGORIES[c]} is listed twice`);
+  return mask | (1 << c);
+}
+
+const unknownBox = (word, hint) => new InvalidQuestion(`unknown category '${shownText(word)}'${hint} (the categories are ` +
+  `${CATEGORIES.join(", ")}; or all, none; short forms in --help)`);
 
 /** `ones,full-house`, `all` or `none`: the command line's words for a card. */
 export const formatCard = (card) => formatSet(CATEGORIES, card);
@@ -145,13 +205,14 @@ export function upperTotal(given, card) {
 }
 
 /** `--yahtzee-box 50|0` (text, a number, or null): OPEN when the yahtzee box is open (then it is refused),
- * else FIFTY or ZERO (then it is required). */
-export function yahtzeeBox(given, card) {
+ * else FIFTY or ZERO (then it is required, but under the joker rule `none`, where it changes nothing: ZERO). */
+export function yahtzeeBox(given, card, joker = "official") {
   const text = given === null || given === undefined ? null : String(given);
   if ((card >> YAHTZEE) & 1) {
     if (text !== null) throw new InvalidQuestion("--yahtzee-box is for a closed yahtzee box, and yahtzee is open on this card");
     return OPEN;
   }
+  if (text === null && joker === "none") return ZERO;
   if (text === null) throw new InvalidQuestion("the yahtzee box is closed on this card: say what it holds, --yahtzee-box 50 or 0");
   if (text === "50") return FIFTY;
   if (text === "0") return ZERO;

@@ -35,15 +35,17 @@ export function tableSpec() {
   };
 }
 
-/** The turn-start state of a question, checked as the command line checks it: { card, upper, box }. */
-export function stateOf(q) {
+/** The turn-start state of a question, checked as the command line checks it under the joker rule `joker`:
+ * { card, upper, box }. */
+export function stateOf(q, joker = JOKER) {
   const card = cardOf(q.cats ?? "all");
   const upper = upperTotal(q.upper, card);
-  return { card, upper, box: yahtzeeBox(q.box === "" ? null : q.box, card) };
+  return { card, upper, box: yahtzeeBox(q.box === "" ? null : q.box, card, joker) };
 }
 
 /**
- * q = { cats: bitmask, list of open box names or the command line's text (ones,full-house; all; none),
+ * q = { cats: bitmask, list of open box names or the command line's text (ones,full-house; all; none; aces,FH,;
+ *       1TFC; all -twos,chance: yahtzee-rules.js cardOf),
  *       upper: the upper total as written on the card (default 0), box: what a closed yahtzee box
  *       holds, "50" or "0" (null when yahtzee is open), dice: five digits in any order (null: the start
  *       of a turn), rerolls: 0-2 }
@@ -55,7 +57,7 @@ export function stateOf(q) {
 export function answer(table, q) {
   const none = { start: null, value: null, move: null, options: null, line: null };
   return { ...none, ...answerOf(() => {
-    const { card, upper, box } = stateOf(q);
+    const { card, upper, box } = stateOf(q, table.rules.joker);
     const start = sixDecimals(table.arrays.turn[stateIndex(card, upper, box)]);
     if (q.dice === null || q.dice === undefined) return { ...none, start, value: start, error: null };
     const roll = ROLLS[rollIndex(String(q.dice))];
