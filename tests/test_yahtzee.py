@@ -490,7 +490,7 @@ def test_review_values_each_decision_and_lists_the_costliest(tmp_path):
     worst = options[-1].rsplit(" ", 2)
     alone = run("yahtzee", "review", stdin="%s %s\n" % (" ".join(words[:at]), worst[0]))
     assert alone.returncode == 0, alone.stderr
-    assert "total loss %s expected points in 1 decisions" % worst[2] in alone.stdout
+    assert "total loss %s expected points in 1 decision (1 game)" % worst[2] in alone.stdout
     assert "costliest decisions:\n  line 1: " in alone.stdout
     assert "(best: %s)" % options[0].rsplit(" ", 2)[0] in alone.stdout
 

@@ -17,6 +17,7 @@ opponent: a player far behind late in the game should gamble.
 
 import math
 import random
+from fractions import Fraction
 
 from ...engine.analysis import histogram as engine_histogram
 from ...engine.analysis import Parser, analysis_commands, run_command, write_report
@@ -24,13 +25,14 @@ from ...engine.analysis import svg_histogram as engine_svg_histogram
 from ...engine.printing import checked
 from ...engine.progress import Progress
 from ...engine.text import shown
-from ...errors import InvalidQuery
+from ...errors import InvalidQuery, TableError
 from .grammar import card_words, query_options
 from .rules import (
-    DICE, FIFTY, OPEN, SIDES, SIXES, UPPER_GOAL, YAHTZEE_BONUS, YATZY, ZERO, format_categories, has_bonus,
+    DICE, FIFTY, OPEN, REROLLS, SIDES, SIXES, UPPER_GOAL, YAHTZEE_BONUS, YATZY, ZERO, format_categories, has_bonus,
     joker_choices, options_of, parse_dice, rerolls_left, same_box, sheet, variant_rule, yahtzee_bonus,
 )
 from .table import load
+from .turn import TIE, decimal
 
 BIN = 25  # points per bar of the distribution
 
@@ -294,6 +296,10 @@ class Decision:
         self.line, self.words, self.card, self.upper, self.box = line, words, card, upper, box
         self.roll, self.rerolls, self.choice, self.rules = roll, rerolls, choice, rules
         self.loss = self.best = self.move = None
+        # exact values (numerators over ``denominator``): the choice's and the best's expected points to come
+        self.value = self.best_value = self.denominator = None
+        self.optimal = False  # within the tie width of the best (turn.TIE)
+        self.so_far = 0  # the points the game's decisions before it scored (bonuses included)
 
 
 def parse_decision(table, number: int, text: str) -> Decision:
@@ -345,7 +351,9 @@ def value_decision(table, decision: Decision) -> None:
         raise InvalidQuery("%s is not a legal choice here (%s)" % (decision.choice, "box closed" if
                            not decision.card >> move[1] & 1 else "the joker rule decides where this Yahtzee goes"))
     decision.move = move
+    decision.value, decision.best_value, decision.denominator = found, listed[0][0], denominator
     decision.loss = max(listed[0][0] - found, 0) / denominator
+    decision.optimal = found >= listed[0][0] - int(TIE * denominator)
     decision.best = listed[0][1]
 
 
@@ -390,6 +398,11 @@ def review(table, lines) -> tuple[list, list]:
         except InvalidQuery as error:
             raise InvalidQuery("line %d: %s" % (number, error)) from None
         game_over = decision.move[0] == "score" and not decision.card & ~(1 << decision.move[1])
+        if games[-1]:
+            before = games[-1][-1]
+            decision.so_far = before.so_far + (Scored(table.joker, before.card, before.upper, before.box,
+                                                      before.move[1], before.roll).total
+                                               if before.move[0] == "score" else 0)
         previous = None if game_over else decision  # after the last box, a new game may follow
         decisions.append(decision)
         games[-1].append(decision)
@@ -407,23 +420,95 @@ def game_score(joker: str, game) -> int | None:
     return total
 
 
+def _plural(count: int, noun: str) -> str:
+    return "%d %s%s" % (count, noun, "" if count == 1 else "s")
+
+
+class Luck:
+    """A game's result split as a coach does: ``result = expectation - skill + luck``. ``expectation``: the
+    optimum's expected points from the game's first position (the table's turn-start value when the game's
+    first line is a turn's first roll, else the best choice's value there); ``skill``: the decisions' losses
+    added up; ``result``: the points scored (bonuses included) and, when the game stops before its end, the
+    expected points still to come after its last decision; ``luck``: the rest (the dice). Exact fractions."""
+
+    def __init__(self, table, game):
+        first, last = game[0], game[-1]
+        if first.rerolls == REROLLS:
+            self.expectation = Fraction(table.value(first.card, first.upper, first.box))
+        else:
+            self.expectation = Fraction(first.best_value, first.denominator)
+        self.skill = sum((Fraction(d.best_value - d.value, d.denominator) for d in game), Fraction(0))
+        self.finished = last.move[0] == "score" and not last.card & ~(1 << last.move[1])
+        self.scored = last.so_far + (Scored(table.joker, last.card, last.upper, last.box, last.move[1], last.roll).total
+                                     if last.move[0] == "score" else 0)
+        self.result = last.so_far + Fraction(last.value, last.denominator)
+        self.luck = self.result - self.expectation + self.skill
+
+
+def rounded(value: Fraction, places: int, bound: float) -> str:
+    """``value`` to ``places`` decimals (halves to even), vouched for: TableError when a value within ``bound``
+    of it (the table's error, a few 1e-13) could round otherwise."""
+    scale = 10 ** places
+    whole, rest = divmod(abs(value) * scale, 1)
+    if abs(rest - Fraction(1, 2)) <= Fraction(bound) * scale:
+        raise TableError("%s lies within the table's error bound of a rounding midpoint" % float(value))
+    digits = int(whole) + (rest > Fraction(1, 2) or (rest == Fraction(1, 2) and whole % 2 == 1))
+    text = "%d.%0*d" % (digits // scale, places, digits % scale) if places else "%d" % digits
+    return ("-" if value < 0 and digits else "") + text
+
+
 def review_text(table, lines) -> str:
+    """What ``review`` prints: each decision's loss and the expected final scores of the choice made and of the
+    best; each game's points, optimal decisions, loss, and its skill-and-luck line; the totals; the costliest
+    decisions (those that lost something)."""
     decisions, games = review(table, lines)
+    bound = 2 * float(table.file.header.get("error_bound", "1e-12"))
+
+    def money(value) -> str:  # expected points: 2 decimals
+        return rounded(Fraction(value), 2, bound * 14)
+
+    def loss_of(d) -> str:
+        return decimal(max(d.best_value - d.value, 0), d.denominator)
+
     out = []
     for number, game in enumerate(games, 1):
         if len(games) > 1:
             out.append("game %d" % number)
         for d in game:
-            note = "" if d.best == d.choice else "  (best: %s)" % d.best
-            out.append("line %d: %s: %s  loss %.6f%s" % (d.line, _asked(d), d.choice, d.loss, note))
-        out.append("game %d: %d points scored, loss %.6f in %d decisions"
-                   % (number, game_score(table.joker, game), sum(d.loss for d in game), len(game)))
-    out.append("total loss %.6f expected points in %d decisions (%d game%s)"
-               % (sum(d.loss for d in decisions), len(decisions), len(games), "" if len(games) == 1 else "s"))
-    out.append("costliest decisions:")
-    for d in sorted(decisions, key=lambda d: (-d.loss, d.line))[:3]:
-        out.append("  line %d: %s: %s  loss %.6f  (best: %s)" % (d.line, _asked(d), d.choice, d.loss, d.best))
+            mine = d.so_far + Fraction(d.value, d.denominator)
+            best = d.so_far + Fraction(d.best_value, d.denominator)
+            note = "best %s" % money(best) if d.optimal else "best %s: %s" % (money(best), d.best)
+            out.append("line %d: %s: %s  loss %s  expected final %s (%s)"
+                       % (d.line, _asked(d), d.choice, loss_of(d), money(mine), note))
+        luck = Luck(table, game)
+        loss = sum((Fraction(d.best_value - d.value, d.denominator) for d in game), Fraction(0))
+        out.append("game %d: %d points scored%s, %d of %s optimal, loss %s (%s a decision)"
+                   % (number, luck.scored, "" if luck.finished else " (it stops before its end)",
+                      sum(d.optimal for d in game), _plural(len(game), "decision"), money_exact(loss),
+                      money_exact(loss / len(game))))
+        figures = [rounded(luck.result, 0 if luck.finished else 2, bound * 14), money(luck.expectation),
+                   money(luck.skill), money(abs(luck.luck))]
+        sign = 1 if luck.luck >= 0 else -1
+        hundredths = [round(Fraction(figure) * 100) for figure in figures]
+        adds_up = hundredths[0] == hundredths[1] - hundredths[2] + sign * hundredths[3]
+        out.append("game %d: %s = %s - %s %s %s (%s = the optimum's expectation - skill loss + luck%s)"
+                   % (number, figures[0], figures[1], figures[2], "+" if sign > 0 else "-", figures[3],
+                      "final total" if luck.finished else "points scored + expected points to come",
+                      "" if adds_up else "; each figure rounded on its own"))
+    total = sum((Fraction(d.best_value - d.value, d.denominator) for d in decisions), Fraction(0))
+    out.append("total loss %s expected points in %s (%s), %d of %d optimal; %s a decision"
+               % (money_exact(total), _plural(len(decisions), "decision"), _plural(len(games), "game"),
+                  sum(d.optimal for d in decisions), len(decisions), money_exact(total / len(decisions))))
+    costly = [d for d in sorted(decisions, key=lambda d: (-d.loss, d.line)) if d.value < d.best_value][:3]
+    out.append("costliest decisions:" if costly else "costliest decisions: none, every decision was the best")
+    for d in costly:
+        out.append("  line %d: %s: %s  loss %s  (best: %s)" % (d.line, _asked(d), d.choice, loss_of(d), d.best))
     return "\n".join(out)
+
+
+def money_exact(value: Fraction) -> str:
+    """An exact fraction of points to 6 decimals (halves to even), as --options prints losses."""
+    return decimal(value.numerator, value.denominator)
 
 
 def _asked(decision) -> str:

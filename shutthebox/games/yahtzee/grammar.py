@@ -107,7 +107,7 @@ analysis:
   report        the exact figures (each box's mean and chance of a zero, the
                 bonuses) and a simulation, as DIR/report.md
   review        each decision of a played game (the --log format) against the
-                best: its loss, the costliest decisions
+                best: its loss, the expected final scores, skill and luck
   distribution  the exact law of the final score under the table's moves
                 (the tie rule of --move; --ties last: the last tied box or
                 keep): each total's chance, the chance of at least it, mean,

@@ -73,13 +73,15 @@ const yahtzeeRules = (table, coach) => {
     /** The review as `ShutTheBox yahtzee review` gives it: the losses it computes (none rounded away). */
     review(g) {
       const decisions = g.decisions, lost = decisions.reduce((sum, d) => sum + d.loss, 0);
-      const costliest = decisions.map((d, i) => [d, i]).sort(([a, i], [b, j]) => b.loss - a.loss || i - j).slice(0, 3);
+      // the three costliest, as review lists them: decisions that lost nothing are left out
+      const costliest = decisions.map((d, i) => [d, i]).filter(([d]) => d.loss > 0)
+        .sort(([a, i], [b, j]) => b.loss - a.loss || i - j).slice(0, 3);
       const text = [`# ShutTheBox yahtzee --joker ${g.joker} review: a game played on the games page with seed ${g.seed}`,
         ...decisions.map(line)].join("\n") + "\n";
       return [
         el("p", { id: "yahtzee-review-total" }, `${g.total} points scored; total loss ${sixDecimals(lost)} expected points in ` +
           `${plural(decisions.length, "decision")}.`),
-        el("p", {}, "The costliest decisions:"),
+        el("p", {}, costliest.length ? "The costliest decisions:" : "No decision lost anything."),
         el("ol", { class: "log", id: "yahtzee-costliest" }, ...costliest.map(([d, i]) => coachRow(
           `Turn ${d.turn}, ${stateWords(d.card, d.upper, d.box)}, dice ${d.dice.join(" ")}, ${plural(d.rerolls, "reroll")} left: ` +
           `${d.choice}, loss ${d.lossText} (best: ${d.best})`, () => coach(d), { "data-decision": i }))),
