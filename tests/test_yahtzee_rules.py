@@ -196,3 +196,23 @@ def test_bonus_only_pays_the_bonus_without_the_joker():
     # with 0 in the yahtzee box no bonus: as without it
     assert table.probe_options("fours,large-straight", "44444", 0, upper=60, box="0") == \
         none.probe_options("fours,large-straight", "44444", 0, upper=60, box="0")
+
+
+def test_every_rule_set_names_its_table_and_reads_it_back():
+    from shutthebox.games.yahtzee import DECLARATION
+    from shutthebox.games.yahtzee.rules import RULES
+
+    family = DECLARATION.tables[0]
+    for rules in RULES:
+        assert family.parse(family.name(rules)) == rules
+    assert family.name("bonus-only") == "yahtzee-bonus-only.msgpack" and family.name("yatzy") == "yahtzee-yatzy.msgpack"
+
+
+@pytest.mark.slow
+def test_a_yatzy_table_file_is_asked_under_its_own_rules():
+    """--table FILE with no rule option: the file's own rules (its header names the variant)."""
+    table = table_of("yatzy")
+    done = run("yahtzee", "--table", table.path, "--expect", "pair,yatzy")
+    assert done.returncode == 0 and done.stdout == "%.6f\n" % table.probe_expect("one-pair,yatzy"), done.stderr
+    wrong = run("yahtzee", "--joker", "free", "--table", table.path, "--expect", "all")
+    assert wrong.returncode == 3 and wrong.stderr.count("\n") == 1, wrong.stderr
