@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -40,7 +41,13 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
+    if item.get_closest_marker("node") is not None and not shutil.which("node"):
+        # before the test's fixtures: a test that needs Node.js solves nothing first without it
+        if os.environ.get("CI"):
+            pytest.fail("node is not installed, but CI must run the Node.js tests (see .ci/run)")
+        pytest.skip("node is not installed: this test needs Node.js (apt-get install nodejs)")
     serving = sys.modules.get("serving")
     if serving is not None:
         serving.MARK = time.monotonic()  # servers stopped before now are not this test's

@@ -189,6 +189,7 @@ def check_starts(table, starts, checks):
         assert stored == table.value(card, upper, box) and abs(value - stored) < 2 * 7.8e-14
 
 
+@pytest.mark.node
 def test_node_answers_like_the_python_api_and_the_command(table):
     rng = random.Random(2561)
     questions = [{"cats": "all", "dice": "13366", "rerolls": 2}, {"cats": "all"},
@@ -226,6 +227,7 @@ def test_node_answers_like_the_python_api_and_the_command(table):
 
 
 @pytest.mark.parametrize("joker", ["free", "none"])
+@pytest.mark.node
 def test_node_answers_the_other_joker_rules_like_the_python_api(joker):
     """The page reads the shipped table only; its turn module follows every joker rule all the same."""
     table = load(joker)  # solved on first use into the test's private cache
