@@ -197,30 +197,6 @@ def test_a_missing_numpy_is_said_before_a_solve_s_cost(tmp_path):
     assert not (tmp_path / "cache").exists()
 
 
-# A minus sign on zero is a typo, refused wherever a whole number is read: (game, options, question words).
-MINUS_ZERO = [
-    ("shutthebox", {}, "--two --expect 123 -0"), ("shutthebox", {}, "--one --move 123 -00"),
-    ("shutthebox", {}, "--scores -0 --expect 123"), ("goat", {}, "--solo --expect -0"),
-    ("goat", {}, "--duel 2,-0 optimal"), ("pig", {}, "--expect -0 0 0"), ("toggle", {}, "--move all -0 1"),
-    ("yazy", {}, "--expect all 13366 -0"), ("yazy", {}, "--target -0 --expect"),
-    ("yahtzee", {}, "--expect all --upper -0"),
-]
-
-
-@pytest.mark.parametrize("game, options, question", MINUS_ZERO)
-def test_a_minus_sign_on_zero_is_refused_in_every_game(game, options, question):
-    with pytest.raises(InvalidQuery, match="has a minus sign on zero: write 0"):
-        registry.grammar(game).open_game(options, None).answer(question.split())
-
-
-def test_a_minus_sign_on_zero_is_refused_on_the_command_line_and_in_a_batch():
-    done = command("pig", "--expect", "-0", "0", "0")
-    assert done.returncode == 2 and done.stderr == "ShutTheBox: the score I '-0' has a minus sign on zero: write 0\n"
-    done = command("pig", "--batch", stdin="--expect -0 0 0\n--expect 0 0 0\n")
-    assert done.returncode == 1
-    assert done.stdout == "error: the score I '-0' has a minus sign on zero: write 0\n0.530593\n"
-
-
 def test_a_solve_that_cannot_fit_in_the_cache_is_refused(monkeypatch, tmp_path):
     import shutil
 

@@ -62,18 +62,15 @@ _SMALL = {str(number): number for number in range(100)}
 
 
 def whole(name: str, text: str) -> int:
-    """A whole number a user typed; InvalidQuery naming ``name`` otherwise. A minus sign on zero (``-0``) is
-    refused as the typo it is, in every game."""
+    """A whole number a user typed; InvalidQuery naming ``name`` otherwise. ``-0`` is 0, as every reader of
+    the project (the pages, web/answer.mjs) reads it."""
     try:
         return _SMALL[text]
     except KeyError:
         pass
     if text.isascii() and (text.isdigit() or (text[:1] == "-" and text[1:].isdigit())):
         if len(text) <= MAX_DIGITS:
-            number = int(text)
-            if not number and text[0] == "-":
-                raise InvalidQuery("the %s '%s' has a minus sign on zero: write 0" % (name, shown(text)))
-            return number
+            return int(text)
         raise InvalidQuery("the %s %s is far out of range" % (name, shown(text)))
     raise InvalidQuery("the %s must be a whole number, not '%s'" % (name, shown(text)))
 
