@@ -27,12 +27,13 @@ if ROOT not in sys.path:
 SLOW_FIXTURES = {"browser", "server", "yazy_target"}
 
 
-def slow_when(values, slow) -> list:
+def slow_when(values, slow, unpack: bool = False) -> list:
     """``values`` for ``pytest.mark.parametrize``, those in ``slow`` marked slow (each over about a second
-    here: ``python -m pytest --durations=30``)."""
-    unknown = set(slow) - set(values)
+    here: ``python -m pytest --durations=30``); ``unpack``: each value is a tuple of several arguments."""
+    unknown = [value for value in slow if value not in values]
     assert not unknown, "no such parameter: %s" % ", ".join(map(str, unknown))
-    return [pytest.param(value, marks=pytest.mark.slow) if value in slow else value for value in values]
+    return [pytest.param(*(value if unpack else (value,)), marks=pytest.mark.slow) if value in slow else value
+            for value in values]
 
 
 def pytest_collection_modifyitems(config, items):

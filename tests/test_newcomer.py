@@ -332,6 +332,7 @@ def shell_env(tmp_path_factory):
     return dict(os.environ, PATH="%s%s%s" % (folder, os.pathsep, os.environ.get("PATH", "")))
 
 
+@pytest.mark.slow
 def test_the_readme_s_console_examples_print_what_it_shows(shell_env):
     examples = console_examples(os.path.join(ROOT, "README.md"))
     assert len(examples) >= 15

@@ -239,6 +239,7 @@ def test_a_damaged_cached_table_is_solved_again_whatever_the_folder_spelling(tmp
     assert path.read_bytes() != bytes(data)
 
 
+@pytest.mark.slow
 def test_build_tables_says_what_is_wrong_in_one_line(tmp_path):
     script = os.path.join(ROOT, "build_tables.py")
     a_file = tmp_path / "file"

@@ -13,7 +13,7 @@ gymnasium = pytest.importorskip("gymnasium")
 pytest.importorskip("pettingzoo")
 np = pytest.importorskip("numpy")
 
-from conftest import ROOT  # noqa: E402
+from conftest import ROOT, slow_when  # noqa: E402
 
 import shutthebox.rl as rl  # noqa: E402
 from shutthebox import InvalidQuery, registry  # noqa: E402
@@ -137,7 +137,8 @@ def test_pettingzoo_api_and_seed(name, options):
     seed_test(lambda: make_aec(name, options), num_cycles=200)
 
 
-@pytest.mark.parametrize("env_id,options", GYM_CASES[:1] + GYM_CASES[3:5] + GYM_CASES[8:9] + GYM_CASES[10:11])
+@pytest.mark.parametrize("env_id,options", slow_when(GYM_CASES[:1] + GYM_CASES[3:5] + GYM_CASES[8:9] + GYM_CASES[10:11],
+                                                     [("shutthebox/GoatSolo-v0", {"goal": 7})], unpack=True))
 def test_illegal_action_changes_nothing(env_id, options):
     env = gymnasium.make(env_id, **options)
     obs, info = env.reset(seed=5)
@@ -709,7 +710,8 @@ def test_pettingzoo_state_is_the_whole_game():
             env.step(None if terminated or truncated else int(legal[-1]))
 
 
-@pytest.mark.parametrize("name,options", AEC_CASES[:1] + AEC_CASES[4:])
+@pytest.mark.parametrize("name,options", slow_when(AEC_CASES[:1] + AEC_CASES[4:], [("goat_v0", {"goal": 12})],
+                                                  unpack=True))
 def test_pettingzoo_raw_env_after_the_game_says_so(name, options):
     module = __import__("shutthebox.rl." + name, fromlist=["raw_env"])
     env = module.raw_env(**options)

@@ -53,7 +53,8 @@ def _walk(game, rng, steps):
             state.apply_action(int(rng.choice(state.legal_actions())))
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name", [pytest.param(name, marks=pytest.mark.slow) if "goat" in name else name
+                                  for name in GAMES])  # Goat's: over a second
 def test_exact_value_is_consistent_with_the_tree(name):
     """At a chance node the exact value is the mean of its outcomes' (by their chances); at a decision the
     mover's is the best of its actions' (within the tables' ties), the others' follow from it; terminal states

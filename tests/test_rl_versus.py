@@ -71,7 +71,7 @@ def test_the_tables_own_play_loses_nothing():
     assert report.regret == 0.0 and report.loss == 0.0 and report.illegal == 0 and report.decisions > 0
 
 
-@pytest.mark.parametrize("env_id,options,seat", [("goat_v0", {"goal": 20}, None),
+@pytest.mark.parametrize("env_id,options,seat", [pytest.param("goat_v0", {"goal": 20}, None, marks=pytest.mark.slow),
                                                  ("shutthebox_v0", {"players": 2, "tiles": 6}, 0),
                                                  ("pig_v0", {"goal": 25}, 1)])
 def test_loss_and_share_agree(env_id, options, seat):

@@ -267,6 +267,7 @@ def test_another_site_cannot_frame_the_page_and_a_link_only_asks(tmp_path, brows
 # -- 2. a limit, a child process, Cancel, nobody asking, progress ----------------------------------------------
 
 
+@pytest.mark.slow
 def test_solves_above_the_limit_are_refused_and_serve_can_raise_it(tmp_path):
     cache = cache_folder(tmp_path)
     env = {"SHUTTHEBOX_CACHE": str(cache)}

@@ -153,6 +153,7 @@ def test_an_optional_one_die_rule_set_simulates_to_its_exact_values(name):
     agrees_with_exact(strategy)
 
 
+@pytest.mark.slow
 def test_a_log_replays_against_the_rules_and_holds_the_same_games(tmp_path):
     from shutthebox.games.shutthebox.solo.simulate import replay
 
