@@ -197,6 +197,29 @@ def test_a_missing_numpy_is_said_before_a_solve_s_cost(tmp_path):
     assert not (tmp_path / "cache").exists()
 
 
+# -0 is 0 wherever a whole number is read, in every game, as the pages and web/answer.mjs read it:
+# (game, a question with -0, the same question with 0).
+MINUS_ZERO = [
+    ("shutthebox", "--two --expect 123 -0", "--two --expect 123 0"),
+    ("shutthebox", "--one --move 123 -0", "--one --move 123 0"),
+    ("goat", "--solo --expect -0", "--solo --expect 0"), ("pig", "--expect -0 0 -0", "--expect 0 0 0"),
+    ("toggle", "--move all -0 1", "--move all 0 1"), ("yazy", "--expect all 13366 -0", "--expect all 13366 0"),
+    ("yazy", "--target -0 --expect ones", "--target 0 --expect ones"),
+    ("yahtzee", "--expect all --upper -0", "--expect all --upper 0"),
+]
+
+
+@pytest.mark.parametrize("game, minus, plain", MINUS_ZERO)
+def test_minus_zero_is_zero_in_every_game(game, minus, plain):
+    def answer(question):
+        try:
+            return registry.grammar(game).open_game({}, None).answer(question.split())
+        except InvalidQuery as error:
+            return "error: %s" % error
+
+    assert answer(minus) == answer(plain)
+
+
 def test_a_solve_that_cannot_fit_in_the_cache_is_refused(monkeypatch, tmp_path):
     import shutil
 
