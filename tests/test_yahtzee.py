@@ -466,8 +466,7 @@ def test_a_simulation_interval_contains_the_exact_value(tmp_path):
     reviewed = run("yahtzee", "review", stdin=log.read_text())
     assert reviewed.returncode == 0, reviewed.stderr
     assert "total loss 0.000000 expected points" in reviewed.stdout and "(40 games)" in reviewed.stdout
-    report = run("yahtzee", "report", "--games", "30", "--out", str(tmp_path / "report"))
-    assert report.returncode == 0 and "254.587729" in (tmp_path / "report" / "report.md").read_text()
+    # report runs the exact forward pass too (minutes): tests/test_yahtzee_distribution.py
 
 
 def test_review_values_each_decision_and_lists_the_costliest(tmp_path):
