@@ -203,7 +203,8 @@ def page_question(line):
             "rerolls": int(args[2])}, {"--expect": "value", "--move": "move", "--options": "line"}[asked]
 
 
-def test_the_notation_corpus_reads_alike_in_the_page(tmp_path):
+@pytest.mark.node
+def test_the_notation_corpus_reads_alike_in_the_page():
     """Each question of the corpus (and its "= twin") the page can be asked: the Python session's answer,
     or its refusal word for word; and random compact cards (and words refused) read alike."""
     from shutthebox.games.yahtzee.grammar import open_game
