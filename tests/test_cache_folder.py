@@ -86,4 +86,5 @@ def test_the_command_refuses_such_a_cache_before_it_announces_a_solve(tmp_path):
     done = run("yazy", "--target", "200", "--expect", env={store.CACHE_ENV: str(folder)})
     assert done.returncode == 3 and done.stdout == "", done.stderr
     assert done.stderr.count("\n") == 1 and "solving" not in done.stderr, done.stderr
-    assert done.stderr.startswith("ShutTheBox: cache folder %s is not a folder" % folder), done.stderr
+    assert done.stderr.startswith("ShutTheBox: cannot solve table yazy-target.msgpack: cache folder %s is not a "
+                                  "folder" % folder), done.stderr

@@ -310,7 +310,7 @@ def test_a_failed_solve_is_a_message_and_the_server_goes_on(tmp_path):
         assert call(url)[0] == 200 and call(url + "games.json")[0] == 200
         assert solve(url, name)[-1]["state"] == "failed"  # asked again: tried again
         assert solve(url, "goat-g20.msgpack")[-1]["state"] == "failed"  # the worker goes on
-    assert proc.stderr_text.count("cannot write table") == 3, proc.stderr_text
+    assert proc.stderr_text.count("cannot solve table") == 3, proc.stderr_text  # refused before each solve
 
 
 # -- the page's client, solve.js, in chromium -------------------------------------------------------------

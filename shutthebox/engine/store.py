@@ -77,7 +77,10 @@ def open_table(name: str, *, expect: dict, describe=None, path: str | None = Non
 def _build(cached: str, build, expect, describe) -> TableFile:
     # What would stop the solve, found before it starts: a cache folder the table cannot be written to, a
     # missing package of the solver (numpy), then its cost (refused when too large; said when long).
-    check_cache_folder(os.path.dirname(cached))
+    try:
+        check_cache_folder(os.path.dirname(cached))
+    except TableError as error:  # named as every surface names a failed solve (the server's status too)
+        raise TableError("cannot solve table %s: %s" % (os.path.basename(cached), error)) from None
     if hasattr(build, "prepare"):
         build.prepare()
     estimate = build.estimate() if hasattr(build, "estimate") else None
