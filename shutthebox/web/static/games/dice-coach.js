@@ -38,7 +38,8 @@ export function mountDiceGame(section, ctx, game) {
 
   // -- coach: the link's question, each refused parameter named with the command line's words
   const names = game.names;
-  const linkCard = linkParam(params, "cats", (t) => categorySet(names, t), categorySet(names, "all"), every);
+  const readCard = game.cardOf ?? ((t) => categorySet(names, t)); // the game's own card notation, if it has one
+  const linkCard = linkParam(params, "cats", readCard, categorySet(names, "all"), every);
   const cats = toggles(`Open ${game.noun}`, names.map((c) => [c, c]), { name: game.noun, onchange: () => update() });
   cats.root.id = `${id}-cats`;
   cats.root.classList.add("open-shut"); // open like an open tile (wood), scored like a shut one (felt): games.css
@@ -107,7 +108,7 @@ export function mountDiceGame(section, ctx, game) {
   /** A history entry (Back, Forward): its mode and Coach's question. */
   function restore() {
     mode = MODES.includes(params.get("mode")) ? params.get("mode") : "coach";
-    setCard(unlessInvalid(() => categorySet(names, params.get("cats") ?? "all"), () => categorySet(names, "all")));
+    setCard(unlessInvalid(() => readCard(params.get("cats") ?? "all"), () => categorySet(names, "all")));
     diceField.input.value = params.get("dice") ?? DICE;
     rerolls.set(unlessInvalid(() => String(rerollsLeft(params.get("rerolls") ?? "2")), () => "2"));
     own.restore(params);

@@ -116,7 +116,7 @@ export function mount(section, ctx) {
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Choice"), el("th", { scope: "col", class: "num" }, "Expected"),
       el("th", { scope: "col", class: "num" }, "Loss"))), optionRows);
   return mountDiceGame(section, ctx, {
-    id, title, noun: "boxes", names: CATEGORIES, tableSpec, answer,
+    id, title, noun: "boxes", names: CATEGORIES, cardOf, tableSpec, answer,
     own: (params, card, update) => (own = ownFields(params, card, update)),
     show(table, q, box) {
       if (!box.root.contains(options)) { box.root.prepend(startLine); box.root.append(options); }
