@@ -5,9 +5,9 @@
 
 import { sixDecimals } from "../lib/notation.js";
 import { createPlay, isOptimal, pct, tieOf } from "../lib/play.js";
-import { askDiscard, el, plural } from "../lib/ui.js";
+import { el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
-import { coachRow, numberDie } from "./ui.js";
+import { coachRow, numberDie, seatChooser } from "./ui.js";
 import { DICE, ROLLS, actionText } from "./goat-table.js";
 import { actionValues, costOf } from "./goat-values.js";
 
@@ -111,7 +111,7 @@ const points = (cost) => {
 
 /** The rules of a turn for the shell. getTable(): the goal's table. */
 function goatPart(getTable) {
-  let play, board, dice, rollButtons, stopButton, allActions, seatRadios;
+  let play, board, dice, rollButtons, stopButton, allActions, seats;
   let events = []; // what happened since your last decision, one line each
   const result = (g) => {
     const [one, two] = g.scores;
@@ -129,19 +129,7 @@ function goatPart(getTable) {
     confirmWords: "stops",
     build(shell) {
       play = shell;
-      seatRadios = ["1", "2"].map((value) => el("input", { type: "radio", name: "goat-seat", value, id: `goat-seat-${value}` }));
-      const seatBox = el("fieldset", { class: "radios", id: "goat-seat" }, el("legend", {}, "Your seat"),
-        ...seatRadios.map((input) => el("label", { for: input.id }, input, input.value === "1" ? " First player" : " Second player")));
-      seatRadios.forEach((input) => input.addEventListener("change", async () => {
-        const g = play.game(), seat = Number(input.value);
-        if (g && seat === g.seat) return;
-        if (play.inProgress() && !(await askDiscard("Change seat"))) {
-          seatRadios.forEach((r) => { r.checked = Number(r.value) === g.seat; });
-          seatBox.querySelector("input:checked").focus();
-          return;
-        }
-        play.start(null, { seat });
-      }));
+      seats = seatChooser("goat", play);
       board = el("div", { class: "goat-board", id: "goat-board", "aria-live": "polite" });
       dice = el("div", { class: "dice", id: "goat-dice" });
       rollButtons = Array.from({ length: DICE }, (_, i) => el("button", {
@@ -150,13 +138,13 @@ function goatPart(getTable) {
       stopButton = el("button", { type: "button", class: "primary", id: "goat-stop", "data-action": STOP,
         title: "Stop and bank the turn total (S or 0)", onclick: () => play.act(STOP) }, "Stop ", el("kbd", {}, "S"));
       allActions = [...rollButtons, stopButton];
-      return { board: el("div", {}, seatBox, board, dice,
+      return { board: el("div", {}, seats.root, board, dice,
         el("div", { class: "chips goat-actions", role: "group", "aria-label": "Your action", id: "goat-actions" }, ...allActions)),
       items: rollButtons, groups: [allActions] };
     },
     newGame(seed, { seat = 1 } = {}) {
       const g = new Game(getTable(), seed, seat === 2 ? 2 : 1);
-      seatRadios.forEach((r) => { r.checked = Number(r.value) === g.seat; });
+      seats.set(g.seat);
       events = [];
       return g;
     },

@@ -5,9 +5,9 @@
  * Move codes in the link (yours only: the computer's follow from the seed): 1 roll, 0 hold. */
 
 import { createPlay, pct, tieOf } from "../lib/play.js";
-import { askDiscard, el } from "../lib/ui.js";
+import { el } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
-import { coachRow, numberDie } from "./ui.js";
+import { coachRow, numberDie, seatChooser } from "./ui.js";
 import { ADD, BUST, HOLD, ROLL, chanceText, choiceChances, diceOf, fixed, lossOf, rollOutcome } from "./pig-table.js";
 
 export const HOLD_CODE = 0, ROLL_CODE = 1;
@@ -132,7 +132,7 @@ export function chanceWords(table, index, x) {
 
 /** The rules of a turn for the shell. getTable(): the rules' table; openInCoach(position). */
 function pigPart(getTable, openInCoach) {
-  let play, board, dice, rollButton, holdButton, seatRadios;
+  let play, board, dice, rollButton, holdButton, seats;
   let events = []; // what happened since your last decision
   const result = (g) => `${g.winner === g.seat ? "You win" : "The computer wins"}, ${g.scores[g.winner - 1]} to ${g.scores[2 - g.winner]}.`;
   const yours = (g) => !g.over && g.mover === g.seat;
@@ -150,19 +150,7 @@ function pigPart(getTable, openInCoach) {
     confirmWords: "rolls",
     build(shell) {
       play = shell;
-      seatRadios = ["1", "2"].map((value) => el("input", { type: "radio", name: "pig-seat", value, id: `pig-seat-${value}` }));
-      const seatBox = el("fieldset", { class: "radios", id: "pig-seat" }, el("legend", {}, "Your seat"),
-        ...seatRadios.map((input) => el("label", { for: input.id }, input, input.value === "1" ? " First player" : " Second player")));
-      seatRadios.forEach((input) => input.addEventListener("change", async () => {
-        const g = play.game(), seat = Number(input.value);
-        if (g && seat === g.seat) return;
-        if (play.inProgress() && !(await askDiscard("Change seat"))) {
-          seatRadios.forEach((r) => { r.checked = Number(r.value) === g.seat; });
-          seatBox.querySelector("input:checked").focus();
-          return;
-        }
-        play.start(null, { seat });
-      }));
+      seats = seatChooser("pig", play);
       board = el("div", { class: "pig-board", id: "pig-board", "aria-live": "polite" });
       dice = el("div", { class: "dice", id: "pig-dice" });
       rollButton = el("button", { type: "button", class: "primary", id: "pig-roll", "data-code": ROLL_CODE,
@@ -170,13 +158,13 @@ function pigPart(getTable, openInCoach) {
       holdButton = el("button", { type: "button", id: "pig-hold", "data-code": HOLD_CODE,
         title: "Hold: bank the turn total and pass the dice (S or 2)", onclick: () => play.act(HOLD_CODE) }, "Hold ", el("kbd", {}, "S"));
       const actions = [rollButton, holdButton];
-      return { board: el("div", {}, seatBox, board, dice,
+      return { board: el("div", {}, seats.root, board, dice,
         el("div", { class: "chips pig-actions", role: "group", "aria-label": "Your choice", id: "pig-actions" }, ...actions)),
       items: actions, groups: [actions] };
     },
     newGame(seed, { seat = 1 } = {}) {
       const g = new Game(getTable(), seed, seat === 2 ? 2 : 1);
-      seatRadios.forEach((r) => { r.checked = Number(r.value) === g.seat; });
+      seats.set(g.seat);
       events = [];
       return g;
     },

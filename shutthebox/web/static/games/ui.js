@@ -4,7 +4,7 @@
 
 import { unlessInvalid } from "../lib/notation.js";
 import { pct } from "../lib/play.js";
-import { badParam, el } from "../lib/ui.js";
+import { askDiscard, badParam, el } from "../lib/ui.js";
 
 /**
  * The link's parameter `name`: `read(text)` of it, or `fallback` when it is absent or refused
@@ -51,6 +51,26 @@ export function radios(legend, name, items, checked, onchange) {
     value: () => (inputs.find((i) => i.checked) || {}).value,
     set(v) { inputs.forEach((i) => { i.checked = i.value === String(v); }); },
   };
+}
+
+/** "Your seat" in a two-seat game's Play (ids `ID-seat`, `ID-seat-1`, `ID-seat-2`): a change starts a new game
+ * in that seat, asking first when it would discard one in progress. -> { root, set(seat) }. */
+export function seatChooser(id, play) {
+  const inputs = ["1", "2"].map((value) => el("input", { type: "radio", name: `${id}-seat`, value, id: `${id}-seat-${value}` }));
+  const root = el("fieldset", { class: "radios", id: `${id}-seat` }, el("legend", {}, "Your seat"),
+    ...inputs.map((input) => el("label", { for: input.id }, input, input.value === "1" ? " First player" : " Second player")));
+  const set = (seat) => inputs.forEach((input) => { input.checked = Number(input.value) === seat; });
+  inputs.forEach((input) => input.addEventListener("change", async () => {
+    const g = play.game(), seat = Number(input.value);
+    if (g && seat === g.seat) return;
+    if (play.inProgress() && !(await askDiscard("Change seat"))) {
+      set(g.seat);
+      root.querySelector("input:checked").focus();
+      return;
+    }
+    play.start(null, { seat });
+  }));
+  return { root, set };
 }
 
 /** A die shown as its number. */
