@@ -20,7 +20,7 @@ from shutthebox.errors import InvalidQuery
 
 GOOD = os.path.join(ROOT, "tests", "data", "good")
 # Table headers left out, and why.
-WITHOUT = {"yahtzee": "Yahtzee's table class is another engineer's; its odd arguments are listed in the report"}
+WITHOUT: dict = {}
 
 ODD = [2.5, 3.0, float("nan"), float("inf"), True, False, None, "7", "abc", "", "\0", 10**5000, -10**5000, 10**30,
        -1, np.int64(3), np.int8(-1), np.uint64(2**64 - 1), np.float64(2.0), np.bool_(True), b"12", [], [1], (3,),
@@ -60,6 +60,10 @@ EXAMPLES = {
     "yazy": (_shipped("yazy", "yazy"), {"probe_expect": ("all", "13366", 2), "probe_move": ("all", [1, 3, 3, 6, 6], 2)}),
     "yazy-target": (_target, {"probe_target": (200, "all", "13366", 2),
                               "probe_target_move": (200, "ones,sixes", "13366", 1)}),
+    # (card, dice, rerolls, upper, box): a late card whose upper total and yahtzee box are both asked.
+    "yahtzee": (_shipped("yahtzee", "yahtzee"), {"probe_expect": ("ones,chance", "13366", 2, 30, 50),
+                                                 "probe_move": ("ones,chance", [1, 3, 3, 6, 6], 1, 30, "0"),
+                                                 "probe_options": ("ones,chance", "13366", 0, 30, 50)}),
 }
 
 

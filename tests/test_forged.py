@@ -4,8 +4,8 @@ expected score, a move the game has not). Each game's table class says what its 
 a table is refused with exit status 3 naming the file, by a single question, by ``--batch`` (the whole
 array is checked when it is read for the batch) and by the Python API (TableError), never printed.
 
-The copies are made by tests/forge.py from the small good tables of tests/data/good/ (yazy: its shipped
-table; its target mode, not shipped and solved in about 15 s, from a synthetic table of the right shape)."""
+The copies are made by tests/forge.py from the small good tables of tests/data/good/ (yazy and Yahtzee:
+their shipped tables; its target mode, not shipped and solved in about 15 s, from a synthetic table of the right shape)."""
 
 import math
 import os
@@ -91,13 +91,19 @@ CASES = {
     "yazy target mid-turn": ("yazy-target", ["yazy"], "--target 200 --move all 13366 2", "target",
                              (2047 - 1) * 281 + 5, -0.5, _target, lambda table: table.probe_target_move(200, "all",
                                                                                                       "13366", 2)),
+    "yahtzee nan": ("yahtzee-official.msgpack", ["yahtzee"], "--expect all", "turn", 178815, NAN,
+                    _game("yahtzee"), lambda table: table.probe_expect("all")),
+    # Mid-turn, the question reads the states after each choice: scoring chance leaves (ones, 30, box 50).
+    "yahtzee mid-turn": ("yahtzee-official.msgpack", ["yahtzee"],
+                         "--move ones,chance --upper 30 --yahtzee-box 50 13366 2", "turn", 357725, 1e6,
+                         _game("yahtzee"), lambda table: table.probe_move("ones,chance", "13366", 2, 30, 50)),
 }
 SLOW = {"yazy nan", "yazy move"}  # a 14 MB table, copied and read whole
 
 
 def source(name) -> bytes:
-    if name == "yazy":
-        path = os.path.join(ROOT, "data", "yazy.msgpack")
+    if name in ("yazy", "yahtzee-official.msgpack"):  # shipped tables
+        path = os.path.join(ROOT, "data", name if name.endswith(".msgpack") else name + ".msgpack")
     elif name == "yazy-target":
         return yazy_target_table()
     else:

@@ -16,13 +16,13 @@ when yahtzee is open, and in Yatzy); ``dice`` five digits 1-6 in any order;
 ``rerolls`` 0-2. ``load("yatzy")`` is Scandinavian Yatzy's table.
 """
 
-from ...engine.table import Table, load_table
-from ...engine.text import shown_value
+from ...engine.table import Table, Values, load_table
+from ...engine.text import as_whole, shown_value
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
 from .rules import (
-    DEFAULT_JOKER, RULES, YATZY, categories, parse_dice, rerolls_left, rules_dict, sheet, state_index, states,
-    upper_total, yahtzee_box,
+    DEFAULT_JOKER, RULES, YAHTZEE_BONUS, YATZY, categories, has_bonus, parse_dice, rerolls_left, rules_dict, sheet,
+    state_index, states, upper_total, yahtzee_box,
 )
 
 _TURNS_KEPT = 256  # turn-start states whose turn is kept solved (a batch asks many on one card); ~50 kB each
@@ -39,6 +39,14 @@ def load(joker: str = DEFAULT_JOKER, path: str | None = None, build: bool = True
                       hint=" (python build_tables.py --game yahtzee)")
 
 
+def most_to_come(rules: str) -> int:
+    """The most points a whole game can still bring: every box at its best, the upper bonus and, where the
+    rule set pays it, a Yahtzee bonus in every other box (1575 in Yahtzee, 374 in Yatzy)."""
+    found = sheet(rules)
+    bonuses = YAHTZEE_BONUS * (len(found.categories) - 1) if has_bonus(rules) else 0
+    return sum(found.most) + found.upper_bonus + bonuses
+
+
 def open_rules(rules: str) -> "YahtzeeTable":
     """The table of ``rules`` as the command line opens it (the declaration's hook)."""
     return load(rules)
@@ -50,6 +58,9 @@ class YahtzeeTable(Table):
     returns ``default``."""
 
     ARRAYS = {"_turn": "turn"}
+
+    def value_ranges(self) -> dict:
+        return {"turn": Values("an expected number of points", 0.0, float(most_to_come(self.joker)))}
 
     def __init__(self, tablefile, joker: str):
         super().__init__(tablefile)
@@ -68,10 +79,14 @@ class YahtzeeTable(Table):
     def card(self, cats) -> int:
         if type(cats) is int and 0 <= cats <= self.sheet.all:
             return cats
+        if not isinstance(cats, str):
+            number = as_whole(cats)  # a numpy integer is a bitmask too
+            if number is not None and 0 <= number <= self.sheet.all:
+                return number
+            raise InvalidQuery("a card must be text such as ones,%s or all, or its bitmask 0 to %d, not %s"
+                               % (self.sheet.categories[-1], self.sheet.all, shown_value(cats)))
         mask = self._cards.get(cats)
         if mask is None:
-            if not isinstance(cats, str):
-                raise InvalidQuery("a card must be text such as ones,%s or all, not %r" % (self.sheet.name, cats))
             mask = categories(cats, self.joker)
             if len(self._cards) < 1 << 12:
                 self._cards[cats] = mask
@@ -81,13 +96,8 @@ class YahtzeeTable(Table):
         """(card bitmask, upper total, yahtzee box) checked: ``upper`` must be a total the closed upper boxes
         can hold; ``box`` ("50", "0", 50, 0) is required exactly when yahtzee is closed."""
         card = self.card(cats)
-        if upper is None:
-            total = 0
-        elif type(upper) is int:
-            total = upper_total(str(upper), card)
-        else:
-            total = upper_total(upper, card)
-        return card, total, yahtzee_box(None if box is None else str(box), card, self.joker)
+        total = 0 if upper is None else upper_total(_typed("upper total", upper), card)
+        return card, total, yahtzee_box(None if box is None else _typed("yahtzee box (50 or 0)", box), card, self.joker)
 
     def value(self, card: int, upper: int, box: int) -> float:
         """The stored turn-start value of a valid state."""
@@ -111,9 +121,8 @@ class YahtzeeTable(Table):
 
     def _mid_turn(self, cats, dice, rerolls, upper, box):
         card, total, holds = self.state(cats, upper, box)
-        roll = parse_dice(dice) if isinstance(dice, str) else parse_dice("".join(map(str, dice)))
-        count = rerolls_left(rerolls)
-        return self.turn(card, total, holds), roll, count
+        return self.turn(card, total, holds), parse_dice(_dice_text(dice)), rerolls_left(_typed("number of rerolls",
+                                                                                                   rerolls))
 
     # -- the questions -----------------------------------------------------------------------
 
@@ -155,3 +164,23 @@ class YahtzeeTable(Table):
         best = listed[0][0]
         return "; ".join("%s %s %s" % (text, decimal(value, denominator), decimal(max(best - value, 0), denominator))
                          for value, text, _ in listed)
+
+
+def _typed(name: str, value) -> str:
+    """A number the API was given (text, an int or a numpy integer) as the text the command line reads."""
+    if isinstance(value, str):
+        return value
+    number = as_whole(value)
+    if number is None or not -10**12 < number < 10**12:
+        raise InvalidQuery("the %s must be a whole number, not %s" % (name, shown_value(value)))
+    return str(number)
+
+
+def _dice_text(dice) -> str:
+    """Five dice as digits: ``"13366"`` or five faces (``[1, 3, 3, 6, 6]``, numpy integers too)."""
+    if isinstance(dice, str):
+        return dice
+    faces = [as_whole(die) for die in dice] if isinstance(dice, (list, tuple)) and len(dice) <= 16 else [None]
+    if None in faces or not all(0 <= face <= 9 for face in faces):
+        raise InvalidQuery("dice must be five digits 1 to 6 or a list of five faces, not %s" % shown_value(dice))
+    return "".join(map(str, faces))
