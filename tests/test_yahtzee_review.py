@@ -8,13 +8,16 @@ and the points the test adds up itself from the dice, and the identity of the lu
 """
 
 import io
+import os
 import random
 import re
+import subprocess
+import sys
 from fractions import Fraction
 
 import pytest
 
-from conftest import run
+from conftest import ROOT, run
 from test_yahtzee import NAMES, printed, table_of
 
 LINE = re.compile(r"^line (\d+): (.*): (score \S+|keep [\d ]+|keep none)  loss (\d+\.\d{6})  expected final "
@@ -160,3 +163,27 @@ def test_a_perfect_game_has_no_skill_loss_and_its_luck_is_the_rest():
         assert found.group(2) == str(total) and found.group(4) == "0.00"
         luck = total - Fraction(table.probe_expect("all"))
         assert found.group(5) == ("+" if luck >= 0 else "-") and abs(Fraction(found.group(6)) - abs(luck)) < 0.006
+
+
+def test_two_games_glued_without_a_game_line_are_refused_naming_the_line(tmp_path):
+    log = tmp_path / "two.txt"
+    assert run("yahtzee", "simulate", "--games", "2", "--seed", "3", "--log", str(log)).returncode == 0
+    lines = log.read_text().splitlines()
+    second = lines.index("# game 2")
+    glued = lines[:second] + lines[second + 1:]
+    done = run("yahtzee", "review", stdin="\n".join(glued) + "\n")
+    assert done.returncode == 2 and done.stdout == "", done.stdout
+    assert done.stderr == ("ShutTheBox yahtzee review: line %d: the game ended at line %d (its last box scored): "
+                           "start the next game with a '# game' line\n" % (second + 1, second)), done.stderr
+    assert run("yahtzee", "review", str(log)).returncode == 0  # with the line, two games
+
+
+def test_review_with_standard_input_closed_or_unreadable_is_one_line():
+    closed = subprocess.run([sys.executable, os.path.join(ROOT, "ShutTheBox"), "yahtzee", "review"],
+                            stdin=subprocess.DEVNULL, capture_output=True, text=True, preexec_fn=lambda: os.close(0))
+    assert closed.returncode == 2 and closed.stdout == "", closed.stdout
+    assert closed.stderr.startswith("ShutTheBox yahtzee review: no game to review: standard input is closed"), \
+        closed.stderr
+    assert closed.stderr.count("\n") == 1
+    garbled = run("yahtzee", "review", stdin=b"\xff\xfe\n")  # not UTF-8: refused as a decision, one line
+    assert garbled.returncode == 2 and garbled.stderr.count(b"\n") == 1, garbled.stderr

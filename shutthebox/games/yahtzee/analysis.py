@@ -381,7 +381,7 @@ def check_chain(previous: Decision | None, decision: Decision, joker: str) -> No
 
 def review(table, lines) -> tuple[list, list]:
     """(decisions, games): each decision valued; games as lists of decisions (a ``# game`` line starts one)."""
-    decisions, games, previous = [], [[]], None
+    decisions, games, previous, ended = [], [[]], None, None
     for number, line in enumerate(lines, 1):
         text = line.strip()
         if not text:
@@ -389,8 +389,11 @@ def review(table, lines) -> tuple[list, list]:
         if text.startswith("#"):
             if "game" in text.split() and games[-1]:
                 games.append([])
-                previous = None
+                previous = ended = None
             continue
+        if ended is not None:  # two games glued together would be reviewed as one
+            raise InvalidQuery("line %d: the game ended at line %d (its last box scored): start the next game "
+                               "with a '# game' line" % (number, ended))
         try:
             decision = parse_decision(table, number, text)
             value_decision(table, decision)
@@ -403,7 +406,7 @@ def review(table, lines) -> tuple[list, list]:
             decision.so_far = before.so_far + (Scored(table.joker, before.card, before.upper, before.box,
                                                       before.move[1], before.roll).total
                                                if before.move[0] == "score" else 0)
-        previous = None if game_over else decision  # after the last box, a new game may follow
+        previous, ended = (None, number) if game_over else (decision, None)
         decisions.append(decision)
         games[-1].append(decision)
     if not decisions:
@@ -547,8 +550,15 @@ def review_main(argv) -> int:
             except (OSError, UnicodeDecodeError) as error:
                 raise InvalidQuery("cannot read %s (%s)" % (shown(args.file), getattr(error, "strerror", None)
                                                             or error)) from None
+        elif sys.stdin is None:
+            raise InvalidQuery("no game to review: standard input is closed (give the game on standard input or "
+                               "as FILE)")
         else:
-            lines = sys.stdin.read().splitlines()
+            try:
+                lines = sys.stdin.read().splitlines()
+            except (OSError, UnicodeDecodeError) as error:
+                raise InvalidQuery("cannot read standard input (%s)" % (getattr(error, "strerror", None)
+                                                                        or error)) from None
         played = logged_rules(lines)
         given = None if args.joker is None and args.variant is None else variant_rule(args.variant, args.joker)
         if given is not None and played is not None and given != played:
