@@ -34,7 +34,7 @@ class Progress:
     at most ten times a second; clears its line when closed.
     """
 
-    def __init__(self, total: int, label: str = "", stream=None, unit: str = "games", enabled=None):
+    def __init__(self, total: int, label: str = "", stream=None, unit: str = "games", enabled=None, begun: int = 0):
         self.stream = stream if stream is not None else sys.stderr
         if enabled is None:
             try:
@@ -46,6 +46,7 @@ class Progress:
         self.label = label
         self.unit = unit
         self.started = time.perf_counter()
+        self.begun = begun  # done before this run started (a resumed build): not in the rate
         self._drawn = 0.0
         self.observer = _OBSERVER.get()
 
@@ -68,10 +69,11 @@ class Progress:
         fraction = min(done / self.total, 1.0)
         width = 30
         filled = int(fraction * width)
-        rate = done / (now - self.started) if now > self.started else 0.0
+        rate = (done - self.begun) / (now - self.started) if now > self.started else 0.0
+        left = " %s left" % _duration((self.total - done) / rate) if rate > 0 and done < self.total else ""
         self.stream.write(
-            "\r%-14s [%s%s] %3d%%  %s %s/s " % (
-                self.label[:14], "#" * filled, "." * (width - filled), fraction * 100, _short(rate), self.unit)
+            "\r%-14s [%s%s] %3d%%  %s %s/s%s " % (
+                self.label[:14], "#" * filled, "." * (width - filled), fraction * 100, _short(rate), self.unit, left)
         )
         self.stream.flush()
 
@@ -87,3 +89,9 @@ def _short(number: float) -> str:
         if number >= limit:
             return "%.1f%s" % (number / limit, suffix)
     return "%.0f" % number
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 3600:
+        return "%dh%02dm" % divmod(int(seconds) // 60, 60)
+    return "%dm%02ds" % divmod(int(seconds), 60) if seconds >= 60 else "%ds" % seconds

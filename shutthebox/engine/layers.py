@@ -1,0 +1,351 @@
+"""A layered exact build (build time): each layer's blocks are independent tasks, run here or on Dask.
+
+Layer k's values depend only on layer k-1's (for the dice games, the layer is the number of open
+categories). A ``Job`` lists every layer's block keys and the module-level ``solve(key, previous)`` that
+returns one block's numpy array; ``run_layers`` solves the layers in order and returns every block::
+
+    job = Job("yazy-duel-v1-c2047", layers=((0,), (1, 2), ...), solve=solve_block)
+    blocks = run_layers(job)            # blocks[k][i]: the array of job.layers[k][i]
+
+Blocks are fixed by the solver, never by the number of workers, so the bytes are the same for 1, 2 or N
+workers: one worker runs in this process with no extra package; more run on Dask distributed (the
+``cluster`` extra), a ``LocalCluster`` of this machine's cores or an existing cluster's address. The
+previous layer reaches the workers through Dask (scattered to each), so no shared folder is needed.
+Each finished layer is written here, atomically, into a checkpoint folder; a killed build resumes from
+the last finished layer, and a lost worker's tasks are run again by Dask's scheduler. docs/CLUSTER.md
+says how to use it, docs/DECISIONS.md why Dask.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import re
+import time
+from dataclasses import dataclass
+from typing import Callable
+
+from ..errors import InvalidQuery, ShutTheBoxError
+from .text import as_whole, shown, whole_in
+
+WORKERS_ENV = "SHUTTHEBOX_WORKERS"
+CLUSTER_ENV = "SHUTTHEBOX_CLUSTER"
+INSTALL = 'install the cluster extra: `python3 -m pip install -e ".[cluster]"` in the shutthebox checkout'
+MAX_WORKERS = 4096
+# Starting a local cluster of worker processes costs about 2 s here: a build runs in this process until
+# its serial work passes this many seconds, then starts the cluster for the rest. A small job never pays
+# for a cluster, and a large one loses at most this much (plus one block) to having started serially.
+SERIAL_SECONDS = 2.0
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
+_LAYER_FILE = re.compile(r"layer-[0-9]{3,6}\.npy")
+MANIFEST = "manifest.json"
+
+
+class LayersError(ShutTheBoxError):
+    """The build cannot run where it was asked to: no cluster extra, a cluster out of reach, a bad block."""
+
+    exit_status = 3
+
+
+@dataclass(frozen=True)
+class Job:
+    """A layered build: ``name`` (the checkpoint's folder: say the solver's version and rules in it),
+    ``layers`` (each layer's block keys, picklable: ints, tuples) and ``solve(key, previous) -> array``, a
+    module-level function; ``previous`` is the tuple of the previous layer's arrays (None for layer 0)."""
+
+    name: str
+    layers: tuple
+    solve: Callable
+
+    def __post_init__(self):
+        if not isinstance(self.name, str) or not _NAME.fullmatch(self.name):
+            raise ValueError("a job's name is letters, digits, '.', '_' and '-' (a folder name), not %r"
+                             % (self.name,))
+        layers = tuple(tuple(layer) for layer in self.layers)
+        if not layers:
+            raise ValueError("job %s has no layers" % self.name)
+        object.__setattr__(self, "layers", layers)
+        if not callable(self.solve):
+            raise ValueError("job %s: solve must be a function solve(key, previous)" % self.name)
+
+    def fingerprint(self) -> str:
+        """What a checkpoint must match to be reused: the name, the solve function's name and every key."""
+        what = "%s\n%s.%s\n%r" % (self.name, getattr(self.solve, "__module__", ""),
+                                  getattr(self.solve, "__qualname__", repr(self.solve)), self.layers)
+        return hashlib.sha256(what.encode("utf-8")).hexdigest()
+
+
+def run_layers(job: Job, workers=None, cluster=None, checkpoint=None, progress=True, *,
+               keep: bool = False, serial_seconds: float = SERIAL_SECONDS) -> tuple:
+    """Solve ``job``; return a tuple over its layers of tuples of block arrays (the order of ``job.layers``).
+
+    ``workers``: None is ``$SHUTTHEBOX_WORKERS``, else this machine's cores (in this process when the
+    cluster extra is absent); 1 runs here, serially. ``cluster``: an existing Dask scheduler's address
+    (None: ``$SHUTTHEBOX_CLUSTER``); its own workers run the blocks. ``checkpoint``: the folder of
+    finished layers (default: the cache's ``layers/NAME``); removed when the build is done, unless
+    ``keep``. ``progress``: a bar on a terminal. ``serial_seconds``: see ``SERIAL_SECONDS`` (0 starts
+    the workers at once; a cluster's address always uses the cluster).
+    """
+    count, asked = worker_count(workers)
+    address = cluster_address(cluster)
+    distribute = address is not None or count > 1
+    if distribute and not _have_dask():
+        if address is not None or asked:
+            what = "the cluster %s" % address if address is not None else "%d workers" % count
+            raise LayersError("building on %s needs Dask distributed: %s" % (what, INSTALL))
+        distribute = False  # the default count: this process, as without the extra
+    store = Checkpoint(checkpoint if checkpoint is not None else default_folder(job.name), job)
+    done = store.load()
+    total = sum(len(layer) for layer in job.layers)
+    runner = _Runner(count, address, serial_seconds if address is None else 0.0, distribute)
+    bar = _bar(progress, job, total, sum(len(layer) for layer in done))
+    try:
+        for index in range(len(done), len(job.layers)):
+            blocks = runner.layer(job, index, done[-1] if done else None, bar)
+            store.save(index, blocks)
+            done.append(blocks)
+    finally:
+        bar.close()
+        runner.close()
+    if not keep:
+        store.remove()
+    return tuple(done)
+
+
+def worker_count(workers=None) -> tuple[int, bool]:
+    """(how many workers, whether they were asked for) from ``workers`` or ``$SHUTTHEBOX_WORKERS``."""
+    if workers is not None:
+        count = as_whole(workers)
+        if count is None or not 1 <= count <= MAX_WORKERS:
+            raise InvalidQuery("workers must be a whole number from 1 to %d, not %s" % (MAX_WORKERS, shown(workers)))
+        return count, True
+    text = os.environ.get(WORKERS_ENV, "").strip()
+    if text:
+        return whole_in(WORKERS_ENV, text, 1, MAX_WORKERS), True
+    if hasattr(os, "sched_getaffinity"):
+        return max(len(os.sched_getaffinity(0)), 1), False
+    return max(os.cpu_count() or 1, 1), False
+
+
+def cluster_address(cluster=None) -> str | None:
+    """The Dask scheduler's address from ``cluster`` or ``$SHUTTHEBOX_CLUSTER``; None: none given."""
+    text = cluster if cluster is not None else os.environ.get(CLUSTER_ENV, "")
+    if not isinstance(text, str):
+        raise InvalidQuery("a cluster is named by its address (tcp://HOST:8786), not %s" % shown(text))
+    text = text.strip()
+    if text and (any(character.isspace() for character in text) or not text.isprintable()):
+        raise InvalidQuery("%s is not a cluster's address (tcp://HOST:8786)" % shown(text))
+    return text or None
+
+
+def default_folder(name: str) -> str:
+    from .store import cache_dir
+
+    return os.path.join(cache_dir(), "layers", name)
+
+
+def _have_dask() -> bool:
+    try:
+        import distributed  # noqa: F401 - only whether it is there
+    except ImportError:
+        return False
+    return True
+
+
+def _checked(job: Job, key, block):
+    """``block`` if it is a numpy array of numbers (what a checkpoint can hold); LayersError otherwise."""
+    import numpy as np
+
+    if not isinstance(block, np.ndarray) or block.dtype.hasobject:
+        raise LayersError("job %s: solve(%s) returned %s, not a numpy array of numbers"
+                          % (job.name, shown(repr(key)), shown(type(block).__name__)))
+    return block
+
+
+class _Runner:
+    """Runs a layer's blocks: here, one after another, until ``serial_seconds`` of work have passed (and
+    only here without ``distribute``); then on the Dask workers, started once and kept for every layer."""
+
+    def __init__(self, workers: int, address, serial_seconds: float, distribute: bool):
+        self.workers, self.address, self.distribute = workers, address, distribute
+        self.serial_seconds, self.serial = serial_seconds, 0.0
+        self.client = self.cluster = None
+
+    def layer(self, job: Job, index: int, previous, bar) -> tuple:
+        keys = job.layers[index]
+        blocks = [None] * len(keys)
+        pending = list(range(len(keys)))
+        while pending and self.client is None and not (self.distribute and self.serial >= self.serial_seconds):
+            position = pending.pop(0)
+            started = time.perf_counter()
+            blocks[position] = _checked(job, keys[position], job.solve(keys[position], previous))
+            self.serial += time.perf_counter() - started
+            bar.step()
+        if pending:
+            self._start()
+            self._remote(job, keys, pending, previous, blocks, bar)
+        return tuple(blocks)
+
+    def _remote(self, job, keys, pending, previous, blocks, bar) -> None:
+        from distributed import as_completed
+
+        client = self.client
+        # Each worker gets the previous layer once, not once per task.
+        shared = client.scatter([previous], broadcast=True, hash=False)[0] if previous is not None else None
+        futures = {client.submit(job.solve, keys[position], shared, pure=False): position for position in pending}
+        try:
+            for future in as_completed(futures, loop=client.loop):
+                position = futures[future]
+                blocks[position] = _checked(job, keys[position], future.result())
+                bar.step()
+        finally:
+            client.cancel([future for future in futures if not future.done()])
+            if shared is not None:
+                shared.release()
+
+    def _start(self) -> None:
+        if self.client is not None:
+            return
+        import logging
+
+        from distributed import Client, LocalCluster
+
+        if self.address is not None:
+            try:
+                self.client = Client(self.address, timeout="20s", set_as_default=False)
+            except (OSError, ValueError, TypeError) as error:
+                raise LayersError("cannot reach the cluster at %s (%s): is its scheduler running?"
+                                  % (shown(self.address), shown(str(error).splitlines()[0] if str(error)
+                                                                else type(error).__name__))) from None
+            return
+        # One single-threaded process a worker: the solvers are numpy, and processes keep them apart.
+        self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                    dashboard_address=None, silence_logs=logging.ERROR)
+        self.client = Client(self.cluster, set_as_default=False)
+
+    def close(self) -> None:
+        for part in (self.client, self.cluster):
+            if part is not None:
+                try:
+                    part.close()
+                except Exception:  # noqa: BLE001 - a cluster already gone: nothing left to close
+                    pass
+        self.client = self.cluster = None
+
+
+class Checkpoint:
+    """A job's finished layers in ``folder``: ``layer-NNN.npy`` (the layer's blocks, one ``.npy`` record
+    after another) and ``manifest.json`` (the job's name and fingerprint, and each layer file's sha256).
+    A manifest of another job, or a damaged file, is never used: the build goes on from before it."""
+
+    def __init__(self, folder: str, job: Job):
+        self.folder, self.job = folder, job
+        self.finished = []  # manifest entries of the layers written
+
+    def _path(self, index: int) -> str:
+        return os.path.join(self.folder, "layer-%03d.npy" % index)
+
+    def load(self) -> list:
+        """The finished layers' blocks, in order (as many as the checkpoint holds, maybe none)."""
+        import numpy as np
+
+        try:
+            with open(os.path.join(self.folder, MANIFEST), "rb") as handle:
+                manifest = json.loads(handle.read().decode("utf-8"))
+            ours = manifest.get("job") == self.job.name and manifest.get("fingerprint") == self.job.fingerprint()
+            entries = manifest.get("layers") if ours else None
+        except (OSError, ValueError, AttributeError):
+            entries = None
+        if not isinstance(entries, list):
+            self._clear()  # another job's, or none: start afresh
+            return []
+        layers = []
+        for index, entry in enumerate(entries[:len(self.job.layers)]):
+            try:
+                with open(self._path(index), "rb") as handle:
+                    data = handle.read()
+                if not isinstance(entry, dict) or hashlib.sha256(data).hexdigest() != entry.get("sha256"):
+                    break
+                stream = io.BytesIO(data)
+                blocks = tuple(np.lib.format.read_array(stream, allow_pickle=False)
+                               for _ in self.job.layers[index])
+                if stream.tell() != len(data):
+                    break
+            except (OSError, ValueError, EOFError):
+                break
+            layers.append(blocks)
+            self.finished.append(entry)
+        return layers
+
+    def save(self, index: int, blocks: tuple) -> None:
+        """Write layer ``index`` (the layers before it are written), then the manifest naming it."""
+        import numpy as np
+
+        from .writer import write_atomic
+
+        stream = io.BytesIO()
+        for block in blocks:
+            np.lib.format.write_array(stream, block, allow_pickle=False)
+        data = stream.getvalue()
+        try:
+            write_atomic(self._path(index), data)
+            self.finished = self.finished[:index] + [{"sha256": hashlib.sha256(data).hexdigest(),
+                                                      "blocks": len(blocks)}]
+            manifest = {"job": self.job.name, "fingerprint": self.job.fingerprint(),
+                        "layers_in_job": len(self.job.layers), "layers": self.finished}
+            write_atomic(os.path.join(self.folder, MANIFEST), json.dumps(manifest, indent=1) + "\n")
+        except OSError as error:
+            raise LayersError("cannot write the checkpoint of %s in %s (%s)"
+                              % (self.job.name, self.folder, error.strerror or error)) from None
+
+    def _clear(self) -> None:
+        """Remove the layer files and manifest (only those names) of whatever job was here before."""
+        try:
+            names = os.listdir(self.folder)
+        except OSError:
+            return
+        for name in names:
+            if name == MANIFEST or _LAYER_FILE.fullmatch(name):
+                try:
+                    os.unlink(os.path.join(self.folder, name))
+                except OSError:
+                    pass
+
+    def remove(self) -> None:
+        """The build is done: its checkpoint files go, and the folder if nothing else is in it."""
+        self._clear()
+        try:
+            os.rmdir(self.folder)
+        except OSError:
+            pass
+
+
+class _Bar:
+    """The progress bar over every block of the job, labelled with the layer being solved."""
+
+    def __init__(self, bar, job: Job, done: int):
+        self.bar, self.job, self.done = bar, job, done
+        self.ends = []  # the number of blocks done when each layer is finished
+        for layer in job.layers:
+            self.ends.append((self.ends[-1] if self.ends else 0) + len(layer))
+
+    def step(self) -> None:
+        self.done += 1
+        if self.bar is not None:
+            layer = next((index for index, end in enumerate(self.ends) if self.done <= end), len(self.ends) - 1)
+            self.bar.label = "layer %d/%d" % (layer + 1, len(self.ends))
+            self.bar.update(self.done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _bar(progress: bool, job: Job, total: int, done: int) -> _Bar:
+    if not progress:
+        return _Bar(None, job, done)
+    from .progress import Progress
+
+    return _Bar(Progress(total, "layer 1/%d" % len(job.layers), unit="blocks", begun=done), job, done)
