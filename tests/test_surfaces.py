@@ -312,7 +312,7 @@ def test_a_batch_answers_every_line_as_the_reference_path_does(game):
         from bench import BATCH_LINES
     finally:
         sys.path.pop(0)
-    from shutthebox.engine.command import remembered_lines
+    from shutthebox.engine.command import Memo, remembered_lines
 
     rng = random.Random(640)
     count = 300 if game == "yahtzee" else 6000
@@ -327,7 +327,31 @@ def test_a_batch_answers_every_line_as_the_reference_path_does(game):
     lines += ["", "   ", "--rules", "--expect"]
     grammar = registry.grammar(game)
     quick, _ = grammar.open_game({}, None).answer_lines(lines)
-    reference, _ = remembered_lines(grammar.open_game({}, None), lines, {})
+    reference, _ = remembered_lines(grammar.open_game({}, None), lines, Memo())
     for line, got, wanted in zip(lines, quick, reference):
         assert got == wanted, line
     assert sum(not text.startswith("error:") for text in reference) > count // 10  # not only refusals
+
+
+def test_a_batch_remembers_answers_within_a_bounded_number_of_characters(monkeypatch):
+    """Long answers (a Yahtzee --options line is ~0.5 kB) stop being remembered when the memo's characters run
+    out; every line is still answered, and a remembered line is not asked again."""
+    from shutthebox.engine import command
+
+    monkeypatch.setattr(command, "MEMO_CHARACTERS", 1000)
+
+    class Session:
+        asked = 0
+
+        def answer(self, tokens):
+            Session.asked += 1
+            return tokens[0] * 100
+
+    memo = command.Memo()
+    lines = ["q%d" % number for number in range(20)]
+    out, ok = command.remembered_lines(Session(), lines + lines, memo)
+    assert ok and out == [line * 100 for line in lines + lines]
+    kept = len(memo)
+    assert 0 < kept < 20 and memo.room >= 0
+    assert sum(len(line) + len(answer) for line, (answer, _) in memo.items()) <= 1000
+    assert Session.asked == 40 - kept  # the remembered lines were answered once

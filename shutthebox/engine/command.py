@@ -200,19 +200,33 @@ def answer_line(session, line: str) -> tuple[str, bool]:
         return "error: %s" % one_line(error), False
 
 
-# Answers remembered per batch run: a line asked again costs one dict lookup.
-MEMO_LIMIT = 1 << 20
+# Answers remembered per batch run: a line asked again costs one dict lookup. The memory is bounded by
+# characters, not lines: a Yahtzee --options answer is ~0.5 kB, and a million of them would take a gigabyte.
+MEMO_LIMIT = 1 << 20  # lines
+MEMO_CHARACTERS = 48 << 20  # of questions and answers (with a dict entry's ~150 bytes each: under ~100 MB)
 
 
-def remembered_lines(session, lines, memo: dict) -> tuple[list, bool]:
+class Memo(dict):
+    """line -> (answer, ok), remembered while ``room`` (characters) lasts."""
+
+    __slots__ = ("room",)
+
+    def __init__(self):
+        super().__init__()
+        self.room = MEMO_CHARACTERS
+
+
+def remembered_lines(session, lines, memo: Memo) -> tuple[list, bool]:
     """Batch lines answered by ``session.answer``, each distinct line once: ``memo`` maps a
-    line to (answer, ok) for the session's whole run."""
+    line to (answer, ok) for the session's whole run, up to its limits."""
     out, ok = [], True
     for line in lines:
         found = memo.get(line)
         if found is None:
             found = answer_line(session, line)
-            if len(memo) < MEMO_LIMIT:
+            cost = len(line) + len(found[0])
+            if memo.room >= cost and len(memo) < MEMO_LIMIT:
+                memo.room -= cost
                 memo[line] = found
         out.append(found[0])
         ok = ok and found[1]
@@ -227,7 +241,7 @@ class TableSession:
         self.path = path  # --table, or None
         self._table = None
         self._batch = None
-        self._memo: dict = {}
+        self._memo = Memo()
 
     def open_table(self):
         raise NotImplementedError
