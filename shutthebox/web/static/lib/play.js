@@ -303,8 +303,9 @@ export function createPlay(part, page) {
     const done = act(code);
     if (!done) return false;
     runAuto(true);
-    // the focus follows the game once you act in it, unless you have gone elsewhere
-    if (document.activeElement === document.body || play.root.contains(document.activeElement)) play.focus(byKey ? null : code);
+    // the focus follows the game once you act in it, unless you clicked elsewhere; a key's move always brings it
+    // into the game (else Enter, as the page says, would press the mode button that still holds the focus)
+    if (byKey || document.activeElement === document.body || play.root.contains(document.activeElement)) play.focus(byKey ? null : code);
     return true;
   };
 

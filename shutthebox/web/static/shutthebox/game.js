@@ -9,7 +9,7 @@
  * and 12: lib/play.js's MOVE_DIGITS). `moves=r45r9r18` rolled, closed 4 and 5, rolled, closed 9,
  * rolled, closed 1 and 8. The computer's moves follow from the seed. */
 
-import { askDiscard, badParam } from "../lib/ui.js";
+import { askDiscard, asking, badParam } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
 import { MOVE_DIGITS } from "../lib/play.js";
 import { tilesOf } from "./table.js";
@@ -219,12 +219,21 @@ export class GameMode {
 
   // -- the keys
 
+  /** A key's move while the focus is outside the game (on the mode's tab, pressed by Enter): the focus comes into
+   * the game, as after a click, so that Enter then does what the page says instead of pressing that tab again. */
+  intoGame() {
+    const section = this.el("section"), now = document.activeElement;
+    if (section.hidden || asking() || !now || now === document.body || section.contains(now)) return;
+    const g = this.game;
+    (g?.over ? this.el("newGame") : this.awaiting === "move" ? this.el("confirm") : this.el("roll")).focus();
+  }
+
   key(key, event) {
     const tile = this.app.tileKey(key, this.board);
     if (tile || /^[rRnNhHoO ]$/.test(key) || key === "Enter" || key === "Escape") this.engaged = true;
-    if (tile) { this.pick(tile); return true; }
-    if (key === "r" || key === "R") { this.roll(); return true; }
-    if ((key === "o" || key === "O") && this.oneDieChoice()) { this.roll(1); return true; }
+    if (tile) { this.pick(tile); this.intoGame(); return true; }
+    if (key === "r" || key === "R") { this.roll(); this.intoGame(); return true; }
+    if ((key === "o" || key === "O") && this.oneDieChoice()) { this.roll(1); this.intoGame(); return true; }
     if (key === "Enter") {
       // Enter does the action: close the chosen tiles, or roll when that is what comes next.
       if (this.awaiting === "roll") this.roll(); else this.confirm();
