@@ -4,6 +4,7 @@
     python3 build_tables.py                  # (re)write data/*.msgpack where they changed
     python3 build_tables.py --check          # rebuild in memory; exit 1 if data/ differs, saying what differs
     python3 build_tables.py --game toggle    # only that game's tables
+    python3 build_tables.py --workers 2      # layered builds on 2 workers (--cluster ADDRESS: a Dask cluster)
 
 Never imported by the package: the query path only reads what this writes.
 """
@@ -11,11 +12,13 @@ Never imported by the package: the query path only reads what this writes.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import sys
 import time
 
 from shutthebox import registry
+from shutthebox.engine import layers
 from shutthebox.engine.writer import write_atomic
 
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
@@ -208,6 +211,12 @@ def _flush() -> None:
         raise _Unwritable(error) from None
 
 
+def _workers(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= layers.MAX_WORKERS:
+        raise argparse.ArgumentTypeError("a whole number from 1 to %d, not '%s'" % (layers.MAX_WORKERS, text[:60]))
+    return int(text)
+
+
 class _Help(argparse.Action):
     """argparse's --help, but a help that cannot be written is an error (argparse's own ignores it)."""
 
@@ -248,7 +257,18 @@ def _main(argv=None) -> int:
     parser.add_argument("--check", action="store_true", help="exit 1 if data/ differs from a fresh build")
     parser.add_argument("--out", default=DATA, help="folder to write (default: data/)")
     parser.add_argument("--game", action="append", choices=sorted(registry.GAMES), help="only this game (repeatable)")
+    parser.add_argument("--workers", type=_workers, metavar="N", help="workers of a layered build (docs/CLUSTER.md); "
+                        "default $SHUTTHEBOX_WORKERS or this machine's cores")
+    parser.add_argument("--cluster", metavar="ADDRESS", help="build on this Dask scheduler (tcp://HOST:8786); "
+                        "default $SHUTTHEBOX_CLUSTER")
     args = parser.parse_args(argv)
+    if (args.cluster or (args.workers or 1) > 1) and importlib.util.find_spec("distributed") is None:
+        parser.error("--workers and --cluster need Dask distributed: " + layers.INSTALL)
+    # Layered builds (engine/layers.py) read these, also when solved on first use.
+    if args.workers is not None:
+        os.environ[layers.WORKERS_ENV] = str(args.workers)
+    if args.cluster is not None:
+        os.environ[layers.CLUSTER_ENV] = args.cluster
     if os.path.exists(args.out) and not os.path.isdir(args.out):
         parser.error("--out %s is not a folder" % args.out)
     stale = []
