@@ -14,7 +14,11 @@ code (``python -m shutthebox.web.solving NAME``: the game's opener, as the
 command line solves it, into the same cache), so that a solve can be stopped
 and its memory given back at once: ``DELETE``, the page's Cancel, kills it, and
 so does a solve nobody has asked about for ``idle`` seconds (the page asks every
-250 ms while it waits). The child passes its progress back as JSON lines on its
+250 ms while it waits). Several pages (tabs) may wait for one solve: each names
+itself in every request (``X-ShutTheBox-Page``, a random word of its own), and
+a ``DELETE`` (Cancel, or a page closed or reloaded) stops the solve only when no
+other page has asked about it within ``idle`` seconds; otherwise it only says
+that page no longer waits. The child passes its progress back as JSON lines on its
 standard output; the server's progress reaches 100% only once the table is
 written and every byte of it verified. At most ``WAITING`` more tables wait
 their turn, beyond that the answer is "busy" (503). The request threads only
@@ -34,6 +38,7 @@ from .tables import PROG
 
 WAITING = 4  # names queued behind the one being solved
 KEPT = 64  # finished statuses remembered for the page to read (failures, cancels, the last progress)
+PAGES = 32  # pages remembered as waiting for one solve (the most recent)
 READY, QUEUED, SOLVING, FAILED, CANCELLED = "ready", "queued", "solving", "failed", "cancelled"
 ABSENT = "absent"  # not there, not asked for
 IDLE_ENV = "SHUTTHEBOX_SOLVE_IDLE"
@@ -103,12 +108,13 @@ class Solves:
 
     # -- the requests' side: read and change statuses, never wait for a solve ------------------------------
 
-    def status(self, name: str) -> tuple[int, dict]:
-        """(HTTP status, JSON object) for ``GET /solve/NAME``: asking keeps a solve going."""
+    def status(self, name: str, page=None) -> tuple[int, dict]:
+        """(HTTP status, JSON object) for ``GET /solve/NAME``: asking keeps a solve going, and ``page`` (the page's
+        own word, or None) waiting for it."""
         with self._lock:
             known = self._status.get(name)
             if known is not None and known["state"] in (QUEUED, SOLVING):
-                known["asked"] = time.monotonic()
+                _asked(known, page)
                 return 200, self._shown(name, known)
         if self.routes.path("/" + name):  # shipped, cached, or solved here: every byte verified
             return 200, self._shown(name, {"state": READY, "progress": _full((known or {}).get("progress"))})
@@ -128,13 +134,13 @@ class Solves:
             absent["damaged"] = damaged
         return 200, absent  # an expected answer, not an error: the page asks before every first use
 
-    def start(self, name: str) -> tuple[int, dict]:
+    def start(self, name: str, page=None) -> tuple[int, dict]:
         """(HTTP status, JSON object) for ``POST /solve/NAME``: queue the solve unless the table is there,
-        on its way, or refused (above the limit, or of a cost nobody can say)."""
+        on its way, or refused (above the limit, or of a cost nobody can say); ``page`` waits for it."""
         with self._lock:
             known = self._status.get(name)
             if known is not None and known["state"] in (QUEUED, SOLVING):
-                known["asked"] = time.monotonic()
+                _asked(known, page)
                 return 200, self._shown(name, known)
         if self.routes.path("/" + name):
             return 200, self._shown(name, {"state": READY})
@@ -148,11 +154,13 @@ class Solves:
                 return 503, self._shown(name, {"state": FAILED, "error": "the server is stopping"})
             known = self._status.get(name)
             if known is not None and known["state"] in (QUEUED, SOLVING):
+                _asked(known, page)
                 return 200, self._shown(name, known)  # another request queued it meanwhile
             if len(self._queue) >= WAITING:
                 return 503, self._shown(name, {"state": FAILED, "error": "busy: %d tables are waiting to be "
                                                "solved; try again when one is ready" % len(self._queue)})
-            known = self._status[name] = {"state": QUEUED, "asked": time.monotonic()}
+            known = self._status[name] = {"state": QUEUED}
+            _asked(known, page)
             self._queue.append(name)
             if self._worker is None:  # started on first use: a server never asked to solve runs no extra thread
                 self._worker = threading.Thread(target=self._work, name="solve", daemon=True)
@@ -160,11 +168,20 @@ class Solves:
             self._lock.notify_all()
             return 202, self._shown(name, known)
 
-    def cancel(self, name: str) -> tuple[int, dict]:
-        """(HTTP status, JSON object) for ``DELETE /solve/NAME``: a queued solve is dropped, a running one is
-        killed (its memory is given back when this returns); any other table is left as it is."""
+    def cancel(self, name: str, page=None) -> tuple[int, dict]:
+        """(HTTP status, JSON object) for ``DELETE /solve/NAME``: ``page`` no longer waits; when no other page
+        does, a queued solve is dropped, a running one is killed (its memory is given back when this
+        returns); any other table is left as it is. A solve others still wait for goes on: its status says
+        how many pages (``waiting``)."""
         with self._lock:
             known = self._status.get(name)
+            if known is not None and known["state"] in (QUEUED, SOLVING):
+                pages = known.setdefault("pages", {})
+                pages.pop(page, None)
+                now = time.monotonic()
+                waiting = sum(1 for when in pages.values() if now - when <= self.idle)
+                if waiting:
+                    return 200, {**self._shown(name, known), "waiting": waiting}
             if known is not None and known["state"] == QUEUED:
                 self._queue.remove(name)
                 self._end(name, known, CANCELLED, "the solve of %s was cancelled" % name)
@@ -342,6 +359,17 @@ class Solves:
             if self._status.get(old, {}).get("state") in (READY, FAILED, CANCELLED) and old not in self._finished:
                 del self._status[old]
         self._lock.notify_all()
+
+
+def _asked(status, page) -> None:
+    """Under the lock: someone asked about a solve now, ``page`` (its word, or None) among those waiting."""
+    now = status["asked"] = time.monotonic()
+    if page is not None:
+        pages = status.setdefault("pages", {})
+        pages.pop(page, None)  # the most recent last
+        pages[page] = now
+        while len(pages) > PAGES:
+            del pages[next(iter(pages))]
 
 
 def _full(progress):

@@ -4,7 +4,8 @@
  * the page presses Solve: GET /solve/NAME.msgpack says what solving it would
  * cost (size, memory, time), the page shows that with a Solve button, and only
  * its click POSTs; GET then follows the solve until the table is ready to fetch
- * at NAME.msgpack. Cancel (or leaving the page) DELETEs it: the server stops it.
+ * at NAME.msgpack. Cancel (or leaving the page) DELETEs it: the server stops it unless another page (tab)
+ * waits for it too (each page names itself in X-ShutTheBox-Page).
  *
  *   await solveTable("t9-2d6-one6-p3.msgpack", ({state, done, total}) => ...);  // after a click
  *   await fetchOrSolve(name, fetchIt, onProgress, {ask: (status) => solveQuestion(box, status, signal)});
@@ -23,8 +24,12 @@
 
 import { TableError } from "./lib/format.js";
 
+// This page's own word on its solve requests: the server stops a solve only when no other page (tab) waits for it.
+const PAGE = { "X-ShutTheBox-Page": globalThis.crypto?.getRandomValues
+  ? Array.from(crypto.getRandomValues(new Uint8Array(12)), (byte) => byte.toString(16).padStart(2, "0")).join("")
+  : Math.random().toString(36).slice(2) };
 // The header the server asks of a solve: another web site's page cannot send it here.
-const HEADERS = { "X-ShutTheBox": "solve" };
+const HEADERS = { "X-ShutTheBox": "solve", ...PAGE };
 
 const sleep = (ms, signal) => new Promise((resolve, reject) => {
   if (signal?.aborted) { reject(signal.reason); return; }
@@ -66,7 +71,7 @@ function siteSays() {
 /** The server's status of NAME, or a TableError when no `ShutTheBox serve` answers for it (or, unless
  * `ended`, when the solve failed or was cancelled). */
 async function ask(url, name, method, signal, command, ended = false) {
-  const response = await fetch(url, { method, headers: method === "GET" ? {} : HEADERS, signal, cache: "no-store" });
+  const response = await fetch(url, { method, headers: method === "GET" ? PAGE : HEADERS, signal, cache: "no-store" });
   const status = response.headers.get("Content-Type")?.startsWith("application/json")
     ? await response.json() : null;
   if (!status?.state) throw noServer(name, command);
@@ -90,7 +95,7 @@ export function cancelSolve(name, { keepalive = false } = {}) {
     .then(() => undefined, () => undefined);
 }
 
-// Solves this page started and still waits for: stopped when the page goes away.
+// Solves this page waits for: stopped when the page goes away, unless another page waits for them too.
 const started = new Set();
 if (typeof window !== "undefined") {
   window.addEventListener("pagehide", () => { for (const name of started) cancelSolve(name, { keepalive: true }); });
@@ -104,7 +109,7 @@ if (typeof window !== "undefined") {
  */
 async function follow(name, onProgress, { signal, interval = 250, command, post }) {
   const url = solveUrl(name);
-  if (post) started.add(name);
+  started.add(name);
   try {
     let status = await ask(url, name, post ? "POST" : "GET", signal, command);
     for (;;) {

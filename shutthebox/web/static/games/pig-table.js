@@ -260,10 +260,16 @@ export function checkValues(table) {
   const { win, move } = table.arrays;
   const impossible = (what, n, value, words) => new TableError(`The table ${table.name} holds an impossible value: ` +
     `${what}[${n}] is ${value}, not ${words}; rebuild it with \`make tables\`.`);
-  for (let n = 0; n < win.length; n++) {
-    if (!(win[n] >= -1e-9 && win[n] <= 1 + 1e-9)) throw impossible("win", n, win[n], "a chance from 0 to 1");
+  const badWin = (v) => !(v >= -1e-9 && v <= 1 + 1e-9), badMove = (v) => v > 1;
+  const checks = [[win, "win", badWin, "a chance from 0 to 1"], [move, "move", badMove, "a move (0 hold, 1 roll)"]];
+  for (const [values, what, bad, words] of checks) {
+    // a table read by ranges (lib/remote.js): each block is checked as it comes, before any answer reads it
+    const each = (list, first) => {
+      for (let n = 0; n < list.length; n++) if (bad(list[n])) throw impossible(what, first + n, list[n], words);
+    };
+    if (typeof values.check === "function") values.check(each);
+    else each(values, 0);
   }
-  for (let n = 0; n < move.length; n++) if (move[n] > 1) throw impossible("move", n, move[n], "a move (0 hold, 1 roll)");
   checkedTables.add(table);
   return table;
 }
