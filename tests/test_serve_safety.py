@@ -8,6 +8,9 @@ line. Behaviour only, never timings: every wait is a generous bound on an event.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import html.parser
 import json
 import os
 import re
@@ -16,55 +19,26 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 
 import pytest
 
-from serving import COMMAND, ROOT, running_server
+from serving import COMMAND, DEADLINE, ROOT, address, call, exchange, head_of, running_server, wait_for
 
 SOLVE = {"X-ShutTheBox": "solve"}
-FRAMES = {"content-security-policy": "frame-ancestors 'none'", "x-frame-options": "DENY"}
-DEADLINE = 120  # seconds for an event to happen: a bound, not a timing assertion
+FRAMES = {"x-frame-options": "DENY", "referrer-policy": "no-referrer", "x-content-type-options": "nosniff",
+          "server": "ShutTheBox"}
 BIG = "t11-2d6-one6-p4.msgpack"  # under the default limit (about 450 MB), seconds to solve: long enough to stop
 SMALL = "toggle-c5-s3.msgpack"
 STATIC = os.path.join(ROOT, "shutthebox", "web", "static")
 needs_proc = pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads processes in /proc")
 
 
-def call(url, method="GET", headers=None, timeout=30):
-    """(status, headers with lower-case names, body); JSON bodies decoded."""
-    request = urllib.request.Request(url, method=method, headers=headers or {},
-                                     data=b"" if method in ("POST", "DELETE") else None)
-    try:
-        with urllib.request.urlopen(request, timeout=timeout) as response:
-            status, got, body = response.status, response.headers, response.read()
-    except urllib.error.HTTPError as error:
-        status, got, body = error.code, error.headers, error.read()
-    got = {name.lower(): value for name, value in got.items()}
-    if got.get("content-type", "").startswith("application/json"):
-        body = json.loads(body)
-    return status, got, body
 
 
-def address(url):
-    host, port = re.match(r"http://([^:/\]]+|\[[^\]]+\]):(\d+)/", url).groups()
-    return host.strip("[]"), int(port)
 
 
-def exchange(url, request: bytes, source="127.0.0.1", timeout=30.0) -> bytes:
-    """Raw bytes sent from ``source``; everything the server answers until it closes."""
-    with socket.create_connection(address(url), timeout=timeout, source_address=(source, 0)) as sock:
-        sock.sendall(request)
-        chunks = []
-        while chunk := sock.recv(1 << 16):
-            chunks.append(chunk)
-    return b"".join(chunks)
 
 
-def head_of(answer: bytes) -> dict:
-    lines = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1").split("\r\n")[1:]
-    return {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in lines)}
 
 
 def cache_folder(tmp_path):
@@ -110,15 +84,6 @@ def alive(pid) -> bool:
         return False
 
 
-def wait_for(check, what, deadline=DEADLINE, pause=0.1):
-    """Until ``check()`` is true (its value returned), within a generous deadline."""
-    end = time.monotonic() + deadline
-    while True:
-        value = check()
-        if value:
-            return value
-        assert time.monotonic() < end, "never happened: %s" % what
-        time.sleep(pause)
 
 
 def answer_words(url, name):
@@ -154,7 +119,50 @@ def serve_on(host, *args, env=None):
 # -- 1. no framing; a solve starts only on a click that showed its cost --------------------------------------
 
 
-def test_every_answer_forbids_framing(tmp_path):
+class _InlineScripts(html.parser.HTMLParser):
+    """The text of each <script> without src, as an HTML parser reads it (the browser hashes that)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=False)
+        self.scripts, self._inside = [], False
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "script" and "src" not in dict(attrs):
+            self._inside = True
+            self.scripts.append("")
+
+    def handle_endtag(self, tag):
+        self._inside = self._inside and tag != "script"
+
+    def handle_data(self, data):
+        if self._inside:
+            self.scripts[-1] += data
+
+
+def inline_script_hashes():
+    found = set()
+    for name in sorted(os.listdir(STATIC)):
+        if name.endswith(".html"):
+            parser = _InlineScripts()
+            with open(os.path.join(STATIC, name), encoding="utf-8") as page:
+                parser.feed(page.read())
+            found.update("'sha256-%s'" % base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+                         for script in parser.scripts)
+    return found
+
+
+def check_policy(policy, where):
+    """The Content-Security-Policy every answer carries: this server's files only, the pages' inline scripts
+    by their hashes, no framing."""
+    directives = {part.split()[0]: part.split()[1:] for part in policy.split(";") if part.strip()}
+    assert directives["default-src"] == ["'self'"] and directives["connect-src"] == ["'self'"], where
+    assert directives["frame-ancestors"] == ["'none'"] and directives["object-src"] == ["'none'"], where
+    hashes = inline_script_hashes()
+    assert len(hashes) >= 2 and set(directives["script-src"]) == {"'self'", *hashes}, (where, policy)
+    assert "'unsafe-inline'" not in directives["script-src"] + directives["style-src"], where
+
+
+def test_every_answer_carries_the_policy_and_names_no_python(tmp_path):
     cache = cache_folder(tmp_path)
     with running_server(env={"SHUTTHEBOX_CACHE": str(cache)}) as (url, proc):
         answers = {
@@ -162,17 +170,66 @@ def test_every_answer_forbids_framing(tmp_path):
             "games.json": call(url + "games.json"), "missing": call(url + "nothing.html"),
             "status": call(url + "solve/" + SMALL), "refused POST": call(url + "solve/" + SMALL, "POST"),
             "refused DELETE": call(url + "solve/" + SMALL, "DELETE"), "POST elsewhere": call(url, "POST", SOLVE),
+            "foreign Host": call(url, headers={"Host": "evil.example:%d" % address(url)[1]}),
+            "range": call(url + "standard.msgpack", headers={"Range": "bytes=0-9"}),
+            "416": call(url + "standard.msgpack", headers={"Range": "bytes=99999999-"}),
+            "long": call(url + "a" * 5000),  # its log line is cut short
         }
         tag = answers["table"][1]["etag"]
         answers["304"] = call(url + "standard.msgpack", headers={"If-None-Match": tag})
-        assert [answers[name][0] for name in answers] == [200, 200, 200, 200, 404, 200, 403, 403, 405, 304]
+        assert [answers[name][0] for name in answers] == [200, 200, 200, 200, 404, 200, 403, 403, 405, 403, 206,
+                                                          416, 404, 304]
+        policy = answers["page"][1]["content-security-policy"]
+        check_policy(policy, "the page")
         for name, (status, headers, _) in answers.items():
             assert {key: headers.get(key) for key in FRAMES} == FRAMES, (name, status, headers)
-        for raw in (b"BREW / HTTP/1.0\r\n\r\n",  # the standard library's own error page (501)
-                    b"GET / HTTP/1.0\r\nX: " + b"x" * 70000 + b"\r\n\r\n"):  # a head too long (431)
+            assert headers["content-security-policy"] == policy, (name, status)
+        # The standard library's own error pages, the pool's answers, and a request without a version.
+        raws = ((b"501", b"BREW / HTTP/1.0\r\n\r\n"),
+                (b"400", b"GET / HTTP/9.x\r\n\r\n"),
+                (b"414", b"GET /" + b"a" * 70000 + b" HTTP/1.0\r\n\r\n"),
+                (b"431", b"GET / HTTP/1.0\r\n" + b"X: x\r\n" * 120 + b"\r\n"),  # too many header lines
+                (b"431", b"GET / HTTP/1.0\r\nX: " + b"x" * 70000 + b"\r\n\r\n"),  # a head too long (the pool's)
+                (b"400", b"GET /\r\n\r\n"),  # HTTP/0.9: no status line and no headers, unless refused
+                (b"400", b"POST /\r\n\r\n"))
+        for code, raw in raws:
             answer = exchange(url, raw)
-            assert answer.startswith((b"HTTP/1.0 501", b"HTTP/1.0 431")), answer[:60]
-            assert {key: head_of(answer).get(key) for key in FRAMES} == FRAMES, answer[:400]
+            assert answer.startswith(b"HTTP/1.0 %s " % code), (code, answer[:80])
+            head = head_of(answer)
+            assert {key: head.get(key) for key in FRAMES} == FRAMES, (code, answer[:600])
+            assert head["content-security-policy"] == policy, (code, answer[:600])
+    lines = proc.stderr_text.splitlines()
+    assert any("/aaaa" in line for line in lines) and all(len(line) <= 500 for line in lines), \
+        [len(line) for line in lines]
+    assert any(line.endswith("...") for line in lines), lines
+
+
+def test_the_pages_run_under_their_policy(browser, tmp_path):
+    """Both pages load and work with the policy on: no script, style or request of theirs is blocked, and the
+    inline scripts run (their hashes are right)."""
+    record = ("window.violations = []; document.addEventListener('securitypolicyviolation', "
+              "(event) => window.violations.push(event.violatedDirective + ' ' + event.blockedURI));")
+    with running_server(env={"SHUTTHEBOX_CACHE": str(cache_folder(tmp_path))}) as (url, proc):
+        context = browser.new_context(bypass_csp=False)  # the policy on (evaluate only: no wait_for_function)
+        try:
+            page = context.new_page()
+            page.add_init_script(record)
+            for link in (url + "?mode=coach", url + "?mode=play&seed=3", url + "games.html?game=toggle",
+                         url + "games.html?game=goat", url + "games.html?game=yazy"):
+                page.goto(link)
+                wait_for(lambda: page.evaluate("document.body.dataset.state") in ("ready", "error"), link)
+                assert page.evaluate("document.body.dataset.state") == "ready", page.inner_text("body")[:400]
+                assert page.evaluate("window.violations") == [], link
+            # The inline script runs: with the modules refused, it says the page's scripts did not load.
+            page.route("**/*.js", lambda route: route.continue_() if route.request.url.endswith("msgpack.min.js")
+                       else route.abort())
+            for link in (url + "games.html", url):
+                page.goto(link)
+                wait_for(lambda: page.evaluate("document.body.dataset.state") == "error", "the inline script's error")
+                assert "did not load" in page.inner_text("#error")
+                assert page.evaluate("window.violations") == [], link
+        finally:
+            context.close()
 
 
 def test_get_of_a_table_not_asked_for_says_what_solving_it_costs(tmp_path):
@@ -530,27 +587,6 @@ def test_an_answer_has_a_time_limit_even_while_read():
         assert 0 < got < size, (got, size)
         assert call(url + "app.js")[0] == 200
     assert proc.stderr_text == ""
-
-
-def test_one_client_address_holds_a_bounded_number_of_connections():
-    from shutthebox.web.pool import PER_CLIENT
-
-    with running_server() as (url, proc):
-        idle = []
-        try:
-            for _ in range(PER_CLIENT):  # one address, connections that say nothing yet
-                idle.append(socket.create_connection(address(url), timeout=30, source_address=("127.0.0.3", 0)))
-            request = b"GET /app.js HTTP/1.0\r\n\r\n"
-            refused = exchange(url, request, source="127.0.0.3")
-            assert refused.startswith(b"HTTP/1.0 503 ") and head_of(refused)["retry-after"] == "1", refused[:80]
-            assert {key: head_of(refused).get(key) for key in FRAMES} == FRAMES
-            assert exchange(url, request, source="127.0.0.4").startswith(b"HTTP/1.0 200 ")  # another client: served
-            assert call(url + "app.js")[0] == 200
-            idle.pop().close()
-            wait_for(lambda: exchange(url, request, source="127.0.0.3").startswith(b"HTTP/1.0 200 "), "a free slot")
-        finally:
-            for sock in idle:
-                sock.close()
 
 
 def test_an_answer_that_fails_is_a_500_never_a_closed_connection(capsys):

@@ -13,9 +13,21 @@ cannot send without this server's consent, never given), name this server by
 address or ``localhost`` in ``Host`` (not a domain name that another site could
 point here: DNS rebinding), ``Origin``, when sent, must be ``http://`` and that
 ``Host``, and it must come from this machine (a loopback address) unless
-``serve --allow-remote-solves``. Every answer forbids framing
-(``Content-Security-Policy: frame-ancestors 'none'``, ``X-Frame-Options: DENY``):
-no other site can put the page in a frame and have it clicked.
+``serve --allow-remote-solves``. Any request whose ``Host`` is not this server's
+own is refused (403), a ``GET`` too: a page of a domain name pointed here after
+it loaded reads nothing and keeps no solve going. Every answer, the standard
+library's error pages too, carries ``headers.security_headers``: a full
+Content-Security-Policy (no framing, only this server's files, the inline
+scripts by hash), no ``Referer``; ``Server`` names no Python version. A request
+without a version (HTTP/0.9) is answered 400 with headers.
+
+A file is served whole (``Accept-Ranges: bytes``), or one byte range of it
+(``Range: bytes=A-B``, ``A-``, ``-N``): ``206 Partial Content`` with
+``Content-Range``, never gzipped, so that the page reads a table's header and
+then only the blocks a question needs; ``If-Range`` with the file's ``ETag`` or
+date. A range past the end is ``416`` with ``Content-Range: bytes */SIZE``;
+several ranges at once are not served as parts: the answer is the whole file
+(``200``), as HTTP allows a server that ignores ``Range``.
 
 Under ``pool.Server`` an answer is made in memory (headers and a short body) with,
 for a file, a duplicate of its descriptor; the server's selector thread sends it,
@@ -32,6 +44,7 @@ import ipaddress
 import json
 import mimetypes
 import os
+import re
 import shutil
 import sys
 import threading
@@ -39,13 +52,19 @@ import urllib.parse
 from http.server import BaseHTTPRequestHandler
 
 from ..engine.text import shown
+from .headers import security_headers
 from .tables import PROG, TABLE_FILE, games_list
 
 SOLVE = "/solve/"
 # The request header a solve needs: a page of another origin cannot send it (no CORS consent here).
 SOLVE_HEADER = ("X-ShutTheBox", "solve")
-# On every answer: no page of another site may show these pages in a frame (and have them clicked).
-NO_FRAMES = (("Content-Security-Policy", "frame-ancestors 'none'"), ("X-Frame-Options", "DENY"))
+# Each page's own random word on its solve requests: a solve other pages wait for outlives one page's DELETE.
+PAGE_HEADER = "X-ShutTheBox-Page"
+_PAGE = re.compile(r"[A-Za-z0-9_-]{1,64}\Z")
+# A log line longer than this is cut (a request line may be 64 kB).
+LOG_LIMIT = 400
+# A Range header of one range: bytes=A-B, bytes=A- or bytes=-N (suffix).
+_RANGE = re.compile(r"bytes=\s*(\d{0,18})\s*-\s*(\d{0,18})\s*\Z", re.I)
 
 TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".svg": "image/svg+xml",
          ".txt": "text/plain", ".msgpack": "application/vnd.msgpack"}
@@ -106,16 +125,17 @@ def loopback(address) -> bool:
     return (mapped or ip).is_loopback
 
 
-def own_host(host, bound="127.0.0.1") -> bool:
-    """Whether a ``Host`` header names this server: an IP address, ``localhost`` or the ``--host`` given,
-    never another domain name (which a web site could point at this machine)."""
+def own_host(host, bound="127.0.0.1", names=()) -> bool:
+    """Whether a ``Host`` header names this server: an IP address, ``localhost``, the ``--host`` given or
+    one of ``names`` (this machine's own, when it listens beyond loopback), never another domain name
+    (which a web site could point at this machine: DNS rebinding)."""
     try:
         name = urllib.parse.urlsplit("//" + (host or "")).hostname
     except ValueError:
         return False
     if not name:
         return False
-    if name in ("localhost", bound.lower().strip("[]")):
+    if name in ("localhost", bound.lower().strip("[]")) or name in names:
         return True
     try:
         ipaddress.ip_address(name)
@@ -127,15 +147,20 @@ def own_host(host, bound="127.0.0.1") -> bool:
 class RequestHandler(BaseHTTPRequestHandler):
     """One answer. What it serves is set as class attributes of the subclass :func:`make_handler` makes."""
 
-    server_version = "ShutTheBox"
+    server_version = "ShutTheBox"  # and no Python version after it (version_string)
     # HTTP/1.0: one request per connection, so no idle keep-alive connection holds a worker.
     protocol_version = "HTTP/1.0"
+    # A request line without a version is HTTP/0.9 to the standard library, whose answers then have no status
+    # line and no headers: its refusals (400) are sent as HTTP/1.0 answers, with the headers, instead.
+    default_request_version = "HTTP/1.0"
     # Set by make_handler: a tables.Routes, a solving.Solves (None: no solving), the --host address,
     # the seconds a client may stay silent (StreamRequestHandler applies it to the connection),
     # the gzipped files kept, and /games.json with its ETag (made once at start).
     routes = None
     solves = None
     bound_host = "127.0.0.1"
+    host_names: frozenset = frozenset()  # this machine's names, when it listens beyond loopback
+    security = security_headers()  # on every answer; make_handler adds the hashes of the pages' inline scripts
     remote_solves = False  # serve --allow-remote-solves: other machines may start and stop solves
     timeout = 10.0
     gzipped: Gzipped | None = None
@@ -160,16 +185,41 @@ class RequestHandler(BaseHTTPRequestHandler):
             self._body = None
         super().finish()
 
+    def version_string(self):
+        return self.server_version
+
     def end_headers(self):
-        for header in NO_FRAMES:
+        for header in self.security:
             self.send_header(*header)
         super().end_headers()
 
+    def parse_request(self):
+        if not super().parse_request():
+            return False
+        if len(self.requestline.split()) == 2:  # GET PATH, HTTP/0.9: refused, with a status line and headers
+            self.send_error(400, "Bad request version: HTTP/0.9 is not served")
+            return False
+        return True
+
     def do_GET(self):
+        if self._foreign_host():
+            return
         self._send(body=True)
 
     def do_HEAD(self):
+        if self._foreign_host():
+            return
         self._send(body=False)
+
+    def _foreign_host(self) -> bool:
+        """Refuse (403) a request naming another server in ``Host``: a domain name that another site may point
+        at this machine (DNS rebinding). A request without ``Host`` (HTTP/1.0) is no browser's."""
+        given = self.headers.get("Host")
+        if given is None or own_host(given, self.bound_host, self.host_names):
+            return False
+        data = ("403: this server answers only to its own address, not to '%s'\n" % shown(given)).encode()
+        self._send_small(403, "text/plain; charset=utf-8", data, "no-store")
+        return True
 
     def do_POST(self):
         url = self._url()
@@ -183,7 +233,7 @@ class RequestHandler(BaseHTTPRequestHandler):
             return
         name = self._table_name(url)
         if name is not None:
-            self._send_json(*self.solves.start(name))
+            self._send_json(*self.solves.start(name, self._page()))
 
     def do_DELETE(self):
         url = self._url()
@@ -197,7 +247,12 @@ class RequestHandler(BaseHTTPRequestHandler):
             return
         name = self._table_name(url)
         if name is not None:
-            self._send_json(*self.solves.cancel(name))
+            self._send_json(*self.solves.cancel(name, self._page()))
+
+    def _page(self):
+        """The word a page names itself by in its solve requests (``PAGE_HEADER``), or None."""
+        word = self.headers.get(PAGE_HEADER, "").strip()
+        return word if _PAGE.match(word) else None
 
     def _url(self):
         return self.path.split("?", 1)[0].split("#", 1)[0]
@@ -212,7 +267,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         if self.headers.get(SOLVE_HEADER[0], "").strip().lower() != SOLVE_HEADER[1]:
             return "a solve needs the request header %s: %s (the page sends it)" % SOLVE_HEADER
         given = self.headers.get("Host")
-        if not own_host(given, self.bound_host):
+        if not own_host(given, self.bound_host, self.host_names):
             return "a solve is %s only through this server's address, not '%s'" % (done, shown(given or ""))
         origin = self.headers.get("Origin")
         if origin is not None and origin.lower() != "http://" + given.lower():
@@ -239,24 +294,27 @@ class RequestHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Type", kind)
         self.send_header("Content-Length", str(len(data)))
         self.send_header("Cache-Control", cache)
-        self.send_header("X-Content-Type-Options", "nosniff")
         for header in headers:
             self.send_header(*header)
         self._finish(data if self.command != "HEAD" else None)
 
-    def _finish(self, data=None, handle=None):
-        """End the headers, then write ``data`` or copy ``handle`` (neither: no body); a client
-        that went away mid-answer closes the connection, nothing to report. Under ``pool.Server`` the
-        file is not copied here: a duplicate of its descriptor goes to the server, which sends it."""
+    def _finish(self, data=None, handle=None, length=None):
+        """End the headers, then write ``data`` or copy ``handle`` from where it stands, ``length`` bytes or to its
+        end (neither: no body); a client that went away mid-answer closes the connection, nothing to report.
+        Under ``pool.Server`` the file is not copied here: a duplicate of its descriptor goes to the server,
+        which sends it."""
         try:
             self.end_headers()
             if data is not None:
                 self.wfile.write(data)
             elif handle is not None and self._deferred:
-                length = os.fstat(handle.fileno()).st_size - handle.tell()
+                if length is None:
+                    length = os.fstat(handle.fileno()).st_size - handle.tell()
                 descriptor = os.dup(handle.fileno())
                 os.lseek(descriptor, handle.tell(), os.SEEK_SET)
                 self._body = (descriptor, length)
+            elif handle is not None and length is not None:
+                self.wfile.write(handle.read(length))
             elif handle is not None:
                 shutil.copyfileobj(handle, self.wfile, _CHUNK)
         except DISCONNECTS:
@@ -271,7 +329,6 @@ class RequestHandler(BaseHTTPRequestHandler):
             self.send_header("Content-Length", str(len(self.games_json)))
         self.send_header("ETag", self.games_tag)
         self.send_header("Cache-Control", "no-cache")
-        self.send_header("X-Content-Type-Options", "nosniff")
         self._finish(self.games_json if body and not unchanged else None)
 
     def _send(self, body):
@@ -282,7 +339,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         if url.startswith(SOLVE) and self.solves is not None:
             name = self._table_name(url)
             if name is not None:
-                self._send_json(*self.solves.status(name))
+                self._send_json(*self.solves.status(name, self._page()))
             return
         target = self.routes.path(url)
         try:
@@ -295,29 +352,75 @@ class RequestHandler(BaseHTTPRequestHandler):
 
     def _send_file(self, url, target, handle, body):
         info = os.fstat(handle.fileno())
-        data = None
-        if accepts_gzip(self.headers.get("Accept-Encoding")):
-            data = self.gzipped.get(target, (info.st_size, info.st_mtime_ns, info.st_ino), handle)
-            handle.seek(0)
         tag = '"%x-%x"' % (info.st_size, info.st_mtime_ns)
         tags = (tag, tag[:-1] + '-gzip"')
-        if self._unchanged(tags, info.st_mtime):
+        unchanged = self._unchanged(tags, info.st_mtime)
+        span = None if unchanged else self._range(info.st_size, tag, info.st_mtime)
+        if span == "unsatisfiable":
+            data = ("416: the range asked is not within this file of %d bytes\n" % info.st_size).encode()
+            self._send_small(416, "text/plain; charset=utf-8", data, "no-cache",
+                             (("Content-Range", "bytes */%d" % info.st_size), ("Accept-Ranges", "bytes")))
+            return
+        data = None
+        if span is None and accepts_gzip(self.headers.get("Accept-Encoding")):
+            data = self.gzipped.get(target, (info.st_size, info.st_mtime_ns, info.st_ino), handle)
+            handle.seek(0)
+        if unchanged:
             self.send_response(304)
         else:
-            self.send_response(200)
+            self.send_response(200 if span is None else 206)
             self.send_header("Content-Type", self._content_type(url, target))
-            self.send_header("Content-Length", str(info.st_size if data is None else len(data)))
+            if span is not None:
+                self.send_header("Content-Range", "bytes %d-%d/%d" % (span[0], span[1], info.st_size))
+            length = info.st_size if span is None else span[1] + 1 - span[0]
+            self.send_header("Content-Length", str(length if data is None else len(data)))
             if data is not None:
                 self.send_header("Content-Encoding", "gzip")
+            self.send_header("Accept-Ranges", "bytes")
         self.send_header("ETag", tags[data is not None])
         self.send_header("Last-Modified", email.utils.formatdate(info.st_mtime, usegmt=True))
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Vary", "Accept-Encoding")
-        self.send_header("X-Content-Type-Options", "nosniff")
-        if body and self._status == 200:
-            self._finish(data, handle if data is None else None)
+        if body and self._status in (200, 206):
+            if span is not None:
+                handle.seek(span[0])
+            self._finish(data, handle if data is None else None, None if span is None else span[1] + 1 - span[0])
         else:
             self._finish()
+
+    def _range(self, size, tag, mtime):
+        """The one byte range asked, as (first, last), both included; None for the whole file (no ``Range``, one
+        HTTP says to ignore, several ranges, or an ``If-Range`` that no longer matches); "unsatisfiable"."""
+        asked = self.headers.get("Range")
+        if asked is None or self.command not in ("GET", "HEAD"):
+            return None
+        found = _RANGE.match(asked.strip())
+        if not found or found.group(1) == found.group(2) == "":
+            return None  # not one range of bytes: ignored, the whole file
+        condition = self.headers.get("If-Range")
+        if condition is not None and not self._same_version(condition.strip(), tag, mtime):
+            return None
+        first, last = found.groups()
+        if first == "":  # the last N bytes
+            count = int(last)
+            return (max(0, size - count), size - 1) if count and size else "unsatisfiable"
+        first = int(first)
+        if last != "" and int(last) < first:
+            return None  # not a valid range: ignored
+        if first >= size:
+            return "unsatisfiable"
+        return first, size - 1 if last == "" else min(int(last), size - 1)
+
+    @staticmethod
+    def _same_version(condition, tag, mtime) -> bool:
+        """Whether ``If-Range`` names this version: its strong ``ETag``, or exactly its date."""
+        if condition.startswith(('"', "W/")):
+            return condition == tag
+        try:
+            when = email.utils.parsedate_to_datetime(condition)
+        except (TypeError, ValueError, IndexError, OverflowError):
+            return False
+        return when.tzinfo is not None and int(when.timestamp()) == int(mtime)
 
     def _content_type(self, url, target):
         ext = ".msgpack" if self.routes.is_table(url) else os.path.splitext(target)[1]
@@ -357,7 +460,29 @@ class RequestHandler(BaseHTTPRequestHandler):
             super().log_error(format, *args)
 
     def log_message(self, format, *args):
-        sys.stderr.write("%s: %s\n" % (PROG, escape(format % args)))
+        text = escape(format % args)
+        if len(text) > LOG_LIMIT:
+            text = text[: LOG_LIMIT - 3] + "..."
+        sys.stderr.write("%s: %s\n" % (PROG, text))
+
+
+def machine_names(host) -> frozenset:
+    """The names of this machine a browser may use for a server listening on ``host`` beyond loopback
+    (``--host 0.0.0.0``, opened as http://NAME:PORT/); none for a server on loopback."""
+    import socket
+
+    try:
+        if ipaddress.ip_address(host.split("%", 1)[0]).is_loopback:
+            return frozenset()
+    except ValueError:
+        pass
+    names = set()
+    for find in (socket.gethostname, socket.getfqdn):
+        try:
+            names.add(find().lower().rstrip("."))
+        except OSError:
+            pass
+    return frozenset(name for name in names if name)
 
 
 def make_handler(routes, timeout=10.0, solves=None, host="127.0.0.1", remote_solves=False):
@@ -368,5 +493,6 @@ def make_handler(routes, timeout=10.0, solves=None, host="127.0.0.1", remote_sol
     games = json.dumps(games_list(solving=solves is not None), indent=1).encode() + b"\n"  # the registry's order
     return type("Handler", (RequestHandler,), {
         "routes": routes, "solves": solves, "bound_host": host, "remote_solves": remote_solves,
+        "host_names": machine_names(host), "security": security_headers(routes.files.values()),
         "timeout": timeout, "gzipped": Gzipped(),
         "games_json": games, "games_tag": '"%s"' % hashlib.sha256(games).hexdigest()[:20]})

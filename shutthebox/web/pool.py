@@ -10,15 +10,24 @@ half-sent and slowly read connections (slowloris, slow readers) hold no worker.
 An answer is cut off when its client accepts nothing for the timeout, or when
 it is not completely sent within ``ANSWER_TIMES`` times the timeout.
 
-Bounds: ``OPEN`` connections still sending their head, ``WAITING`` complete
-requests queued for a worker, ``CONNECTIONS`` connections in all, and
-``PER_CLIENT`` connections from one client address; beyond any of them a
-connection is answered 503 at once. The listen backlog is 128. Standard
-library only.
+A request head must arrive at ``HEAD_RATE`` bytes a second after the first
+``GRACE`` seconds (a browser sends it whole at once), and within the timeout;
+a client sending it more slowly is dropped. So slow clients are bounded by
+the rate of their heads, not by how many connections an address holds: the
+page's user shares 127.0.0.1 with any local program, and 128 slow connections
+from there must not shut the user out. When ``OPEN`` connections are still
+sending their heads, a new one takes the place of the one furthest behind
+(the slowest, a new connection is never that), so that a browser's request
+still arrives during a flood of slow connections. Other bounds: ``WAITING``
+complete requests queued for a worker, ``CONNECTIONS`` connections in all;
+beyond them a connection is answered 503 at once. The listen backlog is 128.
+Standard library only.
 """
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import os
 import queue
 import selectors
@@ -29,29 +38,75 @@ import time
 from http.server import HTTPServer
 
 from .handler import DISCONNECTS, escape
+from .headers import security_headers
 from .tables import PROG
 
 THREADS = 16  # workers: a page load asks for a handful of files at once
 WAITING = 256  # complete requests queued for a worker
 OPEN = 512  # connections whose request head is still arriving
 CONNECTIONS = 768  # connections in all: arriving, waiting, answered and being sent
-PER_CLIENT = 128  # connections from one client address (a browser opens 6 to a server)
+GRACE = 2.0  # seconds a new connection may stay silent (a browser's preconnection) before HEAD_RATE applies
+HEAD_RATE = 128  # bytes a second a request head must arrive at, after GRACE
 ANSWER_TIMES = 12  # an answer must be sent within this many timeouts (2 minutes by default)
 HEAD_LIMIT = 1 << 16  # a longer request head is refused (431)
 _CHUNK = 1 << 16
 _BURST = 16  # sends to one connection before the others get their turn
 
 
-def _answer(status: str, text: str) -> bytes:
+def _answer(status: str, text: str, headers=security_headers()) -> bytes:
+    """An answer made before (or without) the handler, with the headers every answer carries."""
     body = text.encode()
-    return (b"HTTP/1.0 %s\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n"
-            b"Retry-After: 1\r\nContent-Security-Policy: frame-ancestors 'none'\r\nX-Frame-Options: DENY\r\n"
-            b"Connection: close\r\n\r\n%s" % (status.encode(), len(body), body))
+    extra = "".join("%s: %s\r\n" % header for header in headers).encode("latin-1")
+    return (b"HTTP/1.0 %s\r\nServer: ShutTheBox\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n"
+            b"Retry-After: 1\r\n%sConnection: close\r\n\r\n%s" % (status.encode(), len(body), extra, body))
 
 
-BUSY = _answer("503 Service Unavailable", "503: the server is busy; try again\n")
-FAILED = _answer("500 Internal Server Error", "500: the server failed to answer; its standard error says why\n")
-TOO_LONG = _answer("431 Request Header Fields Too Large", "431: the request head is too long\n")
+_WORDS = {"busy": ("503 Service Unavailable", "503: the server is busy; try again\n"),
+          "failed": ("500 Internal Server Error", "500: the server failed to answer; its standard error says why\n"),
+          "too long": ("431 Request Header Fields Too Large", "431: the request head is too long\n")}
+
+
+class _Arriving:
+    """The connections whose request head is arriving, the one furthest behind first: each must have its head
+    by ``start + min(timeout, GRACE + received / HEAD_RATE)``, a deadline that only grows as bytes arrive
+    (kept in a heap, fixed when it comes to the top)."""
+
+    def __init__(self, timeout):
+        self.timeout = timeout
+        self.entries: dict = {}  # socket -> [head so far, client address, start]
+        self._heap: list = []  # (deadline when pushed, order, socket)
+        self._order = itertools.count()
+
+    def __len__(self):
+        return len(self.entries)
+
+    def __contains__(self, sock):
+        return sock in self.entries
+
+    def add(self, sock, address, now):
+        self.entries[sock] = [b"", address, now]
+        heapq.heappush(self._heap, (self._deadline(self.entries[sock]), next(self._order), sock))
+
+    def pop(self, sock):
+        return self.entries.pop(sock)
+
+    def _deadline(self, entry):
+        return entry[2] + min(self.timeout, GRACE + len(entry[0]) / HEAD_RATE)
+
+    def first(self):
+        """(deadline, socket) of the connection furthest behind, or None."""
+        while self._heap:
+            pushed, _, sock = self._heap[0]
+            entry = self.entries.get(sock)
+            if entry is None:  # answered or dropped since
+                heapq.heappop(self._heap)
+                continue
+            deadline = self._deadline(entry)
+            if deadline > pushed:  # it sent more since: further down
+                heapq.heapreplace(self._heap, (deadline, next(self._order), sock))
+                continue
+            return deadline, sock
+        return None
 
 
 class _Sending:
@@ -78,14 +133,17 @@ class Server(HTTPServer):
 
     request_queue_size = 128  # the listen backlog
 
-    def __init__(self, address, handler, timeout=10.0, threads=THREADS):
+    def __init__(self, address, handler, timeout=10.0, threads=THREADS, open_limit=OPEN):
         self.head_timeout = timeout
         self.answer_time = timeout * ANSWER_TIMES
+        self.open_limit = open_limit
+        headers = getattr(handler, "security", security_headers())
+        self._said = {name: _answer(*words, headers) for name, words in _WORDS.items()}
         self._heads: dict = {}
         self._answers: dict = {}  # socket -> (bytes, file body) made by a worker
         self._queue: queue.Queue = queue.Queue(WAITING)
         self._made: queue.SimpleQueue = queue.SimpleQueue()  # (socket, address) whose answer is made
-        self._clients: dict = {}  # client address -> connections open (the selector thread's alone)
+        self._connections = 0  # open: arriving, waiting, answered and being sent (the selector thread's alone)
         self._stop = threading.Event()
         self._workers: list = []  # server_close runs when binding fails
         self._wake_read, self._wake_write = socket.socketpair()
@@ -114,13 +172,14 @@ class Server(HTTPServer):
         self.socket.setblocking(False)
         selector.register(self.socket, selectors.EVENT_READ)
         selector.register(self._wake_read, selectors.EVENT_READ)
-        arriving: dict = {}  # socket -> [head so far, client address, deadline], oldest first
+        arriving = _Arriving(self.head_timeout)
         sending: dict = {}  # socket -> _Sending
         try:
             while not self._stop.is_set():
                 wait = poll_interval
-                if arriving:
-                    wait = min(wait, max(0.0, next(iter(arriving.values()))[2] - time.monotonic()))
+                first = arriving.first()
+                if first is not None:
+                    wait = min(wait, max(0.0, first[0] - time.monotonic()))
                 if sending:
                     wait = min(wait, 0.25)
                 for key, _ in selector.select(wait):
@@ -133,16 +192,13 @@ class Server(HTTPServer):
                     elif key.fileobj in arriving:
                         self._read(selector, arriving, key.fileobj)
                 now = time.monotonic()
-                while arriving:  # deadlines grow with accept order: the oldest first
-                    sock, (_, _, deadline) = next(iter(arriving.items()))
-                    if deadline > now:
-                        break
-                    self._drop(selector, arriving, sock)
+                while (first := arriving.first()) is not None and first[0] <= now:  # too slow, or too late
+                    self._drop(selector, arriving, first[1])
                 for sock, answer in list(sending.items()):  # a client that stopped reading, or too slow
                     if now - answer.moved > self.head_timeout or now > answer.deadline:
                         self._end(selector, sending, sock)
         finally:
-            for sock in list(arriving):
+            for sock in list(arriving.entries):
                 self._drop(selector, arriving, sock)
             for sock in list(sending):
                 self._end(selector, sending, sock)
@@ -158,18 +214,18 @@ class Server(HTTPServer):
                 return
             except OSError:  # out of file descriptors, or the client gave up already
                 return
-            client = address[0]
-            if (len(arriving) >= OPEN or sum(self._clients.values()) >= CONNECTIONS
-                    or self._clients.get(client, 0) >= PER_CLIENT):
-                _refuse(sock, BUSY)
+            if (len(arriving) >= self.open_limit or self._connections >= CONNECTIONS) and len(arriving):
+                self._drop(selector, arriving, arriving.first()[1])  # the one furthest behind makes room
+            if self._connections >= CONNECTIONS:  # every other one is answered or being sent
+                _refuse(sock, self._said["busy"])
                 continue
-            self._clients[client] = self._clients.get(client, 0) + 1
+            self._connections += 1
             sock.setblocking(False)
-            arriving[sock] = [b"", address, time.monotonic() + self.head_timeout]
+            arriving.add(sock, address, time.monotonic())
             selector.register(sock, selectors.EVENT_READ)
 
     def _read(self, selector, arriving, sock):
-        entry = arriving[sock]
+        entry = arriving.entries[sock]
         try:
             chunk = sock.recv(_CHUNK)
         except (BlockingIOError, InterruptedError):
@@ -183,7 +239,7 @@ class Server(HTTPServer):
         head = entry[0]
         if b"\r\n\r\n" in head or b"\n\n" in head:
             selector.unregister(sock)
-            del arriving[sock]
+            arriving.pop(sock)
             sock.setblocking(True)
             self._heads[sock] = head
             try:
@@ -191,12 +247,12 @@ class Server(HTTPServer):
             except queue.Full:
                 self._heads.pop(sock, None)
                 self._gone(entry[1])
-                _refuse(sock, BUSY)
+                _refuse(sock, self._said["busy"])
         elif len(head) > HEAD_LIMIT:
             selector.unregister(sock)
-            del arriving[sock]
+            arriving.pop(sock)
             self._gone(entry[1])
-            _refuse(sock, TOO_LONG)
+            _refuse(sock, self._said["too long"])
 
     def _drop(self, selector, arriving, sock):
         """A connection that closed or sent no complete request in time: closed without a word."""
@@ -205,12 +261,8 @@ class Server(HTTPServer):
         sock.close()
 
     def _gone(self, address):
-        client = address[0]
-        left = self._clients.get(client, 0) - 1
-        if left > 0:
-            self._clients[client] = left
-        else:
-            self._clients.pop(client, None)
+        """A connection is closed (``address``: its client's, for a log line)."""
+        self._connections -= 1
 
     # -- the workers: the answer made in memory -------------------------------------------------------------
 
@@ -224,7 +276,7 @@ class Server(HTTPServer):
                 self.finish_request(sock, address)
             except Exception:  # noqa: BLE001 - one request's failure never ends a worker
                 self.handle_error(sock, address)
-                self.keep_answer(sock, FAILED, None)  # what the handler made is partial: the client hears why
+                self.keep_answer(sock, self._said["failed"], None)  # what the handler made is partial: the client hears why
             finally:
                 self._heads.pop(sock, None)
                 self._made.put((sock, address))

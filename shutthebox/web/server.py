@@ -183,6 +183,8 @@ def main(argv=None) -> int:
         if options["help"]:
             print(HELP)
             return 0
+        if options["export"] is None and not _has_msgpack():
+            return _missing("msgpack")
         timeout = timeout_from_environment()
         idle = seconds_from_environment(IDLE_ENV, DEFAULT_IDLE)
         table_path = find_table_path(options["table"])
@@ -229,6 +231,26 @@ def main(argv=None) -> int:
         handler.solves.close()
         server.server_close()
     return 0
+
+
+def _has_msgpack() -> bool:
+    """Whether the tables solved on first use can be written: the solver's child needs msgpack (the pages
+    and the shipped tables do not, so --export goes without it)."""
+    try:
+        import msgpack  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _missing(package) -> int:
+    """The command line's words and exit status for a missing package (engine.command.guarded)."""
+    from ..engine.command import guarded
+
+    def fail():
+        raise ImportError("No module named %r" % package, name=package)
+
+    return guarded(fail, PROG)
 
 
 def _this_machine_only(host) -> bool:

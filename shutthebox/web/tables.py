@@ -20,6 +20,7 @@ WEB = os.path.join(os.path.dirname(os.path.abspath(__file__)), "static")
 TABLE_URL = "/standard.msgpack"
 # A file name, never a path: no slash, no leading dot.
 TABLE_FILE = re.compile(r"/([a-z0-9][a-z0-9.-]{0,99}\.msgpack)\Z")
+LOCKS = 16  # locks shared by the names looked up (Routes.path)
 
 
 def static_files(folder=WEB):
@@ -163,8 +164,9 @@ class Routes:
         self.fixed = {TABLE_URL: table_path, **(solo_tables or {})}
         self._found: dict = {}  # url -> (path, signature): verified (or shipped and warned about)
         self._damaged: dict = {}  # url -> (path, signature, message): a damaged table of the cache
-        self._locks: dict = {}
-        self._lock = threading.Lock()
+        # A fixed set of locks, a URL's chosen by its hash: nothing is kept per name asked (any client may ask
+        # for any number of names that exist nowhere), and two requests for one table still look it up once.
+        self._locks = tuple(threading.Lock() for _ in range(LOCKS))
         self._games = None
 
     def is_table(self, url) -> bool:
@@ -181,9 +183,8 @@ class Routes:
         found = self._found.get(url)
         if found is not None and _signature(found[0]) == found[1]:
             return found[0]
-        with self._lock:
-            lock = self._locks.setdefault(url, threading.Lock())
-        with lock:  # one lookup (and one check of every byte) per table version, not one per request
+        # one lookup (and one check of every byte) per table version, not one per request
+        with self._locks[hash(url) % LOCKS]:
             found = self._found.get(url)
             if found is not None and _signature(found[0]) == found[1]:
                 return found[0]
