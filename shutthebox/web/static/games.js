@@ -1,11 +1,13 @@
 /* The games page (games.html). The game list is the registry's: `games.json`, which
  * `ShutTheBox serve` writes from shutthebox/registry.py. Each game on this page is the module
  * games/ID.js, imported and mounted into its section the first time it is shown; a game with a
- * page of its own (Shut the Box) is a link. Tables are read by lib/format.js from the files beside
- * this page. Choosing a game's tab or a mode is a history entry: Back shows the entry's game, mode and
+ * page of its own (Shut the Box) is a link. Tables are read by lib/remote.js from the files beside
+ * this page: by HTTP ranges, only the blocks a question reads (the whole file, with its progress, from a
+ * host that refuses ranges). A game's section is shown once its table can answer. Choosing a game's tab or a mode is a history entry: Back shows the entry's game, mode and
  * Coach question again (Play's seed and moves are lib/play.js's). */
 
-import { fetchTable, once, TableError } from "./lib/format.js";
+import { once, TableError } from "./lib/format.js";
+import { fetchTable, megabytes } from "./lib/remote.js";
 import { asking, badParam, el, showError } from "./lib/ui.js";
 import { fetchGames } from "./gamelist.js";
 import { cancelButton, fetchOrSolve, solveQuestion } from "./solve.js";
@@ -15,6 +17,7 @@ const tables = new Map(); // url -> Promise of a read table
 const mounted = new Map(); // game id -> controller
 const linkOf = new Map(); // game id -> its link parameters when another game was chosen
 const status = document.getElementById("status");
+const bar = el("progress", { id: "table-progress", max: "1", value: "0" }); // a whole-file download's
 // The question before a table is solved (its cost, Solve and Cancel), then Cancel while it is solved.
 const solveBox = el("div", { id: "solve-status", class: "notice", role: "status", hidden: true });
 status.after(solveBox);
@@ -45,10 +48,18 @@ function setParams(values) {
 function load(spec) {
   const name = spec.options.name;
   const hint = spec.command ? ` It is solved on first use by \`ShutTheBox serve\` or by \`${spec.command}\`.` : spec.hint || "";
-  const say = (text) => { status.textContent = text; status.hidden = false; };
+  const say = (text, fraction = null) => {
+    status.replaceChildren(text, ...(fraction === null ? [] : [" ", bar]));
+    if (fraction !== null) bar.value = fraction;
+    status.hidden = false;
+  };
+  // a host that refuses ranges sends the whole file: its size before it comes, and how much has come
+  const progress = ({ done, total }) => say(total ? `Downloading ${name} whole (this host refuses ranges): ` +
+    `${megabytes(done)} of ${megabytes(total)}…` : `Downloading ${name} whole (this host refuses ranges): ${megabytes(done)}…`,
+  total ? done / total : null);
   const fetchIt = () => {
-    say(`Reading and checking ${name}…`);
-    return fetchTable(spec.url, spec.options, hint);
+    say(`Reading ${name}…`);
+    return fetchTable(spec.url, spec.options, hint, progress);
   };
   const promise = once(tables, spec.url, () => (spec.command ? solved(name, fetchIt, say, spec.command) : fetchIt()));
   return promise.finally(() => { status.hidden = true; });
@@ -121,9 +132,11 @@ async function show(id, how = "link") {
   params.set("game", game.id);
   if (step) history.pushState(null, "", "?" + params.toString());
   else history.replaceState(null, "", "?" + params.toString());
+  // the game's section is shown once its table can answer (or says why it cannot)
+  const section = document.getElementById(game.id);
   for (const g of games) {
     document.getElementById(`tab-${g.id}`).setAttribute("aria-pressed", g === game ? "true" : "false");
-    document.getElementById(g.id).hidden = g !== game;
+    document.getElementById(g.id).hidden = true;
   }
   try {
     let controller = mounted.get(game.id);
@@ -138,7 +151,10 @@ async function show(id, how = "link") {
     if (!(error instanceof TableError)) console.error(error);
     showError(error.message);
   } finally {
-    if (current === game.id) quiet = false;
+    if (current === game.id) {
+      quiet = false;
+      section.hidden = false;
+    }
   }
 }
 

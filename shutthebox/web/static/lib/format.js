@@ -66,7 +66,7 @@ const ascii = (bytes, start, end) => String.fromCharCode(...bytes.subarray(start
 const codes = (text) => Array.from(text, (c) => c.charCodeAt(0));
 const isInt = (v) => typeof v === "number" && Number.isInteger(v);
 const uint32At = (b, at) => ((b[at] << 24) | (b[at + 1] << 16) | (b[at + 2] << 8) | b[at + 3]) >>> 0;
-const damaged = (name, what) => new TableError(`The table ${name} ${what}; ${REBUILD}.`);
+export const damaged = (name, what) => new TableError(`The table ${name} ${what}; ${REBUILD}.`);
 
 // "magic" (fixstr 5) then its value (fixstr 16): the 22 bytes at offset 1.
 const MAGIC_KEY = [0xa5, ...codes("magic"), 0xb0, ...codes(MAGIC)];
@@ -88,16 +88,17 @@ export function sameValue(a, b) {
 
 const show = (value) => JSON.stringify(value);
 
+/** Where a header that ends early is refused: a reader of a file's first bytes asks for more then. */
+export class EndsEarly extends TableError {}
+
 /**
- * Where the header checksum and the arrays are, without decoding any value:
- * walks the top-level map's keys and skips their values.
- * -> { headerCrcAt (-1: none, format 1.0), headerCrc, arraysAt }.
+ * The end of the msgpack value at `at` of `bytes`, without decoding it; EndsEarly when `bytes` end before
+ * it does (a file's first bytes only), a TableError for a byte no table has.
  */
-function layoutOf(bytes, name) {
+export function skipValue(bytes, at, name) {
   const n = bytes.length;
-  let at = 0;
   const need = (count) => {
-    if (at + count > n) throw damaged(name, "cannot be decoded (its header ends early)");
+    if (at + count > n) throw new EndsEarly(`The table ${name} cannot be decoded (its header ends early); ${REBUILD}.`);
   };
   const length = (size) => {
     need(size);
@@ -106,75 +107,95 @@ function layoutOf(bytes, name) {
     at += size;
     return value;
   };
-  const skip = () => {
-    let pending = 1;
-    while (pending > 0) {
-      pending--;
-      need(1);
-      const b = bytes[at++];
-      if (b <= 0x7f || b >= 0xe0 || b === 0xc0 || b === 0xc2 || b === 0xc3) continue;
-      if (b <= 0x8f) { pending += 2 * (b & 0x0f); continue; }
-      if (b <= 0x9f) { pending += b & 0x0f; continue; }
-      if (b <= 0xbf) { need(b & 0x1f); at += b & 0x1f; continue; }
-      switch (b) {
-        case 0xc4: case 0xd9: at += length(1); break;
-        case 0xc5: case 0xda: at += length(2); break;
-        case 0xc6: case 0xdb: at += length(4); break;
-        case 0xc7: at += length(1) + 1; break;
-        case 0xc8: at += length(2) + 1; break;
-        case 0xc9: at += length(4) + 1; break;
-        case 0xcc: case 0xd0: at += 1; break;
-        case 0xcd: case 0xd1: at += 2; break;
-        case 0xca: case 0xce: case 0xd2: at += 4; break;
-        case 0xcb: case 0xcf: case 0xd3: at += 8; break;
-        case 0xd4: at += 2; break; case 0xd5: at += 3; break; case 0xd6: at += 5; break;
-        case 0xd7: at += 9; break; case 0xd8: at += 17; break;
-        case 0xdc: pending += length(2); break;
-        case 0xdd: pending += length(4); break;
-        case 0xde: pending += 2 * length(2); break;
-        case 0xdf: pending += 2 * length(4); break;
-        default: throw damaged(name, `cannot be decoded (byte 0x${b.toString(16)} at offset ${at - 1})`);
-      }
-      need(0);
-    }
-  };
-  const key = () => {
+  let pending = 1;
+  while (pending > 0) {
+    pending--;
     need(1);
-    const b = bytes[at];
-    let size;
-    if (b >= 0xa0 && b <= 0xbf) { at += 1; size = b & 0x1f; }
-    else if (b === 0xd9) { at += 1; size = length(1); }
-    else throw damaged(name, `cannot be decoded (a header key at offset ${at} is not a short string)`);
-    need(size);
-    at += size;
-    return ascii(bytes, at - size, at);
-  };
-  const first = bytes[at++];
-  const count = first >= 0x80 && first <= 0x8f ? first & 0x0f : first === 0xde ? length(2) : first === 0xdf ? length(4) : -1;
+    const b = bytes[at++];
+    if (b <= 0x7f || b >= 0xe0 || b === 0xc0 || b === 0xc2 || b === 0xc3) continue;
+    if (b <= 0x8f) { pending += 2 * (b & 0x0f); continue; }
+    if (b <= 0x9f) { pending += b & 0x0f; continue; }
+    if (b <= 0xbf) { need(b & 0x1f); at += b & 0x1f; continue; }
+    switch (b) {
+      case 0xc4: case 0xd9: at += length(1); break;
+      case 0xc5: case 0xda: at += length(2); break;
+      case 0xc6: case 0xdb: at += length(4); break;
+      case 0xc7: at += length(1) + 1; break;
+      case 0xc8: at += length(2) + 1; break;
+      case 0xc9: at += length(4) + 1; break;
+      case 0xcc: case 0xd0: at += 1; break;
+      case 0xcd: case 0xd1: at += 2; break;
+      case 0xca: case 0xce: case 0xd2: at += 4; break;
+      case 0xcb: case 0xcf: case 0xd3: at += 8; break;
+      case 0xd4: at += 2; break; case 0xd5: at += 3; break; case 0xd6: at += 5; break;
+      case 0xd7: at += 9; break; case 0xd8: at += 17; break;
+      case 0xdc: pending += length(2); break;
+      case 0xdd: pending += length(4); break;
+      case 0xde: pending += 2 * length(2); break;
+      case 0xdf: pending += 2 * length(4); break;
+      default: throw damaged(name, `cannot be decoded (byte 0x${b.toString(16)} at offset ${at - 1})`);
+    }
+    need(0);
+  }
+  return at;
+}
+
+/** A short string key (fixstr or str8) at `at`: [text, the offset after it]; EndsEarly or a TableError otherwise. */
+export function keyAt(bytes, at, name) {
+  const b = bytes[at];
+  const early = () => new EndsEarly(`The table ${name} cannot be decoded (its header ends early); ${REBUILD}.`);
+  if (b === undefined) throw early();
+  let size;
+  if (b >= 0xa0 && b <= 0xbf) { at += 1; size = b & 0x1f; }
+  else if (b === 0xd9) { if (at + 2 > bytes.length) throw early(); size = bytes[at + 1]; at += 2; }
+  else throw damaged(name, `cannot be decoded (a header key at offset ${at} is not a short string)`);
+  if (at + size > bytes.length) throw early();
+  return [ascii(bytes, at, at + size), at + size];
+}
+
+/** The count of a map's entries at `at` and where they start: [count, offset]; -1 when no map is there. */
+export function mapAt(bytes, at) {
+  const b = bytes[at];
+  if (b >= 0x80 && b <= 0x8f) return [b & 0x0f, at + 1];
+  if (b === 0xde && at + 3 <= bytes.length) return [(bytes[at + 1] << 8) | bytes[at + 2], at + 3];
+  if (b === 0xdf && at + 5 <= bytes.length) return [uint32At(bytes, at + 1), at + 5];
+  return [-1, at];
+}
+
+/**
+ * Where the header checksum and the arrays are, without decoding any value:
+ * walks the top-level map's keys and skips their values. `bytes` may be the file's first bytes only:
+ * EndsEarly when they end before the key "arrays".
+ * -> { headerCrcAt (-1: none, format 1.0), headerCrc, arraysAt, keys (the count before "arrays"), bodyAt }.
+ */
+export function layoutOf(bytes, name) {
+  const [count, bodyAt] = mapAt(bytes, 0);
   if (count < 0) throw damaged(name, "cannot be decoded (it is not a msgpack map)");
-  const layout = { headerCrcAt: -1, headerCrc: null, arraysAt: -1 };
+  let at = bodyAt;
+  const layout = { headerCrcAt: -1, headerCrc: null, arraysAt: -1, keys: 0, bodyAt };
   for (let i = 0; i < count; i++) {
-    const keyAt = at;
-    const k = key();
+    const keyStart = at;
+    const [k, after] = keyAt(bytes, at, name);
+    at = after;
     if (k === "arrays") {
-      layout.arraysAt = keyAt;
+      Object.assign(layout, { arraysAt: keyStart, keys: i });
       return layout;
     }
     if (k === "header_crc32") {
-      need(5);
+      if (at + 5 > bytes.length) throw new EndsEarly(`The table ${name} cannot be decoded (its header ends early); ${REBUILD}.`);
       if (bytes[at] !== 0xce) throw damaged(name, "has a malformed header_crc32 (not a uint32)");
-      layout.headerCrcAt = keyAt;
+      layout.headerCrcAt = keyStart;
       layout.headerCrc = uint32At(bytes, at + 1);
       at += 5;
       continue;
     }
-    skip();
+    at = skipValue(bytes, at, name);
   }
   throw damaged(name, "has no arrays");
 }
 
 /** The element array of a descriptor's verified bytes, copied so that it is aligned (bin data may start anywhere). */
-function typed(data, dtype) {
+export function typed(data, dtype) {
   const [Kind, size] = DTYPES[dtype];
   if (size === 1) return new Uint8Array(data); // a copy: the answers never change after the check
   const copy = data.slice();
@@ -184,19 +205,27 @@ function typed(data, dtype) {
   return new Kind(copy.buffer, 0, copy.length / size);
 }
 
-function checkArray(a, key, seed, name) {
-  const data = a.data;
+/** An array descriptor's checksum fields: `block_size`, one `block_crc32` per block of its `length` bytes, `crc32`. */
+export function checkSums(a, key, length, name) {
   const blocks = a.block_crc32;
-  const count = Math.ceil(data.length / BLOCK_SIZE);
-  if (a.block_size !== BLOCK_SIZE || !(blocks instanceof Uint8Array) || blocks.length !== 4 * count ||
+  if (a.block_size !== BLOCK_SIZE || !(blocks instanceof Uint8Array) || blocks.length !== 4 * Math.ceil(length / BLOCK_SIZE) ||
       !isInt(a.crc32) || a.crc32 < 0 || a.crc32 > 0xffffffff) {
     throw damaged(name, `has no checksums for its array ${key}`);
   }
+}
+
+/** The stored CRC-32 of block `block` of a descriptor. */
+export const blockCrc = (a, block) => {
+  const b = a.block_crc32;
+  return (b[4 * block] | (b[4 * block + 1] << 8) | (b[4 * block + 2] << 16) | (b[4 * block + 3] << 24)) >>> 0;
+};
+
+function checkArray(a, key, seed, name) {
+  const data = a.data;
+  const count = Math.ceil(data.length / BLOCK_SIZE);
   for (let block = 0; block < count; block++) {
     const start = block * BLOCK_SIZE;
-    const stored = (blocks[4 * block] | (blocks[4 * block + 1] << 8) | (blocks[4 * block + 2] << 16) |
-      (blocks[4 * block + 3] << 24)) >>> 0;
-    if (crc32(data, start, Math.min(start + BLOCK_SIZE, data.length), seed) !== stored) {
+    if (crc32(data, start, Math.min(start + BLOCK_SIZE, data.length), seed) !== blockCrc(a, block)) {
       throw damaged(name, `is damaged (checksum mismatch in array ${key}, block ${block})`);
     }
   }
@@ -232,20 +261,12 @@ export function readTable(input, options) {
  */
 export function openTable(input, options = {}) {
   const { name = "file" } = options;
-  const decode = options.decode || (globalThis.MessagePack && globalThis.MessagePack.decode);
-  if (typeof decode !== "function") throw new TableError("The msgpack decoder (vendor/msgpack.min.js) did not load.");
+  const decode = decoderOf(options);
   const bytes = input instanceof Uint8Array ? input : new Uint8Array(input);
   const n = bytes.length;
   if (n === 0) throw damaged(name, "is empty");
   // 1. The magic bytes at offset 1, then the major version, before anything else.
-  for (let i = 0; i < MAGIC_KEY.length; i++) {
-    if (bytes[1 + i] !== MAGIC_KEY[i]) throw damaged(name, "is not a ShutTheBox table (wrong magic)");
-  }
-  const at = 1 + MAGIC_KEY.length;
-  if (n > at + 9 && bytes[at] === 0xa6 && ascii(bytes, at + 1, at + 7) === "format" && bytes[at + 7] === 0x92 &&
-      bytes[at + 8] < 0x80 && bytes[at + 8] !== FORMAT_MAJOR) {
-    throw unknownVersion(name, bytes[at + 8], bytes[at + 9]);
-  }
+  checkStart(bytes, name);
   // 2. Its end: every file ends with the 11 bytes of "crc32" and its uint32.
   const tail = n - 4 - CRC_TAIL.length;
   if (n < 64 || CRC_TAIL.some((b, i) => bytes[tail + i] !== b)) throw damaged(name, "is truncated (no checksum at its end)");
@@ -260,9 +281,7 @@ export function openTable(input, options = {}) {
     checkWhole();
     throw error;
   }
-  if (layout.headerCrcAt >= 0 && crc32(bytes, 0, layout.headerCrcAt) !== layout.headerCrc) {
-    throw damaged(name, "is damaged (header checksum mismatch)");
-  }
+  checkHeaderCrc(bytes, layout, name);
   checkWhole();
   // 4. The header's fields.
   let map;
@@ -271,6 +290,39 @@ export function openTable(input, options = {}) {
   } catch (error) {
     throw damaged(name, `cannot be decoded (${error.message})`);
   }
+  const header = headerOf(map, layout, name);
+  return { name, size: n, header, map, bytes, arraysAt: layout.arraysAt };
+}
+
+/** The vendored msgpack decoder, or the one `options.decode` gives. */
+export function decoderOf(options) {
+  const decode = options.decode || (globalThis.MessagePack && globalThis.MessagePack.decode);
+  if (typeof decode !== "function") throw new TableError("The msgpack decoder (vendor/msgpack.min.js) did not load.");
+  return decode;
+}
+
+/** Step 1: the magic bytes at offset 1, then the major version (of a whole file or its first bytes). */
+export function checkStart(bytes, name) {
+  const n = bytes.length;
+  for (let i = 0; i < MAGIC_KEY.length; i++) {
+    if (bytes[1 + i] !== MAGIC_KEY[i]) throw damaged(name, "is not a ShutTheBox table (wrong magic)");
+  }
+  const at = 1 + MAGIC_KEY.length;
+  if (n > at + 9 && bytes[at] === 0xa6 && ascii(bytes, at + 1, at + 7) === "format" && bytes[at + 7] === 0x92 &&
+      bytes[at + 8] < 0x80 && bytes[at + 8] !== FORMAT_MAJOR) {
+    throw unknownVersion(name, bytes[at + 8], bytes[at + 9]);
+  }
+}
+
+/** The header checksum (format 1.1), before any header field is used. */
+export function checkHeaderCrc(bytes, layout, name) {
+  if (layout.headerCrcAt >= 0 && crc32(bytes, 0, layout.headerCrcAt) !== layout.headerCrc) {
+    throw damaged(name, "is damaged (header checksum mismatch)");
+  }
+}
+
+/** Step 4 on the decoded map: its magic, header_crc32 where it was found, its format. -> the map without "arrays". */
+export function headerOf(map, layout, name) {
   if (!map || typeof map !== "object" || Array.isArray(map) || map.magic !== MAGIC) {
     throw damaged(name, "is not a ShutTheBox table");
   }
@@ -284,7 +336,7 @@ export function openTable(input, options = {}) {
   if (format[0] !== FORMAT_MAJOR) throw unknownVersion(name, format[0], format[1]);
   const header = {};
   for (const key of Object.keys(map)) if (key !== "arrays") header[key] = map[key];
-  return { name, size: n, header, map, bytes, arraysAt: layout.arraysAt };
+  return header;
 }
 
 /**
@@ -295,7 +347,7 @@ export function openTable(input, options = {}) {
  */
 export function readOpened(opened, options) {
   const { game, rules, arrays: wanted = {}, fields: checkFields } = options;
-  const { name, map, bytes } = opened;
+  const { name, map } = opened;
   if (map.game !== game) {
     throw new TableError(`The table ${name} is a table of the game ${show(map.game)}, not of ${show(game)}: ` +
       "give this page the right file.");
@@ -316,9 +368,10 @@ export function readOpened(opened, options) {
   }
   const problem = checkFields ? checkFields(map) : null;
   if (problem) throw damaged(name, problem);
-  // 5. The arrays used: dtype, shape, length, and checksums seeded with the CRC-32 before "arrays".
-  const seed = crc32(bytes, 0, opened.arraysAt);
-  const given = map.arrays && typeof map.arrays === "object" ? map.arrays : {};
+  // 5. The arrays used: dtype, shape, length, and checksums seeded with the CRC-32 before "arrays"
+  // (a table read by ranges: each block's, as it is read).
+  const seed = opened.seed ?? crc32(opened.bytes, 0, opened.arraysAt);
+  const given = opened.descriptors || (map.arrays && typeof map.arrays === "object" ? map.arrays : {});
   const out = {};
   for (const [key, [dtype, shape]] of Object.entries(wanted)) {
     const a = given[key];
@@ -326,13 +379,19 @@ export function readOpened(opened, options) {
       throw damaged(name, `has no array ${key} of type ${dtype} and shape [${shape.join(", ")}]`);
     }
     const count = shape.reduce((x, y) => x * y, 1);
-    if (!(a.data instanceof Uint8Array) || a.data.length !== count * DTYPES[dtype][1]) {
+    const length = a.data ? a.data.length : a.length;
+    if (!(a.data instanceof Uint8Array || opened.lazyArray) || length !== count * DTYPES[dtype][1]) {
       throw damaged(name, `has an array ${key} of the wrong length`);
+    }
+    checkSums(a, key, length, name);
+    if (opened.lazyArray) {
+      out[key] = opened.lazyArray(key, a, dtype, count);
+      continue;
     }
     checkArray(a, key, seed, name);
     out[key] = typed(a.data, dtype);
   }
-  return { name, size: opened.size, header: opened.header, rules: map.rules, arrays: out };
+  return { name, size: opened.size, header: opened.header, rules: map.rules, arrays: out, ...(opened.lazyArray ? { remote: opened } : {}) };
 }
 
 function unknownVersion(name, major, minor) {

@@ -1,0 +1,410 @@
+/* A table read by HTTP ranges, the way a map client reads a PMTiles archive (docs/FORMAT.md section 4:
+ * the header checksum, then each block's): the file's first bytes, more only if the header is longer;
+ * then the array descriptors (one round of ranges, their places foreseen from the arrays the page
+ * asks for); then only the 64 KiB blocks a question reads, each verified by its CRC-32 when it comes
+ * and kept. A host that refuses ranges (a 200 with the whole body) gets today's whole-file read, its size
+ * and progress said while it comes.
+ *
+ *   const opened = await openRemote(url, { name, arrays });    // lib/format.js's openTable, by ranges
+ *   const t = readOpened(opened, options);                    // t.arrays.NAME[i] as before
+ *
+ * Reading an element of a block not fetched yet: in a browser, a synchronous request for that block (the
+ * games read their arrays synchronously; `prefetch` fetches ahead without waiting); where there is no
+ * synchronous request (Node.js), a BlockMissing error that `settle` catches: it fetches the block and runs
+ * the question again, until it is answered from verified blocks alone.
+ */
+
+import {
+  BLOCK_SIZE, DTYPES, EndsEarly, TableError, blockCrc, checkHeaderCrc, checkStart, crc32, damaged, decoderOf,
+  headerOf, keyAt, layoutOf, mapAt, openTable, readOpened, skipValue, typed,
+} from "./format.js";
+
+const FIRST = 16384; // bytes asked first: the header and the first array's descriptor
+const MOST_HEADER = 1 << 20; // a header longer than this is no table's
+const SLACK = 64; // bytes each side of a descriptor's foreseen place (its crc32's width is not known before)
+
+/** A block not fetched yet, where it cannot be fetched synchronously: `settle` fetches it and asks again. */
+export class BlockMissing extends Error {
+  constructor(file, key, block) {
+    super(`block ${block} of array ${key} of ${file.name} is not fetched yet`);
+    Object.assign(this, { name: "BlockMissing", file, key, block });
+  }
+}
+
+const loadError = (name, url, why, hint) => new TableError(`The table ${name} could not be loaded: ${url} (${why}).` + hint);
+
+/** A size as the pages say it: 11.6 MB. */
+export const megabytes = (n) => `${(n / 1e6).toFixed(1)} MB`;
+
+/** The bytes of `response`, with `progress({ done, total })` as they come. */
+async function bodyOf(response, progress) {
+  const total = Number(response.headers.get("Content-Length")) || 0;
+  if (!progress || !response.body) return new Uint8Array(await response.arrayBuffer());
+  progress({ done: 0, total });
+  const reader = response.body.getReader();
+  const parts = [];
+  let done = 0;
+  for (;;) {
+    const { done: end, value } = await reader.read();
+    if (end) break;
+    parts.push(value);
+    done += value.length;
+    progress({ done, total });
+  }
+  const bytes = new Uint8Array(done);
+  let at = 0;
+  for (const part of parts) { bytes.set(part, at); at += part.length; }
+  return bytes;
+}
+
+/** The parts of a file fetched so far: ranges of bytes, found by offset. */
+class Chunks {
+  constructor() { this.list = []; }
+  add(start, bytes) { this.list.push({ start, bytes }); }
+  /** bytes[start, end) when one chunk holds them, else null. */
+  get(start, end) {
+    for (const c of this.list) if (c.start <= start && end <= c.start + c.bytes.length) return c.bytes.subarray(start - c.start, end - c.start);
+    return null;
+  }
+  /** The chunk holding `start` (its bytes from there on), else null. */
+  from(start) {
+    for (const c of this.list) if (c.start <= start && start < c.start + c.bytes.length) return c.bytes.subarray(start - c.start);
+    return null;
+  }
+}
+
+/**
+ * One file read by ranges: `get(start, end)` (a promise of the bytes), `getSync` (null where no
+ * synchronous request exists), the chunks fetched, the count of bytes and requests.
+ */
+class RangeFile {
+  constructor(url, name, size, hint, fetcher) {
+    Object.assign(this, { url, name, size, hint, fetcher, chunks: new Chunks(), fetched: 0, requests: 0, arrays: new Map() });
+  }
+
+  check(status, range, length, start, end) {
+    if (status !== 206) throw loadError(this.name, this.url, `HTTP ${status} for the bytes ${start}-${end - 1}, not 206`, this.hint);
+    const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(range || "");
+    if (!m || Number(m[1]) !== start || Number(m[2]) !== end - 1 || length !== end - start || (m[3] !== "*" && Number(m[3]) !== this.size)) {
+      throw loadError(this.name, this.url, `the server sent other bytes than ${start}-${end - 1} (the file changed?)`, this.hint);
+    }
+  }
+
+  async get(start, end) {
+    const known = this.chunks.get(start, end);
+    if (known) return known;
+    let response;
+    try {
+      response = await this.fetcher(this.url, { headers: { Range: `bytes=${start}-${end - 1}` }, cache: "no-cache" });
+    } catch (error) {
+      throw new TableError(`The table ${this.name} could not be loaded (${error.message}).` + this.hint);
+    }
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    this.check(response.status, response.headers.get("Content-Range"), bytes.length, start, end);
+    this.count(start, bytes);
+    return bytes;
+  }
+
+  getSync(start, end) {
+    const known = this.chunks.get(start, end);
+    if (known) return known;
+    const request = new XMLHttpRequest();
+    request.open("GET", this.url, false); // synchronous: the games read their arrays synchronously
+    request.setRequestHeader("Range", `bytes=${start}-${end - 1}`);
+    request.overrideMimeType("text/plain; charset=x-user-defined"); // each byte as one character
+    try {
+      request.send();
+    } catch (error) {
+      throw new TableError(`The table ${this.name} could not be loaded (${error.message}).` + this.hint);
+    }
+    const text = request.responseText;
+    const bytes = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
+    this.check(request.status, request.getResponseHeader("Content-Range"), bytes.length, start, end);
+    this.count(start, bytes);
+    return bytes;
+  }
+
+  count(start, bytes) {
+    this.chunks.add(start, bytes);
+    this.fetched += bytes.length;
+    this.requests += 1;
+  }
+
+  get sync() { return typeof XMLHttpRequest === "function"; }
+}
+
+// -- the array descriptors (FORMAT.md section 5), read from a window of the file
+
+/** The msgpack value at `at` as a descriptor field: a string, an int, an array of ints or a bin. -> [value, end]. */
+function fieldAt(bytes, at, name) {
+  const b = bytes[at];
+  const early = () => new EndsEarly(`The table ${name} cannot be decoded (an array descriptor ends early)`);
+  const need = (k) => { if (at + k > bytes.length) throw early(); };
+  const uint = (k, from) => { need(from + k); let v = 0; for (let i = 0; i < k; i++) v = v * 256 + bytes[at + from + i]; return v; };
+  if (b === undefined) throw early();
+  if (b <= 0x7f) return [b, at + 1];
+  if (b >= 0xa0 && b <= 0xbf) { need(1 + (b & 0x1f)); return [String.fromCharCode(...bytes.subarray(at + 1, at + 1 + (b & 0x1f))), at + 1 + (b & 0x1f)]; }
+  if (b >= 0x90 && b <= 0x9f) {
+    const list = [];
+    let p = at + 1;
+    for (let i = 0; i < (b & 0x0f); i++) { const [v, next] = fieldAt(bytes, p, name); list.push(v); p = next; }
+    return [list, p];
+  }
+  const ints = { 0xcc: 1, 0xcd: 2, 0xce: 4, 0xcf: 8 };
+  if (b in ints) return [uint(ints[b], 1), at + 1 + ints[b]];
+  const bins = { 0xc4: 1, 0xc5: 2, 0xc6: 4 };
+  if (b in bins) {
+    const size = uint(bins[b], 1), from = at + 1 + bins[b];
+    return [{ bin: from, length: size }, from + size];
+  }
+  return [undefined, skipValue(bytes, at, name)];
+}
+
+/**
+ * The descriptor that starts at `bytes[0]` (the file's offset `offset`): its key, its fields, where its
+ * data is. EndsEarly when the window ends before the data's first byte.
+ */
+function descriptorAt(bytes, offset, name) {
+  const [key, at0] = keyAt(bytes, 0, name);
+  const [count, start] = mapAt(bytes, at0);
+  if (count < 0) throw damaged(name, `cannot be decoded (the array ${key} is not a map)`);
+  const d = { key };
+  let at = start;
+  for (let i = 0; i < count; i++) {
+    const [field, after] = keyAt(bytes, at, name);
+    if (field === "data") {
+      const b = bytes[after], sizes = { 0xc4: 1, 0xc5: 2, 0xc6: 4 };
+      if (!(b in sizes)) throw damaged(name, `has an array ${key} whose data is not bytes`);
+      if (after + 1 + sizes[b] > bytes.length) throw new EndsEarly(`The table ${name}: descriptor ends early`);
+      let length = 0;
+      for (let j = 0; j < sizes[b]; j++) length = length * 256 + bytes[after + 1 + j];
+      d.dataAt = offset + after + 1 + sizes[b];
+      d.length = length;
+      d.next = d.dataAt + length;
+      if (i !== count - 1) throw damaged(name, `has an array ${key} whose data is not its descriptor's last key`);
+      return d;
+    }
+    const [value, end] = fieldAt(bytes, after, name);
+    d[field] = value && typeof value === "object" && "bin" in value ? bytes.slice(value.bin, value.bin + value.length) : value;
+    at = end;
+  }
+  throw damaged(name, `has an array ${key} without data`);
+}
+
+/** The bytes an array's descriptor takes before its data, as foreseen from its dtype and shape (its crc32 as 5 bytes). */
+function foreseen(key, dtype, shape) {
+  const intSize = (v) => (v < 128 ? 1 : v < 256 ? 2 : v < 65536 ? 3 : 5);
+  const binHead = (n) => (n < 256 ? 2 : n < 65536 ? 3 : 5);
+  const length = shape.reduce((x, y) => x * y, 1) * DTYPES[dtype][1];
+  const blocks = 4 * Math.ceil(length / BLOCK_SIZE);
+  const head = 1 + key.length + 1 + 6 + 1 + dtype.length + 6 + 1 + shape.reduce((n, v) => n + intSize(v), 0) +
+    6 + 5 + 11 + 5 + 12 + binHead(blocks) + blocks + 5 + binHead(length);
+  return { head, length };
+}
+
+/**
+ * Open the table at `url` by ranges (or whole, where ranges are refused).
+ *   options: { name, decode, arrays: { name: [dtype, shape] } the arrays expected (to foresee where their
+ *              descriptors are: one round of requests for all), hint (added to a load error's words),
+ *              progress({ done, total }) (the whole-file read's), fetch (default globalThis.fetch) }
+ * -> what lib/format.js's openTable returns, for readOpened; read by ranges, it has `remote` (the
+ *    RangeFile: its bytes fetched and requests) and makes lazy arrays. Throws TableError (with `status`
+ *    for an HTTP error).
+ */
+export async function openRemote(url, options = {}) {
+  const { name = url, hint = "", progress = null } = options;
+  const fetcher = options.fetch || globalThis.fetch.bind(globalThis);
+  const decode = decoderOf(options);
+  let response;
+  try {
+    response = await fetcher(url, { headers: { Range: `bytes=0-${FIRST - 1}` }, cache: "no-cache" });
+  } catch (error) {
+    throw new TableError(`The table ${name} could not be loaded (${error.message}).` + hint);
+  }
+  if (response.status === 416) return openTable(new Uint8Array(0), { name, decode }); // an empty file
+  if (!response.ok) {
+    const error = loadError(name, url, `HTTP ${response.status}`, hint);
+    error.status = response.status;
+    throw error;
+  }
+  const total = /\/(\d+)$/.exec(response.headers.get("Content-Range") || "");
+  if (response.status !== 206 || !total) {
+    // No ranges here: the whole file, its size and progress said while it comes.
+    return openTable(await bodyOf(response, progress), { name, decode });
+  }
+  const file = new RangeFile(url, name, Number(total[1]), hint, fetcher);
+  let first = new Uint8Array(await response.arrayBuffer());
+  file.count(0, first);
+  // The header: the first bytes, then more while it goes on.
+  checkStart(first, name);
+  let layout;
+  for (;;) {
+    try {
+      layout = layoutOf(first, name);
+      break;
+    } catch (error) {
+      if (!(error instanceof EndsEarly) || first.length >= Math.min(file.size, MOST_HEADER)) throw error;
+      const more = await file.get(first.length, Math.min(file.size, MOST_HEADER, 4 * first.length));
+      const joined = new Uint8Array(first.length + more.length);
+      joined.set(first);
+      joined.set(more, first.length);
+      first = joined;
+      file.chunks.add(0, first);
+    }
+  }
+  if (layout.headerCrcAt < 0) {
+    // Format 1.0: no header checksum, so the whole file's is the only one there is.
+    return openTable(await (await fetcher(url, { cache: "no-cache" })).arrayBuffer(), { name, decode });
+  }
+  checkHeaderCrc(first, layout, name);
+  if (layout.keys > 15) throw damaged(name, "has too many header fields");
+  // The fields before "arrays", decoded as a map of their own.
+  const fields = new Uint8Array(1 + layout.arraysAt - layout.bodyAt);
+  fields[0] = 0x80 + layout.keys;
+  fields.set(first.subarray(layout.bodyAt, layout.arraysAt), 1);
+  let map;
+  try {
+    map = decode(fields);
+  } catch (error) {
+    throw damaged(name, `cannot be decoded (${error.message})`);
+  }
+  const header = headerOf(map, layout, name);
+  const seed = crc32(first, 0, layout.arraysAt);
+  const descriptors = await walk(file, first, layout.arraysAt, options.arrays || {});
+  const opened = { name, size: file.size, header, map, arraysAt: layout.arraysAt, seed, descriptors, remote: file };
+  opened.lazyArray = (key, d, dtype, count) => lazyArray(file, key, d, dtype, count, seed);
+  return opened;
+}
+
+/** Every array descriptor: { key: descriptor }. The places of the expected ones are foreseen and asked for
+ * at once; the walk then reads each where the one before it ends, asking again only where foreseen wrong. */
+async function walk(file, first, arraysAt, expected) {
+  const name = file.name;
+  const [key, afterKey] = keyAt(first, arraysAt, name);
+  if (key !== "arrays") throw damaged(name, "has no arrays");
+  const [count, start] = mapAt(first, afterKey);
+  if (count < 0) throw damaged(name, "cannot be decoded (its arrays are not a map)");
+  // Foreseen: each expected descriptor after the one before, in the order the page lists them.
+  const windows = [];
+  let at = start;
+  for (const [k, [dtype, shape]] of Object.entries(expected)) {
+    const { head, length } = foreseen(k, dtype, shape);
+    if (at > first.length) windows.push([Math.max(at - SLACK * (windows.length + 1), 0), Math.min(at + head + SLACK, file.size)]);
+    at += head + length;
+  }
+  const asked = new Map(windows.map(([s, e]) => [s, file.get(s, e).catch(() => null)]));
+  await Promise.all(asked.values());
+  const out = {};
+  at = start;
+  for (let i = 0; i < count; i++) {
+    let window = file.chunks.from(at);
+    let size = 1024;
+    for (;;) {
+      try {
+        const d = descriptorAt(window || new Uint8Array(0), at, name);
+        out[d.key] = d;
+        at = d.next;
+        break;
+      } catch (error) {
+        if (!(error instanceof EndsEarly)) throw error;
+        if (at + (window ? window.length : 0) >= file.size) throw damaged(name, "is truncated (an array ends early)");
+        size = Math.max(size, 2 * (window ? window.length : 0));
+        window = await file.get(at, Math.min(file.size, at + size));
+      }
+    }
+  }
+  return out;
+}
+
+/** An array read block by block: `array[i]` and `length` as a typed array's; each block verified when it comes. */
+function lazyArray(file, key, d, dtype, count, seed) {
+  const [, size] = DTYPES[dtype];
+  const perBlock = BLOCK_SIZE / size;
+  const blocks = new Map(); // block -> its elements (a typed array)
+  const checks = [];
+  const range = (b) => [d.dataAt + b * BLOCK_SIZE, d.dataAt + Math.min((b + 1) * BLOCK_SIZE, d.length)];
+  const keep = (b, bytes) => {
+    if (crc32(bytes, 0, bytes.length, seed) !== blockCrc(d, b)) {
+      throw damaged(file.name, `is damaged (checksum mismatch in array ${key}, block ${b})`);
+    }
+    const values = typed(bytes, dtype);
+    for (const check of checks) check(values, b * perBlock);
+    blocks.set(b, values);
+    return values;
+  };
+  const block = (b) => {
+    const had = blocks.get(b);
+    if (had) return had;
+    if (!file.sync) throw new BlockMissing(file, key, b);
+    return keep(b, file.getSync(...range(b)));
+  };
+  const control = {
+    key, count, blocks,
+    /** Fetch blocks `list` (not waited for by any reader): adjacent ones in one request. */
+    async fetch(list) {
+      const wanted = [...new Set(list)].filter((b) => b >= 0 && b * perBlock < count && !blocks.has(b)).sort((x, y) => x - y);
+      const runs = [];
+      for (const b of wanted) {
+        const last = runs[runs.length - 1];
+        if (last && last[1] === b) last[1] = b + 1;
+        else runs.push([b, b + 1]);
+      }
+      await Promise.all(runs.map(async ([from, to]) => {
+        const bytes = await file.get(range(from)[0], range(to - 1)[1]);
+        for (let b = from; b < to; b++) {
+          if (!blocks.has(b)) keep(b, bytes.subarray(b * BLOCK_SIZE - from * BLOCK_SIZE, range(b)[1] - range(from)[0]));
+        }
+      }));
+    },
+    blockOf: (i) => Math.floor(i / perBlock),
+    /** `check(values, first)` on every block, as it comes (a game's impossible values). */
+    check(fn) {
+      checks.push(fn);
+      for (const [b, values] of blocks) fn(values, b * perBlock);
+    },
+  };
+  const array = new Proxy(control, {
+    get(target, prop) {
+      if (typeof prop === "string") {
+        const c = prop.charCodeAt(0);
+        if (c >= 48 && c <= 57) {
+          const i = Number(prop);
+          if (Number.isInteger(i) && i < count) {
+            const b = Math.floor(i / perBlock);
+            return block(b)[i - b * perBlock];
+          }
+          return undefined;
+        }
+        if (prop === "length") return count;
+      }
+      return target[prop];
+    },
+  });
+  file.arrays.set(key, array);
+  return array;
+}
+
+/** The control of a lazy array (fetch, blockOf, check), or null for a whole typed array. */
+export const remoteOf = (array) => (array && !ArrayBuffer.isView(array) && typeof array.blockOf === "function" ? array : null);
+
+/**
+ * `ask()` answered from verified blocks alone: where a block is missing (no synchronous request), it is
+ * fetched and `ask` runs again. -> ask's result (or its error, once no block is missing).
+ */
+export async function settle(ask, rounds = 10000) {
+  for (let round = 0; round < rounds; round++) {
+    try {
+      return ask();
+    } catch (error) {
+      if (!(error instanceof BlockMissing)) throw error;
+      await error.file.arrays.get(error.key).fetch([error.block]);
+    }
+  }
+  throw new TableError("too many blocks asked for one question");
+}
+
+/** Fetch and read a table (openRemote, then lib/format.js's readOpened); a TableError (with the HTTP status) if it cannot be had. */
+export async function fetchTable(url, options, hint = "", progress = null) {
+  return readOpened(await openRemote(url, { ...options, hint, progress }), options);
+}
