@@ -54,7 +54,7 @@ class App {
     try {
       const found = await fetchFirst(urls, "Start the page with `ShutTheBox serve`, or copy data/standard.msgpack next to index.html " +
         "when serving this folder yourself, or give its address as ?table=URL.");
-      main = Object.assign(parseTable(found.bytes, { name: found.url, game: "players" }), { url: found.url });
+      main = Object.assign(parseTable(found.opened, { name: found.url, game: "players" }), { url: found.url });
     } catch (error) {
       showError(error instanceof TableError ? error.message : `The table could not be read: ${error.message}`);
       return;

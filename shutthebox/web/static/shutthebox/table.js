@@ -316,13 +316,13 @@ export class SoloTable extends Board {
 const GAMES = ["two-player", "multi-player", "one-player"];
 
 /**
- * Verify and read a Shut the Box table (Uint8Array or ArrayBuffer).
+ * Verify and read a Shut the Box table (Uint8Array or ArrayBuffer, or a file lib/remote.js's openRemote opened).
  *   options: { name, decode, game: "players" (two- or multi-player, the default), "one-player" or "any",
  *              rules (optional: the rules it must hold), players (optional: how many players it must be for) }
  * -> PlayersTable or SoloTable. Throws TableError naming the file and what is wrong.
  */
 export function parseTable(input, { name = "file", decode, game = "players", rules: wanted = null, players: wantedPlayers = null } = {}) {
-  const opened = openTable(input, { name, decode });
+  const opened = input && input.header && input.map ? input : openTable(input, { name, decode });
   const header = opened.header;
   const kind = header.game;
   const allowed = game === "any" ? GAMES : game === "players" ? ["two-player", "multi-player"] : [game];

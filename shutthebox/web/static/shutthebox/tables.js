@@ -5,20 +5,22 @@
  * or only at ?table=URL. The other tables (solo-VARIANT.msgpack, <rules key>-p<players>.msgpack)
  * are looked for beside the table the page read first, then in the same folders. */
 
-import { fetchBytes, TableError } from "../lib/format.js";
+import { TableError } from "../lib/format.js";
+import { openRemote } from "../lib/remote.js";
 import { fetchOrSolve } from "../solve.js";
 import { formatPosition, parseTable } from "./table.js";
 import { tableName, ruleKey, oneDieText, STANDARD, soloTableName, soloName, variantOf } from "./rules.js";
 
 export const TABLE_FOLDERS = ["", "../../data/", "../../../data/"];
 
-/** The first of `urls` that answers: { url, bytes, status (of the first, e.g. 404) }; a TableError naming them all otherwise. */
+/** The first of `urls` that answers: { url, opened (lib/remote.js's: read by ranges where the host allows) }; a TableError
+ * naming them all otherwise (its `status`: the first one's, e.g. 404). */
 export async function fetchFirst(urls, fix) {
   const tried = [];
   let first = null;
   for (const url of urls) {
     try {
-      return { url, bytes: await fetchBytes(url, url) };
+      return { url, opened: await openRemote(url, { name: url }) };
     } catch (error) {
       if (first === null) first = error.status ?? 0;
       const why = error.status ? `HTTP ${error.status}` :
@@ -67,7 +69,7 @@ export function solveCommand(rules, players) {
 export async function loadPlayersTable(rules, players, near, onProgress, signal, ask) {
   const name = tableName(rules, players);
   const urls = candidates(name, near);
-  const read = (found) => Object.assign(parseTable(found.bytes, { name: found.url, game: "players", rules, players }), { url: found.url });
+  const read = (found) => Object.assign(parseTable(found.opened, { name: found.url, game: "players", rules, players }), { url: found.url });
   const fix = `Start the page with \`ShutTheBox serve\`, which solves it on first use, or solve it with \`${solveCommand(rules, players)}\`.`;
   const fetchIt = async () => read(await fetchFirst(urls, fix));
   return fetchOrSolve(name, fetchIt, (status) => onProgress({ ...status, name }),
@@ -79,7 +81,7 @@ export async function loadSoloTable(variant, near) {
   const name = soloTableName(variant);
   const found = await fetchFirst(candidates(name, near), `Start the page with \`ShutTheBox serve\`, or copy data/${name} ` +
     "next to index.html (or next to the two-player table) when serving the page yourself; `make tables` builds it.");
-  const table = parseTable(found.bytes, { name: found.url, game: "one-player" });
+  const table = parseTable(found.opened, { name: found.url, game: "one-player" });
   if (table.variant !== variant) {
     throw new TableError(`The table ${found.url} holds ${table.variant ? `the ${table.variant} rules` : ruleKey(table.rules)}, ` +
       `not the ${variant} rules; rebuild it with \`make tables\`.`);
@@ -99,7 +101,7 @@ export async function loadSoloRulesTable(rules, near, onProgress, signal, ask) {
   const fix = `Start the page with \`ShutTheBox serve\`, which solves it on first use, or solve it with \`${command}\`.`;
   const fetchIt = async () => {
     const found = await fetchFirst(candidates(name, near), fix);
-    return Object.assign(parseTable(found.bytes, { name: found.url, game: "one-player", rules, players: 1 }), { url: found.url });
+    return Object.assign(parseTable(found.opened, { name: found.url, game: "one-player", rules, players: 1 }), { url: found.url });
   };
   return fetchOrSolve(name, fetchIt, (status) => onProgress({ ...status, name }), { signal, command, ask });
 }
