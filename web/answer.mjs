@@ -17,7 +17,9 @@
 //   ["shut", "123456789"], ["score", "123456789"], ["expect", "124", "score"], ["move", "12345", 7, "shut"]
 //
 // usage: node web/answer.mjs TABLE < questions.jsonl > answers.jsonl
-// A missing or damaged table: one line on stderr, exit status 3.
+// TABLE is a file, or the URL of one (http:// or https://): it is then read by HTTP ranges, only the
+// blocks the questions need, each verified by its CRC-32 (lib/remote.js; the whole file from a host that
+// refuses ranges). A missing or damaged table: one line on stderr, exit status 3.
 //
 // Pig (docs/FORMAT.md section 10; the page's games/pig-table.js and games/pig-command.js) takes the command
 // line's own words and prints what `ShutTheBox pig` prints:
@@ -41,24 +43,34 @@ const web = path.join(here, "..", "shutthebox", "web", "static");
 globalThis.MessagePack = createRequire(import.meta.url)(path.join(web, "vendor", "msgpack.min.js"));
 const { parseTable, SoloTable, TableError, InvalidQuestion } = await import(path.join(web, "shutthebox", "table.js"));
 const { openTable, readOpened } = await import(path.join(web, "lib", "format.js"));
+const { openRemote, settle } = await import(path.join(web, "lib", "remote.js"));
 const { shownText } = await import(path.join(web, "lib", "notation.js"));
 const Pig = await import(path.join(web, "games", "pig-table.js"));
 const PigCommand = await import(path.join(web, "games", "pig-command.js"));
 
-function main(argv) {
+/** A table given by URL, read by ranges. */
+const isUrl = (text) => /^https?:\/\//i.test(text);
+
+/** The file at `file` (a path or a URL) opened: bytes, or lib/remote.js's opened file. */
+async function source(file, display) {
+  if (isUrl(file)) return openRemote(file, { name: display });
+  let bytes;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (error) {
+    throw new TableError(`The table ${display} cannot be read (${error.code}).`);
+  }
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
+}
+
+async function main(argv) {
   if (argv.length !== 1) {
     process.stderr.write("usage: node answer.mjs TABLE < questions.jsonl\n");
     return 2;
   }
   let table;
   try {
-    let bytes;
-    try {
-      bytes = fs.readFileSync(argv[0]);
-    } catch (error) {
-      throw new TableError(`The table ${argv[0]} cannot be read (${error.code}).`);
-    }
-    table = parseTable(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), { name: argv[0], game: "any" });
+    table = parseTable(await source(argv[0], argv[0]), { name: argv[0], game: "any" });
   } catch (error) {
     if (!(error instanceof TableError)) throw error;
     process.stderr.write(`answer.mjs: ${error.message}\n`);
@@ -88,8 +100,12 @@ function main(argv) {
     }
     let answer;
     try {
-      answer = ask[question[0]](question);
+      answer = await settle(() => ask[question[0]](question)); // a table read by ranges: its blocks as asked
     } catch (error) {
+      if (error instanceof TableError) {
+        process.stderr.write(`answer.mjs: ${error.message}\n`);
+        return 3;
+      }
       if (!(error instanceof InvalidQuestion)) throw error;
       answer = { error: error.message };
     }
@@ -120,19 +136,14 @@ function pigTablePath(name) {
 }
 
 /** The table of `rules` (or, with --table alone, of the file's own rules), verified: a TableError otherwise. */
-function pigTable(rules, given, tablePath) {
-  const read = (file, display) => {
-    let bytes;
-    try {
-      bytes = fs.readFileSync(file);
-    } catch (error) {
-      throw new TableError(`The table ${display} cannot be read (${error.code}).`);
-    }
-    return openTable(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), { name: display });
+async function pigTable(rules, given, tablePath) {
+  const read = async (file, display) => {
+    const got = await source(file, display);
+    return got instanceof Uint8Array ? openTable(got, { name: display }) : got;
   };
   let opened;
   if (tablePath !== null) {
-    opened = read(tablePath, tablePath);
+    opened = await read(tablePath, tablePath);
     const own = opened.header.rules;
     if (!Object.keys(given).length && opened.header.game === Pig.GAME && own && typeof own === "object" && !Array.isArray(own)) {
       // --table alone: the file's own rules, as the command line reads them (Rules.from_fields)
@@ -154,13 +165,13 @@ function pigTable(rules, given, tablePath) {
       throw new TableError(`no table file ${name} found (looked at ${tried.join(" and ")}); this reader solves nothing: ` +
         `solve it with \`${Pig.tableSpec(rules).command}\` (or in the page, under \`ShutTheBox serve\`)`);
     }
-    opened = read(found, found);
+    opened = await read(found, found);
   }
   return Pig.checkValues(readOpened(opened, Pig.tableSpec(rules).options));
 }
 
 /** `node answer.mjs pig ARGS`: the command line's answers; its exit status. */
-function pigMain(argv) {
+async function pigMain(argv) {
   const say = (message) => process.stderr.write(`answer.mjs: ${message}\n`);
   try {
     const { table: tablePath, flags, game, tokens } = PigCommand.splitOptions(argv);
@@ -176,18 +187,35 @@ function pigMain(argv) {
       throw new InvalidQuestion(`--${flags.rules ? "rules" : "version"} is the command line's own: ask \`ShutTheBox pig\``);
     }
     const rules = Pig.rulesFromOptions(game);
+    // the table is opened when a question needs it (a refused question reads none), as the command does;
+    // one read by ranges fetches the blocks each answer reads (settle)
     let table = null;
-    const opened = () => (table ??= pigTable(rules, game, tablePath));
+    const opened = () => {
+      if (table === null) throw new NotOpened();
+      return table;
+    };
+    const answer = async (words) => {
+      for (;;) {
+        try {
+          return await settle(() => PigCommand.answerWords(opened, words));
+        } catch (error) {
+          if (!(error instanceof NotOpened)) throw error;
+          table = await pigTable(rules, game, tablePath);
+        }
+      }
+    };
     if (!flags.batch) {
-      process.stdout.write(PigCommand.answerWords(opened, tokens) + "\n");
+      process.stdout.write((await answer(tokens)) + "\n");
       return 0;
     }
     const text = fs.readFileSync(0, "utf8");
     const lines = text.split("\n");
     if (lines[lines.length - 1] === "") lines.pop();
-    if (lines.length) opened(); // a batch reads its table before its first line, as the command does
+    if (lines.length) table = await pigTable(rules, game, tablePath); // before its first line, as the command does
     let failed = false;
-    const out = lines.map((line) => {
+    const out = [];
+    for (const line of lines) out.push(await batchLine(line));
+    async function batchLine(line) {
       if (Buffer.byteLength(line) > 65536) {
         failed = true;
         return "error: the line is longer than 65536 bytes";
@@ -195,13 +223,13 @@ function pigMain(argv) {
       const words = PigCommand.words(line);
       if (!words.length) return "";
       try {
-        return PigCommand.answerWords(table, words);
+        return await settle(() => PigCommand.answerWords(table, words));
       } catch (error) {
         if (!(error instanceof InvalidQuestion)) throw error;
         failed = true;
         return `error: ${error.message}`;
       }
-    });
+    }
     process.stdout.write(out.map((line) => line + "\n").join(""));
     return failed ? 1 : 0;
   } catch (error) {
@@ -217,5 +245,8 @@ function pigMain(argv) {
   }
 }
 
+/** The table is needed by a question and not opened yet (opened, then the question asked again). */
+class NotOpened extends Error {}
+
 const args = process.argv.slice(2);
-process.exitCode = args[0] === "pig" ? pigMain(args.slice(1)) : main(args);
+process.exitCode = await (args[0] === "pig" ? pigMain(args.slice(1)) : main(args));

@@ -71,7 +71,7 @@ export const damaged = (name, what) => new TableError(`The table ${name} ${what}
 // "magic" (fixstr 5) then its value (fixstr 16): the 22 bytes at offset 1.
 const MAGIC_KEY = [0xa5, ...codes("magic"), 0xb0, ...codes(MAGIC)];
 // A file ends with "crc32" (fixstr 5), 0xce (uint32), and 4 bytes.
-const CRC_TAIL = [0xa5, ...codes("crc32"), 0xce];
+export const CRC_TAIL = [0xa5, ...codes("crc32"), 0xce];
 
 /** Same value, for header fields decoded from msgpack (numbers, strings, booleans, null, arrays, maps). */
 export function sameValue(a, b) {

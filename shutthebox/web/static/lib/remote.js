@@ -15,7 +15,7 @@
  */
 
 import {
-  BLOCK_SIZE, DTYPES, EndsEarly, TableError, blockCrc, checkHeaderCrc, checkStart, crc32, damaged, decoderOf,
+  BLOCK_SIZE, CRC_TAIL, DTYPES, EndsEarly, TableError, blockCrc, checkHeaderCrc, checkStart, crc32, damaged, decoderOf,
   headerOf, keyAt, layoutOf, mapAt, openTable, readOpened, skipValue, typed,
 } from "./format.js";
 
@@ -91,6 +91,8 @@ class RangeFile {
   }
 
   async get(start, end) {
+    end = Math.min(end, this.size); // a damaged descriptor may point past the end: the walk says "truncated"
+    if (start >= end) return new Uint8Array(0);
     const known = this.chunks.get(start, end);
     if (known) return known;
     let response;
@@ -293,6 +295,8 @@ async function walk(file, first, arraysAt, expected) {
     if (at > first.length) windows.push([Math.max(at - SLACK * (windows.length + 1), 0), Math.min(at + head + SLACK, file.size)]);
     at += head + length;
   }
+  const tail = file.size - CRC_TAIL.length - 4;
+  windows.push([Math.max(tail, 0), file.size]); // the 11 bytes every file ends with
   const asked = new Map(windows.map(([s, e]) => [s, file.get(s, e).catch(() => null)]));
   await Promise.all(asked.values());
   const out = {};
@@ -303,17 +307,20 @@ async function walk(file, first, arraysAt, expected) {
     for (;;) {
       try {
         const d = descriptorAt(window || new Uint8Array(0), at, name);
+        if (d.next > tail) throw damaged(name, `is truncated (its array ${d.key} ends early)`);
         out[d.key] = d;
         at = d.next;
         break;
       } catch (error) {
         if (!(error instanceof EndsEarly)) throw error;
-        if (at + (window ? window.length : 0) >= file.size) throw damaged(name, "is truncated (an array ends early)");
+        if (at + (window ? window.length : 0) >= file.size) throw damaged(name, "is truncated (an array descriptor ends early)");
         size = Math.max(size, 2 * (window ? window.length : 0));
         window = await file.get(at, Math.min(file.size, at + size));
       }
     }
   }
+  const end = await file.get(Math.max(tail, 0), file.size);
+  if (at !== tail || CRC_TAIL.some((b, i) => end[i] !== b)) throw damaged(name, "is truncated (no checksum at its end)");
   return out;
 }
 
