@@ -23,7 +23,7 @@ def test_every_registered_game_opens_its_shipped_table(game):
 
 @pytest.mark.parametrize("game, rules", [
     ("toggle", {"cards": 4, "sides": 2}), ("shutthebox", {"tiles": 12}), ("goat", {"goal": 100}),
-    ("yahtzee", {"joker": "official"}),
+    ("yahtzee", {"joker": "official"}), ("yazy", {"categories": "yazy,ones"}),
 ])
 def test_open_takes_the_command_s_game_options_and_opens_its_table(game, rules):
     table = shutthebox.open(game, **rules)
@@ -50,7 +50,7 @@ def test_a_rule_the_command_refuses_is_refused_in_its_words(rules, message):
     ("goat", {"gaol": 5}, "goat has no rule gaol (its rules: goal)"),
     ("goat", {"goal": True}, "goal must be a whole number or a word, not True"),
     ("goat", {"goal": 5.0}, "goal must be a whole number or a word, not 5.0"),
-    ("yazy", {"goal": 5}, "yazy has no rule goal (its rules: none)"),
+    ("yazy", {"goal": 5}, "yazy has no rule goal (its rules: categories)"),
     ("yahtze", {}, "no game 'yahtze': the games are"),
 ])
 def test_unknown_games_rules_and_odd_values_are_refused(game, rules, words):

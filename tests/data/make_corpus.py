@@ -13,9 +13,10 @@ solve), under a corpus name, GAME-PARAMETERS.msgpack:
     one-player-t4.msgpack       Shut the Box, tiles 1-4, one player
     toggle-c5-s3.msgpack        toggle, cards 1-5, two 3-sided dice
     goat-g5.msgpack             Goat, goal 5
+    yazy-ones.yazy.msgpack      yazy played with two categories, ones and yazy
 
-Every registered game is in SMALL (its small tables) or in WITHOUT (why it has none: yazy's and
-Yahtzee's solvers know only full-size rule sets, whose tables are the shipped ones in data/); the
+Every registered game is in SMALL (its small tables) or in WITHOUT (why it has none: Yahtzee's
+solver knows only full-size rule sets, whose tables are the shipped ones in data/); the
 script refuses to run while a registered game is in neither. NAME-golden.txt beside a table holds
 questions and answers for it; its first line is the command that asks them
 (``# ShutTheBox ARGUMENTS QUESTION<TAB>answer``). The golden files are written by hand, not by this
@@ -51,10 +52,10 @@ SMALL = {
     "toggle": {"toggle-c5-s3.msgpack": "toggle-c5-s3.msgpack"},
     "goat": {"goat-g5.msgpack": "goat-g5.msgpack"},
     "pig": {"pig-two-dice-g8.msgpack": "pig-two-dice-g8-s6.msgpack"},
+    "yazy": {"yazy-ones.yazy.msgpack": "yazy-ones.yazy.msgpack"},
 }
 # Registered games with no small table, and why (their golden questions ask the shipped table).
 WITHOUT = {
-    "yazy": "its solver knows one rule set only, the shipped data/yazy.msgpack (14 MB)",
     "yahtzee": "its solver knows full-size rule sets only (the jokers); the shipped table is 4 MB",
 }
 

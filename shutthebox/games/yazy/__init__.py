@@ -8,6 +8,11 @@ analysis time: ``solver``, ``build``, ``analysis``, ``target`` (the target mode'
 
 from ...engine.game import Game, Tables
 
+# A name slot's categories: names of the game (rules.CATEGORIES, not imported: reading a declaration costs a
+# question nothing) joined by dots.
+_NAME = "(?:ones|twos|threes|fours|fives|sixes|three-kind|four-kind|full-house|straight|yazy)"
+_CATEGORIES = r"%s(?:\.%s)*" % (_NAME, _NAME)
+
 DECLARATION = Game(
     "yazy",
     title="Yazy",
@@ -15,7 +20,12 @@ DECLARATION = Game(
            "table maximises the expected total."),
     package=__name__,
     page="games/yazy.js",
-    tables=[Tables("yazy", headers=("yazy",), first_use=False),
+    # The full game's tables keep their names; a game of some categories (--categories) has them in its
+    # names, joined by dots: yazy-ones.yazy.msgpack. Its tables are solved on first use; the full game's
+    # expected-score table is shipped (load() never solves it).
+    tables=[Tables("yazy-{categories}", headers=("yazy",), fields={"categories": _CATEGORIES},
+                   aliases={"yazy.msgpack": {"categories": "all"}}),
             # The target mode (--target X): the highest chance to reach X points, solved on first use.
-            Tables("yazy-target", headers=("yazy-target",), package=".target")],
+            Tables("yazy-target-{categories}", headers=("yazy-target",), package=".target",
+                   fields={"categories": _CATEGORIES}, aliases={"yazy-target.msgpack": {"categories": "all"}})],
 )

@@ -6,7 +6,7 @@ import numpy as np
 
 from ...engine.printing import printed as engine_printed
 from ...engine.writer import encode, pack_array
-from .rules import ALL, GAME, ROLLS, RULES
+from .rules import FULL, GAME, ROLLS
 from .solver import ERROR_BOUND, SOLVER_VERSION, TIE, solve
 
 GENERATOR = "shutthebox yazy solver %d" % SOLVER_VERSION
@@ -25,11 +25,12 @@ def printed(hi, lo):
                           near=_NEAR)
 
 
-def solve_table(rules=RULES) -> bytes:
-    solution = solve()
+def solve_table(rules=FULL) -> bytes:
+    """The table of the game of ``rules``' categories: a row per subset of them (``rules.subsets``)."""
+    solution = solve(rules.mask)
     turn = printed(solution.turn, solution.turn_lo)
     expect = printed(solution.expect, solution.expect_lo)
-    sets, rolls = ALL + 1, len(ROLLS)
+    sets, rolls = len(turn), len(ROLLS)
     arrays = {
         "turn": pack_array(turn.astype("<f8").tobytes(), "<f8", (sets,)),
         "expect": pack_array(expect.astype("<f8").tobytes(), "<f8", (sets, 3, rolls)),
@@ -37,8 +38,8 @@ def solve_table(rules=RULES) -> bytes:
     }
     # Text, not floats: the header stays free of types a question would need struct for.
     fields = {"error_bound": "%g" % ERROR_BOUND, "tie": "%g" % TIE}
-    return encode(GAME, RULES, arrays, generator=GENERATOR, fields=fields)
+    return encode(GAME, rules.as_dict(), arrays, generator=GENERATOR, fields=fields)
 
 
-# The tables data/ holds: the one rule set.
-SHIPPED = (RULES,)
+# The tables data/ holds: the full game's.
+SHIPPED = (FULL,)

@@ -5,6 +5,7 @@
     ShutTheBox yazy --move CATS DICE REROLLS       ->  keep 6 6 | score full-house | keep none
     ShutTheBox yazy --target X --expect [CATS [DICE REROLLS]]   ->  the highest chance to reach X more points
     ShutTheBox yazy --target X --move CATS DICE REROLLS         ->  the move that gives it
+    ShutTheBox yazy --categories ones,yazy --expect             ->  the game of those categories only
 """
 
 from ...engine.command import (SHARED_HELP, TableSession, no_question, one_question, option_value, remembered_lines,
@@ -13,18 +14,18 @@ from ...engine.reader import read_table
 from ...errors import InvalidQuery
 from . import DECLARATION
 from ...engine.store import describe as describe_file
-from .rules import ALL, REROLLS, ROLLS, describe, describe_move, format_categories
+from .rules import REROLLS, ROLLS, Rules, describe_move, format_categories, subsets
 from .table import load, load_target
 from .turn import TARGETS
 
 HELP = """\
-usage: ShutTheBox yazy --expect [CATS]
-       ShutTheBox yazy --expect CATS DICE REROLLS
-       ShutTheBox yazy --move CATS DICE REROLLS
-       ShutTheBox yazy --target X --expect [CATS [DICE REROLLS]]
-       ShutTheBox yazy --target X --move CATS DICE REROLLS
-       ShutTheBox yazy --batch < questions.txt
-       ShutTheBox yazy --rules
+usage: ShutTheBox yazy [--categories LIST] --expect [CATS]
+       ShutTheBox yazy [--categories LIST] --expect CATS DICE REROLLS
+       ShutTheBox yazy [--categories LIST] --move CATS DICE REROLLS
+       ShutTheBox yazy [--categories LIST] --target X --expect [CATS [DICE REROLLS]]
+       ShutTheBox yazy [--categories LIST] --target X --move CATS DICE REROLLS
+       ShutTheBox yazy [--categories LIST] --batch < questions.txt
+       ShutTheBox yazy [--categories LIST] --rules
        ShutTheBox yazy simulate [--games N] [--seed S]
        ShutTheBox yazy report [--out DIR] [--games N] [--seed S]
        ShutTheBox yazy distribution
@@ -78,9 +79,15 @@ by less than 1e-12, scoring comes first (the first category in the list above),
 then keeping more dice, then the lowest dice.
 
 options:
+  --categories LIST
+                 play only these categories, one turn each (names separated
+                 by commas; default all); CATS is then within LIST, and all
+                 means LIST. Its tables are solved on first use (a second)
+      $ ShutTheBox yazy --categories ones,yazy --expect
+      5.893168
 """ + SHARED_HELP % "yazy"
 
-GAME_OPTIONS = ()
+GAME_OPTIONS = Rules.option_flags()
 # Analysis commands: ``ShutTheBox yazy WORD ...`` runs ``analysis.WORD_main(argv)`` (analysis time).
 COMMANDS = ("simulate", "report", "distribution")
 _FORMS = {"--expect": ((0, 1, 3), "[CATS] or CATS DICE REROLLS"), "--move": ((3,), "CATS DICE REROLLS")}
@@ -117,8 +124,11 @@ def parse(tokens) -> tuple[str, list, int | None]:
 
 
 class Session(TableSession):
-    def __init__(self, path):
+    """The questions of one game (``--categories``; with ``--table`` and no option, the file's own)."""
+
+    def __init__(self, options: dict, path):
         super().__init__(path)
+        self.options, self.rules = options, Rules.from_options(options)
         self._target = None
         self._target_only = False  # a batch on --table of a target-mode table
 
@@ -136,12 +146,12 @@ class Session(TableSession):
             return tablefile.game in DECLARATION.tables[1].headers
 
     def open_table(self):
-        return load(self.path)
+        return load(self.path, self.rules_to_open(self.rules, self.options, DECLARATION.tables[0]))
 
     def target(self):
         """The target mode's table (``--table`` names it for target questions), opened when first asked."""
         if self._target is None:
-            self._target = load_target(self.path)
+            self._target = load_target(self.path, self.rules_to_open(self.rules, self.options, DECLARATION.tables[1]))
         return self._target
 
     def answer(self, tokens) -> str:
@@ -162,12 +172,15 @@ class Session(TableSession):
 
     def describe(self, tokens) -> str:
         no_question("--rules", tokens)
-        return describe_file(self.table().file, "yazy", describe())
+        table = self.table()
+        return describe_file(table.file, "yazy", table.rules.describe())
 
     def quick_answer(self):
         """Canonical batch lines answered straight from the whole arrays."""
         table = self.table()
-        cats = {format_categories(mask): mask for mask in range(ALL + 1)}
+        game, row = table.sets.game, table.sets.row
+        cats = {format_categories(mask): row(mask) for mask in subsets(game)}
+        cats["all"] = row(game)
         roll_of = {"".join(map(str, roll)): index for index, roll in enumerate(ROLLS)}
         rerolls_of = {str(rerolls): rerolls for rerolls in range(REROLLS + 1)}
         turn, expect, move = table._turn, table._expect, table._move
@@ -178,18 +191,18 @@ class Session(TableSession):
             if words[:1] != ["--expect"] and words[:1] != ["--move"]:
                 return None
             if len(words) <= 2 and words[0] == "--expect":
-                mask = cats[words[1]] if len(words) == 2 else ALL
-                text = turn_text.get(mask)
+                set_row = cats[words[1] if len(words) == 2 else "all"]
+                text = turn_text.get(set_row)
                 if text is None:
-                    text = turn_text[mask] = "%.6f" % turn[mask]
+                    text = turn_text[set_row] = "%.6f" % turn[set_row]
                 return text
             if len(words) != 4:
                 return None
-            mask = cats[words[1]]
-            if not mask:
-                return None  # no category open: the reference path says so
+            set_row = cats[words[1]]
+            if not set_row:
+                return None  # no category open (the empty set's row is 0): the reference path says so
             roll = roll_of["".join(sorted(words[2]))]
-            index = (mask * (REROLLS + 1) + rerolls_of[words[3]]) * count + roll
+            index = (set_row * (REROLLS + 1) + rerolls_of[words[3]]) * count + roll
             if words[0] == "--expect":
                 text = expect_text.get(index)
                 if text is None:
@@ -205,4 +218,4 @@ class Session(TableSession):
 
 
 def open_game(options: dict, table: str | None) -> Session:
-    return Session(table)
+    return Session(options, table)

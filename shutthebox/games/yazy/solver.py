@@ -28,7 +28,7 @@ BLAS), so the bytes do not depend on the machine.
 import numpy as np
 
 from ...engine.dicekeep_arrays import Tree, keep_means
-from .rules import ALL, CATEGORIES, NO_MOVE, ROLLS, SCORE, score
+from .rules import ALL, CATEGORIES, NO_MOVE, ROLLS, SCORE, score, subsets
 
 SOLVER_VERSION = 1
 TIE = 1e-12
@@ -37,7 +37,7 @@ _SPLIT = 134217729.0  # 2**27 + 1: Veltkamp's split into two 26-bit halves
 
 
 class Solution:
-    """``turn[m]`` = T(m); ``expect[m, R, r]`` = VR(m, r) (0 for m = 0); ``move[m, R, r]`` the chosen move
+    """Of each set m (its row: ``solve``), ``turn`` T(m); ``expect[m, R, r]`` VR(m, r) (0 for m = 0); ``move[m, R, r]`` the chosen move
     (rules.py's codes); ``*_lo`` the double-double low parts; ``smallest_gap`` the smallest difference
     between an action's value and the best that is not a tie, ``largest_tie`` the largest that is."""
 
@@ -126,18 +126,25 @@ class _Gaps:
             self.largest = max(self.largest, float(np.abs(tied).max()))
 
 
-def solve() -> Solution:
+def solve(game: int = ALL) -> Solution:
+    """The game of the categories ``game`` (a bitmask): one row of the arrays for each of its subsets, in
+    increasing order (``rules.subsets``; for all eleven, the row is the set). A set's values depend on its
+    subsets only, each computed alike whatever else is solved: a subset game's rows are the full game's."""
     tree = Tree()
     codes = move_codes(tree)
-    rolls, sets, cats = len(ROLLS), ALL + 1, len(CATEGORIES)
+    subs = np.array(subsets(game))
+    rolls, sets, cats = len(ROLLS), len(subs), len(CATEGORIES)
+    row = np.zeros(ALL + 1, dtype=np.int64)
+    row[subs] = np.arange(sets)
     scores = np.array([[score(c, roll) for roll in ROLLS] for c in range(cats)], dtype=np.float64)
     turn, turn_lo = np.zeros(sets), np.zeros(sets)
     expect, expect_lo = np.zeros((sets, 3, rolls)), np.zeros((sets, 3, rolls))
     move = np.full((sets, 3, rolls), NO_MOVE, dtype=np.uint8)
     gaps = _Gaps()
-    popcount = np.array([bin(m).count("1") for m in range(sets)])
-    for size in range(1, cats + 1):
-        masks = np.flatnonzero(popcount == size)
+    popcount = np.array([bin(m).count("1") for m in subs])
+    for size in range(1, popcount.max() + 1):
+        masks = subs[popcount == size]
+        rows = row[masks]
         count = len(masks)
         # V0: score an open category
         cand_h = np.full((count, cats, rolls), -np.inf)
@@ -145,16 +152,16 @@ def solve() -> Solution:
         for c in range(cats):
             open_ = masks >> c & 1 == 1
             rest = masks[open_] & ~(1 << c)
-            h, l = _add(np.broadcast_to(scores[c], (open_.sum(), rolls)), 0.0, turn[rest][:, None],
-                        turn_lo[rest][:, None])
+            h, l = _add(np.broadcast_to(scores[c], (open_.sum(), rolls)), 0.0, turn[row[rest]][:, None],
+                        turn_lo[row[rest]][:, None])
             cand_h[open_, c], cand_l[open_, c] = h, l
         vh, vl = _max(cand_h, cand_l, 1)
         gap = (vh[:, None] - cand_h) + (vl[:, None] - cand_l)
         gaps.see(gap)
         chosen = np.argmax(gap <= TIE, axis=1)
-        move[masks, 0] = SCORE + chosen
-        expect[masks, 0], expect_lo[masks, 0] = vh, vl
-        scoring = move[masks, 0]
+        move[rows, 0] = SCORE + chosen
+        expect[rows, 0], expect_lo[rows, 0] = vh, vl
+        scoring = move[rows, 0]
         v0h, v0l = vh, vl
         # V1, V2: score now or keep some dice and roll the rest
         for rerolls in (1, 2):
@@ -170,10 +177,10 @@ def solve() -> Solution:
             gaps.see(keep_gap)
             first = np.argmax(keep_gap <= TIE, axis=2)
             keep_code = codes[np.arange(rolls)[None, :], first]
-            move[masks, rerolls] = np.where(score_gap <= TIE, scoring, keep_code)
-            expect[masks, rerolls], expect_lo[masks, rerolls] = vh, vl
+            move[rows, rerolls] = np.where(score_gap <= TIE, scoring, keep_code)
+            expect[rows, rerolls], expect_lo[rows, rerolls] = vh, vl
         th, tl = _means(tree, vh, vl)
-        turn[masks], turn_lo[masks] = th[:, 0], tl[:, 0]
+        turn[rows], turn_lo[rows] = th[:, 0], tl[:, 0]
     if not gaps.largest < TIE / 1000 or not gaps.smallest > TIE * 1000:
         raise AssertionError("yazy: ties are not clear (largest tie %.3g, smallest real gap %.3g, tie %g)"
                              % (gaps.largest, gaps.smallest, TIE))

@@ -13,25 +13,65 @@ from ...engine.text import as_whole, shown_value, whole
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
 from .turn import TARGETS, Turn, best, checked
-from .rules import ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, RULES, SCORE, categories, describe_move, roll_index
+from .rules import (ALL, CATEGORIES, FULL, NO_MOVE, REROLLS, ROLLS, SCORE, Rules, categories, describe_move,
+                    roll_index, rows)
 
-_SHAPE = (ALL + 1, REROLLS + 1, len(ROLLS))
-_TARGET = DECLARATION.tables[1]
-
-
-def load(path: str | None = None) -> "YazyTable":
-    """The verified shipped table (or the one at ``path``)."""
-    return load_table(DECLARATION.tables[0], _yazy_table, RULES, path, build=False, header_rules=RULES,
-                      hint=" (python build_tables.py --game yazy)")
+_FAMILY, _TARGET = DECLARATION.tables
 
 
-def _yazy_table(tablefile, rules) -> "YazyTable":
-    return YazyTable(tablefile)
+def load(path: str | None = None, rules: Rules | None = None) -> "YazyTable":
+    """The verified table of ``rules`` (default: all eleven categories, the shipped table; with ``path`` and no
+    rules, the file's own); a game of fewer categories is solved on first use (a second at most) and cached."""
+    rules = _rules(_FAMILY, rules, path)
+    return load_table(_FAMILY, YazyTable, rules, path, build=rules != FULL, rules_class=Rules,
+                      hint=" (python build_tables.py --game yazy)" if rules == FULL else "")
+
+
+def _rules(family, rules, path):
+    if rules is None and path is not None:
+        return family.rules_in(path) or FULL  # a file of another game: refused in load_table's words
+    return rules
 
 
 def open_rules(rules) -> "YazyTable":
-    """The table of ``rules`` (yazy has one rule set), as the command line opens it."""
-    return load()
+    """The table of ``rules``, as the command line opens it (the declaration's hook)."""
+    return load(rules=rules)
+
+
+class _Sets:
+    """The sets of open categories of one game (``rules``): what a question's CATS may be, and their rows."""
+
+    def __init__(self, rules: Rules):
+        self.rules, self.game = rules, rules.mask
+        self.rows = rows(self.game)  # None: all eleven, the row is the set
+        self._sets: dict = {}
+
+    def row(self, mask: int) -> int:
+        return mask if self.rows is None else self.rows[mask]
+
+    def categories(self, cats) -> int:
+        """The bitmask of ``cats`` (text or a bitmask), within the game's categories (``all``: the game's)."""
+        if type(cats) is int and 0 <= cats <= ALL:
+            return self._within(cats)
+        if as_whole(cats) is not None and 0 <= as_whole(cats) <= ALL:  # a numpy integer
+            return self._within(as_whole(cats))
+        if not isinstance(cats, str):
+            raise InvalidQuery("categories must be text such as ones,yazy or all, or a bitmask from 0 to %d, not %s"
+                               % (ALL, shown_value(cats)))
+        mask = self._sets.get(cats)
+        if mask is None:
+            mask = self.game if cats == "all" else self._within(categories(cats))
+            if len(self._sets) < 1 << 12:
+                self._sets[cats] = mask
+        return mask
+
+    def _within(self, mask: int) -> int:
+        outside = [name for c, name in enumerate(CATEGORIES) if (mask & ~self.game) >> c & 1]
+        if outside:
+            raise InvalidQuery("%s not played in this game (--categories %s)" % (
+                "category %s is" % outside[0] if len(outside) == 1 else "categories %s are" % ",".join(outside),
+                self.rules.categories))
+        return mask
 
 
 class YazyTable(Table):
@@ -50,32 +90,30 @@ class YazyTable(Table):
               "move": Values("a move code", 0, NO_MOVE, only=(*range(31), *range(SCORE, SCORE + len(CATEGORIES)),
                                                              NO_MOVE))}
 
-    def __init__(self, tablefile):
+    def __init__(self, tablefile, rules: Rules = FULL):
         super().__init__(tablefile)
+        self.rules, self.sets = rules, _Sets(rules)
+        shape = (len(self.sets.rows or range(ALL + 1)), REROLLS + 1, len(ROLLS))
         shapes = tablefile.shapes
-        if shapes.get("turn") != (ALL + 1,) or shapes.get("expect") != _SHAPE or shapes.get("move") != _SHAPE:
+        if shapes.get("turn") != shape[:1] or shapes.get("expect") != shape or shapes.get("move") != shape:
             raise TableError("table file %s has arrays of the wrong shape for yazy; rebuild it with `make tables`"
                              % self.path)
         self._turn, self._expect, self._move = (tablefile.arrays[name] for name in ("turn", "expect", "move"))
-        self._sets: dict = {}
+
+    def value_ranges(self) -> dict:
+        if self.sets.rows is None:
+            return self.VALUES
+        played = [c for c in range(len(CATEGORIES)) if self.sets.game >> c & 1]
+        return {**self.VALUES, "move": Values("a move code", 0, NO_MOVE,
+                                              only=(*range(31), *(SCORE + c for c in played), NO_MOVE))}
 
     def categories(self, cats) -> int:
-        if type(cats) is int and 0 <= cats <= ALL:
-            return cats
-        if as_whole(cats) is not None and 0 <= as_whole(cats) <= ALL:  # a numpy integer
-            return as_whole(cats)
-        if not isinstance(cats, str):
-            raise InvalidQuery("categories must be text such as ones,yazy or all, or a bitmask from 0 to %d, not %s"
-                               % (ALL, shown_value(cats)))
-        mask = self._sets.get(cats)
-        if mask is None:
-            mask = categories(cats)
-            if len(self._sets) < 1 << 12:
-                self._sets[cats] = mask
-        return mask
+        """The bitmask of the open categories ``cats``: text (``ones,yazy``, ``all``: the game's, ``none``) or a
+        bitmask of the full game's numbering; within the game's categories."""
+        return self.sets.categories(cats)
 
     def _state(self, cats, dice, rerolls) -> tuple[int, int]:
-        mask = self.categories(cats)
+        mask = self.sets.categories(cats)
         if not isinstance(dice, str):
             try:
                 dice = "".join(str(as_whole(die)) if as_whole(die) is not None and 0 <= as_whole(die) <= 9 else "?"
@@ -92,13 +130,13 @@ class YazyTable(Table):
             raise InvalidQuery("rerolls left must be 0, 1 or 2, not %s" % shown_value(rerolls))
         if not mask:
             raise InvalidQuery("no category is open: the game is over, there is no turn to play")
-        return (mask * 3 + rerolls) * len(ROLLS) + roll, roll
+        return (self.sets.row(mask) * 3 + rerolls) * len(ROLLS) + roll, roll
 
     def probe_expect(self, cats, dice=None, rerolls=None) -> float:
         """The maximum expected sum of the scores still to come: from the start of a turn (no dice),
         or mid-turn with ``dice`` showing and ``rerolls`` left."""
         if dice is None and rerolls is None:
-            return self._turn[self.categories(cats)]
+            return self._turn[self.sets.row(self.sets.categories(cats))]
         return self._expect[self._state(cats, dice, rerolls)[0]]
 
     def probe_move(self, cats, dice, rerolls) -> str:
@@ -112,13 +150,10 @@ class YazyTable(Table):
 
 # -- the target mode: the highest chance that the points still to come reach X ---------------------------
 
-def load_target(path: str | None = None) -> "TargetTable":
-    """The verified target table (or the one at ``path``); solved on first use (about 15 s) and cached."""
-    return load_table(_TARGET, _target_table, RULES, path, header_rules=RULES)
-
-
-def _target_table(tablefile, rules) -> "TargetTable":
-    return TargetTable(tablefile)
+def load_target(path: str | None = None, rules: Rules | None = None) -> "TargetTable":
+    """The verified target table of ``rules`` (default all eleven categories; with ``path`` and no rules, the
+    file's own); solved on first use (about 15 s for all eleven) and cached."""
+    return load_table(_TARGET, TargetTable, _rules(_TARGET, rules, path), path, rules_class=Rules)
 
 
 class TargetTable(Table):
@@ -128,16 +163,16 @@ class TargetTable(Table):
     ARRAYS = {"_target": "target"}
     VALUES = {"target": CHANCE}
 
-    def __init__(self, tablefile):
+    def __init__(self, tablefile, rules: Rules = FULL):
         super().__init__(tablefile)
         self.targets = TARGETS
-        if tablefile.shapes.get("target") != (ALL + 1, TARGETS):
+        self.rules, self.sets = rules, _Sets(rules)
+        if tablefile.shapes.get("target") != (len(self.sets.rows or range(ALL + 1)), TARGETS):
             raise TableError("table file %s has arrays of the wrong shape for the yazy target mode; delete it to "
                              "solve it again" % self.path)
         self._target = tablefile.arrays["target"]
-        self._sets: dict = {}
 
-    # the same words as the expected-score table's questions: its parsing, on this table's cache
+    # the same words as the expected-score table's questions: its parsing, on this table's sets
     categories = YazyTable.categories
     _state = YazyTable._state
 
@@ -154,11 +189,11 @@ class TargetTable(Table):
     def _turn(self, cats, dice, rerolls, x):
         x = self._x(x)
         _, roll = self._state(cats, dice, rerolls)
-        mask = self.categories(cats)
+        mask = self.sets.categories(cats)
         rows = {}
         for c in range(len(CATEGORIES)):
             if mask >> c & 1:
-                base = (mask & ~(1 << c)) * self.targets
+                base = self.sets.row(mask & ~(1 << c)) * self.targets
                 rows[c] = [self._target[base + i] for i in range(self.targets)]
         rerolls = int(rerolls)
         return Turn(mask, x, rows).choices(roll, rerolls)
@@ -168,7 +203,7 @@ class TargetTable(Table):
         or mid-turn with ``dice`` showing and ``rerolls`` left."""
         if dice is None and rerolls is None:
             x = self._x(x)
-            return self._target[self.categories(cats) * self.targets + x]
+            return self._target[self.sets.row(self.sets.categories(cats)) * self.targets + x]
         return checked(best(self._turn(cats, dice, rerolls, x))[0], "the chance")
 
     def probe_target_move(self, x, cats, dice, rerolls) -> str:

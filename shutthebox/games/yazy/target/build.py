@@ -36,7 +36,7 @@ from ....engine.dicekeep_arrays import Tree, turn_start
 from ....engine.printing import check_printing
 from ....engine.progress import Progress
 from ....engine.writer import encode, pack_array
-from ..rules import ALL, CATEGORIES, ROLLS, score
+from ..rules import ALL, CATEGORIES, FULL, ROLLS, score, subsets
 
 GAME = "yazy-target"
 SOLVER_VERSION = 1
@@ -51,20 +51,24 @@ def scores() -> np.ndarray:
     return np.array([[score(c, roll) for roll in ROLLS] for c in range(len(CATEGORIES))], dtype=np.int64)
 
 
-def solve(progress=None) -> np.ndarray:
-    """T, (2^11 sets, 281 targets), float64."""
+def solve(game: int = ALL, progress=None) -> np.ndarray:
+    """T, (a row per subset of the categories ``game``, in increasing order: ``rules.subsets``; 281 targets),
+    float64. For all eleven, the row is the set."""
     tree = Tree()
     points = scores()
-    sets, cats = ALL + 1, len(CATEGORIES)
+    subs = np.array(subsets(game))
+    sets, cats = len(subs), len(CATEGORIES)
+    row = np.zeros(ALL + 1, dtype=np.int64)
+    row[subs] = np.arange(sets)
     table = np.zeros((sets, TARGETS))
     table[:, 0] = 1.0  # nothing more needed
-    popcount = np.array([bin(m).count("1") for m in range(sets)])
+    popcount = np.array([bin(m).count("1") for m in range(ALL + 1)])
     best = points.max(axis=1)
-    most = np.array([sum(int(best[c]) for c in range(cats) if m >> c & 1) for m in range(sets)])
+    most = np.array([sum(int(best[c]) for c in range(cats) if m >> c & 1) for m in range(ALL + 1)])
     done = 0
     with Progress(sets - 1, "yazy target", unit="category sets", enabled=progress) as bar:
-        for size in range(1, cats + 1):
-            masks = np.flatnonzero(popcount == size)
+        for size in range(1, popcount[game] + 1):
+            masks = subs[popcount[subs] == size]
             # x above the most the open categories can score: the chance is 0, as the table holds already
             rows_m = np.repeat(masks, most[masks])
             rows_x = np.concatenate([np.arange(1, most[m] + 1) for m in masks])
@@ -76,20 +80,18 @@ def solve(progress=None) -> np.ndarray:
                     if not open_.size:
                         continue
                     need = np.maximum(x[None, open_] - points[c][:, None], 0)
-                    v0[:, open_] = np.maximum(v0[:, open_], table[(m[open_] & ~(1 << c))[None, :], need])
-                table[m, x] = turn_start(tree, v0)
+                    v0[:, open_] = np.maximum(v0[:, open_], table[row[m[open_] & ~(1 << c)][None, :], need])
+                table[row[m], x] = turn_start(tree, v0)
             done += len(masks)
             bar.update(done)
     return table
 
 
-def solve_table(rules=None) -> bytes:
-    from ..rules import RULES
-
-    table = solve()
+def solve_table(rules=FULL) -> bytes:
+    table = solve(rules.mask)
     if not ((table >= 0) & (table <= 1)).all():
         raise AssertionError("yazy target: a chance outside [0, 1]")
     closest = check_printing(table, table * ERROR_BOUND, "yazy target")
-    arrays = {"target": pack_array(np.ascontiguousarray(table, dtype="<f8").tobytes(), "<f8", (ALL + 1, TARGETS))}
+    arrays = {"target": pack_array(np.ascontiguousarray(table, dtype="<f8").tobytes(), "<f8", table.shape)}
     fields = {"error_bound": "%g" % ERROR_BOUND, "tie": "%g" % TIE, "midpoint_distance_over_bound": "%.3g" % closest}
-    return encode(GAME, RULES, arrays, generator="shutthebox yazy target solver %d" % SOLVER_VERSION, fields=fields)
+    return encode(GAME, rules.as_dict(), arrays, generator="shutthebox yazy target solver %d" % SOLVER_VERSION, fields=fields)

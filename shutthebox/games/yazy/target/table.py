@@ -4,4 +4,4 @@ from ..table import TargetTable, load_target
 
 
 def open_rules(rules) -> TargetTable:
-    return load_target()
+    return load_target(rules=rules)
