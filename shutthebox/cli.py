@@ -3,6 +3,7 @@
     ShutTheBox --two --move 13456789 17 12     Shut the Box, the default game
     ShutTheBox toggle --expect all             another game, named first
     ShutTheBox serve                           the browser assistant
+    ShutTheBox --completion bash               the shell's completion script (bash or zsh)
 
 A first word that names no game and that Shut the Box cannot read either (``ShutTheBox yahtze``,
 ``ShutTheBox help``) is answered in one line naming the games and the nearest.
@@ -14,10 +15,11 @@ or damaged (engine/command.py); 130 interrupted (Ctrl-C), even while starting.
 import sys
 
 from . import registry
-from .engine.command import looks_like_option, nearest, run
+from .engine.command import guarded, looks_like_option, nearest, run
 from .errors import InvalidQuery
 
 SERVE = "serve"
+COMPLETION = "--completion"  # ShutTheBox --completion bash|zsh: the shell's completion script
 # Words a newcomer may try for help; they are pointed to --help.
 HELP_WORDS = ("help", "h", "usage", "man", "info")
 
@@ -36,6 +38,10 @@ def _main(argv) -> int:
         from .web.server import main as serve_main
 
         return serve_main(argv[1:])
+    if argv[:1] == [COMPLETION]:
+        from .completion import main as completion_main
+
+        return guarded(lambda: completion_main(argv[1:]))
     name = registry.DEFAULT
     if argv and argv[0] in registry.NAMED_FIRST:
         name, argv = argv[0], argv[1:]
