@@ -69,6 +69,21 @@ def test_a_foreign_host_is_refused_on_get_and_head_too(tmp_path):
         assert exchange(url, b"GET /games.json HTTP/1.0\r\n\r\n").startswith(b"HTTP/1.0 200 ")
 
 
+def test_own_names_are_an_address_localhost_the_host_given_or_this_machine_s_beyond_loopback():
+    from shutthebox.web.handler import machine_names, own_host
+
+    assert machine_names("127.0.0.1") == machine_names("::1") == frozenset()
+    beyond = machine_names("0.0.0.0")
+    assert socket.gethostname().lower() in beyond
+    assert own_host("%s:8765" % socket.gethostname(), "0.0.0.0", beyond)
+    assert not own_host("%s:8765" % socket.gethostname(), "127.0.0.1", machine_names("127.0.0.1")) or \
+        socket.gethostname().lower() == "localhost"
+    for host in ("evil.example", "evil.example:80", "127.0.0.1.nip.io", "", "[::1", "localhost.evil"):
+        assert not own_host(host, "0.0.0.0", beyond), host
+    for host in ("10.1.2.3:99", "[fe80::1]:8765", "localhost", "box.lan:1"):
+        assert own_host(host, "box.lan", beyond), host
+
+
 @pytest.mark.slow
 @needs_proc
 def test_status_asked_under_a_foreign_host_keeps_no_solve_going(tmp_path):
