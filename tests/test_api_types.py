@@ -36,6 +36,13 @@ def _target(tmp_path):
     return load_target(str(path))
 
 
+def _duel(tmp_path):
+    from shutthebox.games.yazy.duel.table import load_duel
+    from shutthebox.games.yazy.rules import Rules
+
+    return load_duel(Rules(categories="ones,yazy"))  # solved into the test's cache in a second
+
+
 def _shipped(game, header):
     def opened(tmp_path):
         family = next(family for family in registry.declaration(game).tables if header in family.headers)
@@ -60,6 +67,9 @@ EXAMPLES = {
     "yazy": (_shipped("yazy", "yazy"), {"probe_expect": ("all", "13366", 2), "probe_move": ("all", [1, 3, 3, 6, 6], 2)}),
     "yazy-target": (_target, {"probe_target": (200, "all", "13366", 2),
                               "probe_target_move": (200, "ones,sixes", "13366", 1)}),
+    "yazy-duel": (_duel, {"probe_win": ("all", "yazy", "0,3", "13366", 2),
+                          "probe_move": ("all", "yazy", "0,3", [1, 3, 3, 6, 6], 1),
+                          "probe_options": ("ones,yazy", "yazy", "0,3", "13366", 0)}),
     # (card, dice, rerolls, upper, box): a late card whose upper total and yahtzee box are both asked.
     "yahtzee": (_shipped("yahtzee", "yahtzee"), {"probe_expect": ("ones,chance", "13366", 2, 30, 50),
                                                  "probe_move": ("ones,chance", [1, 3, 3, 6, 6], 1, 30, "0"),

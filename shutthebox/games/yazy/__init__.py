@@ -2,7 +2,7 @@
 
 Query time: ``rules``, ``table``, ``grammar``, ``turn`` (the target mode's turn). Build and
 analysis time: ``solver``, ``build``, ``analysis``, ``target`` (the target mode's table family: its ``rules`` and
-``table`` are query time, its ``build`` build time),
+``table`` are query time, its ``build`` build time), ``duel`` (two players' table family: the same split),
 ``distribution`` (the final total's law).
 """
 
@@ -27,5 +27,8 @@ DECLARATION = Game(
                    aliases={"yazy.msgpack": {"categories": "all"}}),
             # The target mode (--target X): the highest chance to reach X points, solved on first use.
             Tables("yazy-target-{categories}", headers=("yazy-target",), package=".target",
-                   fields={"categories": _CATEGORIES}, aliases={"yazy-target.msgpack": {"categories": "all"}})],
+                   fields={"categories": _CATEGORIES}, aliases={"yazy-target.msgpack": {"categories": "all"}}),
+            # Two players (--players 2): the mover's highest chance to win, solved on first use.
+            Tables("yazy-duel-{categories}", headers=("yazy-duel",), package=".duel",
+                   fields={"categories": _CATEGORIES}, aliases={"yazy-duel.msgpack": {"categories": "all"}})],
 )

@@ -6,10 +6,13 @@
     ShutTheBox yazy --target X --expect [CATS [DICE REROLLS]]   ->  the highest chance to reach X more points
     ShutTheBox yazy --target X --move CATS DICE REROLLS         ->  the move that gives it
     ShutTheBox yazy --categories ones,yazy --expect             ->  the game of those categories only
+    ShutTheBox yazy --players 2 --expect A B --scores S1,S2 [DICE REROLLS]  ->  the mover's chance to win
+    ShutTheBox yazy --players 2 --move A B --scores S1,S2 DICE REROLLS      ->  the move that gives it
 """
 
 from ...engine.command import (SHARED_HELP, TableSession, no_question, one_question, option_value, remembered_lines,
                                whole, wrong_count)
+from ...engine.text import shown
 from ...engine.reader import read_table
 from ...errors import InvalidQuery
 from . import DECLARATION
@@ -24,6 +27,8 @@ usage: ShutTheBox yazy [--categories LIST] --expect [CATS]
        ShutTheBox yazy [--categories LIST] --move CATS DICE REROLLS
        ShutTheBox yazy [--categories LIST] --target X --expect [CATS [DICE REROLLS]]
        ShutTheBox yazy [--categories LIST] --target X --move CATS DICE REROLLS
+       ShutTheBox yazy [--categories LIST] --players 2 --expect A B --scores S1,S2 [DICE REROLLS]
+       ShutTheBox yazy [--categories LIST] --players 2 --move A B --scores S1,S2 DICE REROLLS
        ShutTheBox yazy [--categories LIST] --batch < questions.txt
        ShutTheBox yazy [--categories LIST] --rules
        ShutTheBox yazy simulate [--games N] [--seed S]
@@ -59,6 +64,21 @@ questions:
       $ ShutTheBox yazy --target 200 --move all 13366 2
       keep 6 6
 
+  --players 2 --expect A B --scores S1,S2 [DICE REROLLS]
+                               two players alternate whole turns, the higher
+                               final total wins (a tie is half a win), each
+                               playing to win: the chance that the player to
+                               move wins. A and B are the mover's and the
+                               opponent's open categories (as CATS), S1 and S2
+                               their totals; the mover is first in the round (A
+                               and B as many) or second (A one more)
+      $ ShutTheBox yazy --categories ones,yazy --players 2 --expect all all --scores 0,0
+      0.498983
+  --players 2 --move A B --scores S1,S2 DICE REROLLS
+                               the move that gives that chance
+      $ ShutTheBox yazy --categories yazy --players 2 --move all all --scores 0,0 66653 1
+      keep 6 6 6
+
 subcommands: simulate and report (seeded games; the report adds, exactly, each
 category's share, the law of the final total and the chance of reaching 150,
 175 and 200 under the expected-score moves and under the target moves);
@@ -69,7 +89,9 @@ The target mode has its own table (4.6 MB: the chance at the start of a turn for
 every set of open categories and every X), solved on first use (about 15 s) and
 cached (--table names it for --target questions); a question inside a turn is
 worked out from it when asked. Its moves within 1e-11 of each other are tied
-and broken by the rule below.
+and broken by the rule below. Two players' questions have their own table too,
+solved on first use: seconds for a few categories, hours and gigabytes for
+all eleven (its estimate is said first); their moves are tied the same way.
 
 CATS is the open categories: names separated by commas (ones,twos,threes,
 fours,fives,sixes,three-kind,four-kind,full-house,straight,yazy), all or none.
@@ -92,6 +114,8 @@ GAME_OPTIONS = Rules.option_flags()
 COMMANDS = ("simulate", "report", "distribution")
 _FORMS = {"--expect": ((0, 1, 3), "[CATS] or CATS DICE REROLLS"), "--move": ((3,), "CATS DICE REROLLS")}
 _TARGET = "--target"
+_PLAYERS, _SCORES = "--players", "--scores"
+_DUEL_FORMS = {"--expect": ((2, 4), "A B [DICE REROLLS]"), "--move": ((4,), "A B DICE REROLLS")}
 
 
 def target_x(text: str) -> int:
@@ -123,6 +147,47 @@ def parse(tokens) -> tuple[str, list, int | None]:
     return question, args, target
 
 
+def duel_words(tokens) -> tuple[bool, str | None, list]:
+    """(two players?, the text of ``--scores``, the other tokens): ``--players 2`` and ``--scores S1,S2``
+    (or with ``=``) taken out of a question, checked together."""
+    players, scores, rest, words = None, None, [], iter(tokens)
+    for word in words:
+        name = word.partition("=")[0]
+        if name in (_PLAYERS, _SCORES):
+            value = option_value(word, words, " (%s)" % ("--players 1 or 2" if name == _PLAYERS else
+                                                           "--scores S1,S2: the two totals"))[1]
+            if (players if name == _PLAYERS else scores) is not None:
+                raise InvalidQuery("%s is given twice" % name)
+            if name == _PLAYERS:
+                if value not in ("1", "2"):
+                    raise InvalidQuery("--players is 1 or 2, not '%s'" % shown(value))
+                players = value
+            else:
+                scores = value
+        else:
+            rest.append(word)
+    if players == "2" and scores is None:
+        raise InvalidQuery("a two-player question gives the totals: --scores S1,S2 (the mover's, then the "
+                           "opponent's)")
+    if scores is not None and players != "2":
+        raise InvalidQuery("--scores is for two players' questions: add --players 2")
+    return players == "2", scores, rest
+
+
+def parse_duel(tokens) -> tuple[str, list]:
+    """A two-player question's form and arguments (after ``duel_words``)."""
+    if any(word.partition("=")[0] == _TARGET for word in tokens):
+        raise InvalidQuery("--target is a one-player question: two players' questions are the chance to win")
+    question, args = one_question(tokens, _DUEL_FORMS, "a two-player yazy question is --players 2 --expect A B "
+                                  "--scores S1,S2 [DICE REROLLS] or --players 2 --move A B --scores S1,S2 DICE "
+                                  "REROLLS", "--expect A B [DICE REROLLS] or --move A B DICE REROLLS",
+                                  GAME_OPTIONS)
+    counts, names = _DUEL_FORMS[question]
+    if len(args) not in counts:
+        raise wrong_count(question, names, args)
+    return question, args
+
+
 class Session(TableSession):
     """The questions of one game (``--categories``; with ``--table`` and no option, the file's own)."""
 
@@ -130,6 +195,7 @@ class Session(TableSession):
         super().__init__(path)
         self.options, self.rules = options, Rules.from_options(options)
         self._target = None
+        self._duel = None
         self._target_only = False  # a batch on --table of a target-mode table
 
     def answer_lines(self, lines) -> tuple[list, bool]:
@@ -154,7 +220,31 @@ class Session(TableSession):
             self._target = load_target(self.path, self.rules_to_open(self.rules, self.options, DECLARATION.tables[1]))
         return self._target
 
+    def duel(self):
+        """Two players' table (``--table`` names it when it is one), opened when first asked."""
+        if self._duel is None:
+            from .duel.table import load_duel
+
+            family = DECLARATION.tables[2]
+            path = self.path
+            if path is not None:
+                with read_table(path) as tablefile:
+                    path = path if tablefile.game in family.headers else None
+            rules = self.rules_to_open(self.rules, self.options, family) if path is not None else self.rules
+            self._duel = load_duel(rules, path)
+        return self._duel
+
     def answer(self, tokens) -> str:
+        players, scores, tokens = duel_words(tokens)
+        if players:
+            question, args = parse_duel(tokens)
+            if self._target_only:
+                raise InvalidQuery("table file %s is a target-mode table: it answers --target questions only"
+                                   % self.path)
+            mine, theirs, *turn = args
+            if question == "--move":
+                return self.duel().probe_move(mine, theirs, scores, *turn)
+            return "%.6f" % self.duel().probe_win(mine, theirs, scores, *turn)
         question, args, target = parse(tokens)
         if target is not None:
             table = self.target()

@@ -16,7 +16,7 @@ from .turn import TARGETS, Turn, best, checked
 from .rules import (ALL, CATEGORIES, FULL, NO_MOVE, REROLLS, ROLLS, SCORE, Rules, categories, describe_move,
                     roll_index, rows)
 
-_FAMILY, _TARGET = DECLARATION.tables
+_FAMILY, _TARGET = DECLARATION.tables[:2]
 
 
 def load(path: str | None = None, rules: Rules | None = None) -> "YazyTable":

@@ -1,0 +1,74 @@
+"""Two-player yazy's table (build time; numpy): solve the layers, then lay the rows out for questions.
+
+The file's arrays (docs/YAZY.md, "Two players"), for a game of n categories: a pair of sets ``(A, B)`` is
+numbered ``A' * 2^n + B'``, where ``A'`` keeps the bits of ``A`` at the game's categories (in their
+order); ``start``, ``first`` and ``count`` (4^n each) say where the pair's row is in ``win`` and which
+leads it holds: ``W(A, B, d) = win[start + d - first]`` for ``first <= d < first + count``, 0 below,
+1 above. Pairs that are not states (sizes other than equal or one more for the mover) have ``count`` 0.
+``unsure`` lists, in increasing order, the positions in ``win`` of the values lying within the error
+bound of a 6-decimal rounding midpoint: questions on them are refused (as Pig's are).
+"""
+
+import numpy as np
+
+from ....engine.printing import check_printing
+from ....engine.writer import encode, pack_array
+from .rules import GAME, header_rules
+from .solver import ERROR_BOUND, SOLVER_VERSION, job_layers, plan, solve, split
+
+# More values this near a rounding midpoint than this means something is wrong, not bad luck (about
+# 4e-7 of the full game's 3e8 values are expected there).
+MAX_UNSURE = 10_000
+
+
+def compress(mask: int, opened: list) -> int:
+    """``mask``'s bits at the categories ``opened``, packed in their order."""
+    return sum(1 << j for j, c in enumerate(opened) if mask >> c & 1)
+
+
+def unsure_indexes(win) -> np.ndarray:
+    scaled = win * 1e6
+    unsure = np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) * 1e-6 <= ERROR_BOUND)
+    if len(unsure) > MAX_UNSURE:
+        raise AssertionError("yazy duel: %d values lie within the error bound %.3g of a rounding midpoint"
+                             % (len(unsure), ERROR_BOUND))
+    check_printing(np.delete(win, unsure), ERROR_BOUND, "yazy duel")  # the rest: proven to print right
+    return unsure
+
+
+def arrays(cats: int, layers) -> dict:
+    """The table's arrays (numpy) from the solved layers."""
+    p = plan(cats)
+    n = len(p.opened)
+    start = np.zeros(4**n, dtype=np.int64)
+    first = np.zeros(4**n, dtype=np.int64)
+    count = np.zeros(4**n, dtype=np.int64)
+    parts, at = [], 0
+    for keys, blocks in zip(job_layers(cats), layers):
+        for (_, a, b, key), block in zip(keys, blocks):
+            rows = p.rows(a, b, key)
+            firsts, counts, values = split(block, len(rows))
+            codes = np.array([compress(mover, p.opened) << n | compress(other, p.opened) for mover, other in rows])
+            start[codes] = at + np.concatenate(([0], np.cumsum(counts)[:-1]))
+            first[codes], count[codes] = firsts, counts
+            parts.append(values)
+            at += len(values)
+    win = np.concatenate(parts)
+    if not ((win >= 0) & (win <= 1)).all():
+        raise AssertionError("yazy duel: a chance outside [0, 1]")
+    if at >= 1 << 32:
+        raise AssertionError("yazy duel: %d values do not fit 32-bit positions" % at)
+    return {"start": start.astype("<u4"), "first": first.astype("<i2"), "count": count.astype("<u2"), "win": win,
+            "unsure": unsure_indexes(win).astype("<u4")}
+
+
+def solve_table(rules, workers=None) -> bytes:
+    """Solve, check and encode the table of ``rules`` (yazy's: the categories played)."""
+    cats = rules.mask
+    found = arrays(cats, solve(cats, workers=workers))
+    dtypes = {"start": "<u4", "first": "<i2", "count": "<u2", "win": "<f8", "unsure": "<u4"}
+    packed = {name: pack_array(np.ascontiguousarray(found[name], dtype=dtype).tobytes(), dtype, found[name].shape)
+              for name, dtype in dtypes.items()}
+    fields = {"error_bound": "%g" % ERROR_BOUND}
+    return encode(GAME, header_rules(rules), packed, generator="shutthebox yazy duel solver %d" % SOLVER_VERSION,
+                  fields=fields)

@@ -1,0 +1,66 @@
+"""Two-player yazy's table family (query time): its name's slot, its header's rules and what a solve costs.
+
+Two players play a game of yazy's categories (``--categories``, all eleven by default), one turn each;
+the rules are yazy's (``Rules``), the table ``yazy-duel-CATEGORIES.msgpack`` (``yazy-duel.msgpack``: the
+full game's).
+"""
+
+from ..rules import CATEGORIES, fields_of, rules_of  # noqa: F401 - the family's hooks: yazy's own
+
+GAME = "yazy-duel"
+# The most each category scores (rules.score at its best roll).
+BEST = (5, 10, 15, 20, 25, 30, 30, 30, 25, 40, 50)
+# Measured on the build machine (a 6- and a 7-category game): seconds a (state, lead) column costs on one
+# core, and the share of a row's leads kept once the chances within 1e-15 of 0 or 1 are trimmed.
+SECONDS_PER_COLUMN = 6e-6
+KEPT = 0.6
+
+
+def header_rules(rules) -> dict:
+    """The table header's rules: yazy's, and two players."""
+    return dict(rules.as_dict(), players=2)
+
+
+def columns(cats: int) -> int:
+    """The (state, lead) pairs the solver works out (solver.py): each pair of sets ``(A, B)`` with
+    ``|A| = |B|`` or ``|A| = |B| + 1``, leads from ``-min(most(A), most(S - B))`` to ``min(most(B),
+    most(S - A))``."""
+    from bisect import bisect_left
+
+    opened = [c for c in range(len(CATEGORIES)) if cats >> c & 1]
+    most_of = {0: 0}
+    for c in opened:  # every subset's most, one category at a time
+        most_of.update({mask | 1 << c: most + BEST[c] for mask, most in most_of.items()})
+    total = most_of[cats]
+    by_size: dict = {}
+    for mask, most in most_of.items():
+        by_size.setdefault(bin(mask).count("1"), []).append(most)
+
+    def sum_min(xs, ys) -> int:  # the sum of min(x, y) over every pair
+        ys = sorted(ys)
+        below = [0]
+        for y in ys:
+            below.append(below[-1] + y)
+        out = 0
+        for x in xs:
+            k = bisect_left(ys, x)
+            out += below[k] + x * (len(ys) - k)
+        return out
+
+    n, out = len(opened), 0
+    for a, b in [(b + 1, b) for b in range(n)] + [(b, b) for b in range(1, n + 1)]:
+        movers, others = by_size[a], by_size[b]
+        out += sum_min(movers, [total - most for most in others]) + sum_min(others, [total - most for most in movers])
+        out += len(movers) * len(others)
+    return out
+
+
+def estimate(rules):
+    """What solving the table costs: its bytes (8 a kept value, 8 a pair of sets), memory (every layer's
+    kept values, then the file's bytes) and time on one core, from ``SECONDS_PER_COLUMN`` and ``KEPT``."""
+    from ....engine.game import Estimate
+
+    cats = rules.mask
+    n = bin(cats).count("1")
+    size = int(columns(cats) * KEPT * 8) + 8 * 4**n + 10**4
+    return Estimate(size, 3 * size + 200 * 10**6, columns(cats) * SECONDS_PER_COLUMN + 1)

@@ -1,0 +1,159 @@
+"""Two-player yazy's table at query time: the mover's chance to win and the move that gives it; a
+question inside a turn is worked out from the table when asked (``turn.py``)."""
+
+from bisect import bisect_left
+
+from ....engine.table import CHANCE, Table, Values, check_shapes, load_table
+from ....engine.text import as_whole, shown, shown_value
+from ....errors import InvalidQuery
+from .. import DECLARATION
+from ..rules import ALL, CATEGORIES, FULL, format_categories
+from ..table import YazyTable, _Sets
+from .rules import BEST, GAME, header_rules
+from .turn import DuelTurn, best, checked
+
+_POSITION = Values("a position in win", 0, (1 << 32) - 1)
+
+
+def load_duel(rules=None, path: str | None = None) -> "DuelTable":
+    """The verified table of the two-player game of ``rules`` (yazy's ``Rules``: the categories played;
+    None: all), from ``path``, the cache, or solved on first use (its cost said first)."""
+    rules = FULL if rules is None else rules
+    family = next(family for family in DECLARATION.tables if GAME in family.headers)
+    return load_table(family, DuelTable, rules, path, header_rules=header_rules(rules))
+
+
+def open_rules(rules) -> "DuelTable":
+    return load_duel(rules)
+
+
+class DuelTable(Table):
+    """``W(A, B, d)``: the chance that the player to move wins, both playing to win (a tie is half a win).
+
+    ``mine`` and ``theirs`` are the mover's and the opponent's open categories (text as yazy's CATS, or
+    bitmasks); the mover is first in the round (as many open as the opponent) or second (one more).
+    ``scores`` is the two totals, ``"S1,S2"`` or a pair: the mover's, the opponent's.
+    """
+
+    ARRAYS = {"_start": "start", "_first": "first", "_count": "count", "_win": "win", "_unsure": "unsure"}
+    VALUES = {"win": CHANCE, "start": _POSITION, "unsure": _POSITION,
+              "first": Values("a lead", -sum(BEST), sum(BEST)), "count": Values("a row's length", 0, 2 * sum(BEST) + 1)}
+
+    def __init__(self, tablefile, rules):
+        super().__init__(tablefile)
+        self.rules = rules
+        self.cats = cats = rules.mask
+        self.opened = [c for c in range(len(CATEGORIES)) if cats >> c & 1]
+        pairs = 4 ** len(self.opened)
+        check_shapes(self, {"start": (pairs,), "first": (pairs,), "count": (pairs,)},
+                     "two-player yazy of " + format_categories(cats))
+        self._start, self._first, self._count, self._win, self._unsure = (
+            tablefile.arrays[name] for name in ("start", "first", "count", "win", "unsure"))
+        self._codes = {}
+        for mask in range(ALL + 1):
+            if not mask & ~cats:
+                self._codes[mask] = sum(1 << j for j, c in enumerate(self.opened) if mask >> c & 1)
+        self.sets = _Sets(rules)  # yazy's words for a set of categories
+        self._open: dict = {}
+
+    # -- the words of a question --------------------------------------------------------------------------
+
+    def open_set(self, cats, whose: str) -> int:
+        """The bitmask of the categories ``cats`` (``all``: every category of the game)."""
+        mask = self._open.get((cats, whose)) if isinstance(cats, str) else None
+        if mask is not None:
+            return mask
+        mask = self.sets.categories(cats)
+        if isinstance(cats, str) and len(self._open) < 1 << 12:
+            self._open[cats, whose] = mask
+        return mask
+
+    def state(self, mine, theirs, scores) -> tuple:
+        """(A, B, d), checked: the sizes of a mover first or second in the round, totals the closed
+        categories can make."""
+        mover, other = self.open_set(mine, "the mover's"), self.open_set(theirs, "the opponent's")
+        a, b = bin(mover).count("1"), bin(other).count("1")
+        if not (a == b or a == b + 1) or not a:
+            raise InvalidQuery("the mover has %d categories open and the opponent %d: the mover is first in the "
+                               "round (as many open) or second (one more), with one open at least" % (a, b))
+        totals = self.totals(scores)
+        for total, mask, whose in ((totals[0], mover, "the mover's"), (totals[1], other, "the opponent's")):
+            most = sum(BEST[c] for c in self.opened if not mask >> c & 1)
+            if total > most:
+                raise InvalidQuery("%s total %d is more than its closed categories can score (%d)"
+                                   % (whose, total, most))
+        return mover, other, totals[0] - totals[1]
+
+    @staticmethod
+    def totals(scores) -> tuple:
+        if isinstance(scores, str):
+            parts = scores.split(",")
+            if len(parts) != 2 or not all(part.isascii() and part.isdigit() and len(part) <= 6 for part in parts):
+                raise InvalidQuery("scores '%s': write the two totals, the mover's then the opponent's, as S1,S2 "
+                                   "(whole numbers, 0 or more), such as 120,95" % shown(scores))
+            return int(parts[0]), int(parts[1])
+        try:
+            pair = tuple(as_whole(score) for score in scores)
+        except TypeError:
+            pair = ()
+        if len(pair) != 2 or None in pair or min(pair) < 0:
+            raise InvalidQuery("scores must be two whole numbers, 0 or more, not %s" % shown_value(scores))
+        return pair
+
+    # -- lookups ------------------------------------------------------------------------------------------
+
+    def chance(self, mover: int, other: int, d: int) -> float:
+        """``W(mover, other, d)`` from the table (no checks; ``d`` a lead some game reaches)."""
+        if not mover and not other:
+            return 1.0 if d > 0 else 0.5 if d == 0 else 0.0
+        code = self._codes[mover] << len(self.opened) | self._codes[other]
+        k = d - self._first[code]
+        if k < 0:
+            return 0.0
+        if k >= self._count[code]:
+            return 1.0
+        return self._win[self._start[code] + k]
+
+    def _stored(self, mover: int, other: int, d: int) -> float:
+        """``chance``, refused where the build found it within its bound of a rounding midpoint."""
+        code = self._codes[mover] << len(self.opened) | self._codes[other]
+        k = d - self._first[code]
+        if 0 <= k < self._count[code]:
+            position = self._start[code] + k
+            at = bisect_left(self._unsure, position)
+            if at < len(self._unsure) and self._unsure[at] == position:
+                raise InvalidQuery("this chance lies within the table's error bound of a 6-decimal rounding "
+                                   "midpoint, so its 6th decimal cannot be vouched for (docs/YAZY.md); --move is "
+                                   "answered")
+        return self.chance(mover, other, d)
+
+    def turn(self, mover: int, other: int, d: int) -> DuelTurn:
+        chance = self.chance
+        return DuelTurn(mover, lambda c, points: 1.0 - chance(other, mover & ~(1 << c), -(d + points)))
+
+    def _roll(self, dice, rerolls) -> tuple:
+        _, roll = YazyTable._state(self, self.cats, dice, rerolls)
+        return roll, int(rerolls)
+
+    def probe_win(self, mine, theirs, scores, dice=None, rerolls=None) -> float:
+        """The mover's chance to win: at the start of the turn (no dice), or mid-turn with ``dice`` showing
+        and ``rerolls`` left, both players playing to win from here."""
+        mover, other, d = self.state(mine, theirs, scores)
+        if dice is None and rerolls is None:
+            return self._stored(mover, other, d)
+        roll, rerolls = self._roll(dice, rerolls)
+        return checked(best(self.turn(mover, other, d).choices(roll, rerolls))[0], "the chance")
+
+    def probe_move(self, mine, theirs, scores, dice, rerolls) -> str:
+        """The move that gives that chance: ``score CATEGORY``, ``keep D D D`` or ``keep none`` (moves whose
+        chances differ by less than 1e-11 are tied, broken by yazy's rule)."""
+        mover, other, d = self.state(mine, theirs, scores)
+        roll, rerolls = self._roll(dice, rerolls)
+        return best(self.turn(mover, other, d).choices(roll, rerolls))[1]
+
+    def probe_options(self, mine, theirs, scores, dice, rerolls) -> list:
+        """[(chance, move)] of every choice, in the tie rule's order."""
+        mover, other, d = self.state(mine, theirs, scores)
+        roll, rerolls = self._roll(dice, rerolls)
+        return self.turn(mover, other, d).choices(roll, rerolls)
+
