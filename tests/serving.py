@@ -259,3 +259,18 @@ def wait_for(check, what, deadline=DEADLINE, pause=0.1):
             return value
         assert time.monotonic() < end, "never happened: %s" % what
         time.sleep(pause)
+
+
+def children(pid) -> list:
+    """The processes whose parent is ``pid``."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open("/proc/%s/stat" % entry) as stat:
+                    fields = stat.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid and fields[0] != "Z":
+                found.append(int(entry))
+    return found

@@ -16,7 +16,7 @@ import tracemalloc
 
 import pytest
 
-from serving import COMMAND, ROOT, address, call, exchange, running_server, wait_for
+from serving import COMMAND, ROOT, address, call, children, exchange, running_server, wait_for
 
 SOLVE = {"X-ShutTheBox": "solve"}
 BIG = "t11-2d6-one6-p4.msgpack"  # seconds to solve: long enough to act while it runs
@@ -24,19 +24,6 @@ SMALL = "toggle-c5-s3.msgpack"
 needs_proc = pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads processes in /proc")
 
 
-def children(pid) -> list:
-    """The living processes whose parent is ``pid``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open("/proc/%s/stat" % entry) as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.append(int(entry))
-    return found
 
 
 def cache_env(tmp_path, **more):

@@ -22,7 +22,7 @@ import time
 
 import pytest
 
-from serving import COMMAND, DEADLINE, ROOT, address, call, exchange, head_of, running_server, wait_for
+from serving import COMMAND, DEADLINE, ROOT, address, call, children, exchange, head_of, running_server, wait_for
 
 SOLVE = {"X-ShutTheBox": "solve"}
 FRAMES = {"x-frame-options": "DENY", "referrer-policy": "no-referrer", "x-content-type-options": "nosniff",
@@ -51,19 +51,6 @@ def status_of(url, name):
     return call(url + "solve/" + name)[2]
 
 
-def children(pid) -> list:
-    """The processes whose parent is ``pid``."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open("/proc/%s/stat" % entry) as stat:
-                    fields = stat.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.append(int(entry))
-    return found
 
 
 def memory_of(pid) -> int:
