@@ -39,6 +39,7 @@ usage: ShutTheBox --one --expect POSITION
        ShutTheBox report [--variant NAME] [GAME OPTIONS] [--out DIR] [--games N] [--seed N]
        ShutTheBox report --published
        ShutTheBox serve [--port N] [--host ADDRESS]   (the browser assistant)
+       ShutTheBox --completion bash|zsh               (the shell's completion script)
        %s(the other games)""" % ("ShutTheBox %s --help" % "|".join(registry.NAMED_FIRST)).ljust(47)
 
 HELP = USAGE + """
