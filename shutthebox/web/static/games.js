@@ -194,6 +194,13 @@ async function listGames() {
 }
 
 window.games = { show };
+// A table read by ranges checks each block when a question first reads it: a damaged one is refused then,
+// in the table's words, whichever control asked.
+window.addEventListener("error", (event) => {
+  if (!(event.error instanceof TableError)) return;
+  event.preventDefault();
+  showError(event.error.message);
+});
 window.addEventListener("popstate", restore);
 // A game's keys act on its board: not with a modifier, not while typing, not behind the "Discard this game?" question.
 document.addEventListener("keydown", (event) => {
