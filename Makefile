@@ -1,6 +1,6 @@
 PYTHON ?= python3
 
-.PHONY: all install tables check-tables test bench report simulate clean web
+.PHONY: all install tables check-tables test bench bench-phone report simulate clean web
 
 all: tables test
 
@@ -20,6 +20,10 @@ test:
 
 bench:
 	$(PYTHON) bench/bench.py
+
+# The pages on an emulated phone (Slow 4G, CPU slowed 4x, in chromium): first answers and bytes.
+bench-phone:
+	$(PYTHON) bench/phone.py
 
 # Single player: the Markdown + SVG report (report/), and the Monte Carlo benchmark of every strategy.
 report:

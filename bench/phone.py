@@ -10,7 +10,7 @@ opened in a fresh context (an empty cache). The first answer is when the page sa
 (``body[data-state=ready]``, set once the table can answer); its bytes are the transfer sizes of the
 requests finished by then (Resource Timing), the whole game's those of every request (DevTools).
 
-    python3 bench/phone.py                   # the static copy (serve --export), served with ranges
+    python3 bench/phone.py                   # the static copy (serve --export), served with ranges and gzip
     python3 bench/phone.py --against serve   # ShutTheBox serve
     python3 bench/phone.py --no-ranges       # the static copy from a host that refuses ranges
     python3 bench/phone.py --only goat       # one game's pages
@@ -162,6 +162,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", choices=("export", "serve"), default="export")
     parser.add_argument("--no-ranges", action="store_true", help="the static copy from a host that refuses ranges")
+    parser.add_argument("--no-gzip", action="store_true", help="the static copy from a host that sends text as it is")
     parser.add_argument("--only", action="append", help="one game's pages (repeat for more)")
     parser.add_argument("--no-game", action="store_true", help="skip the whole games")
     parser.add_argument("--root", default=ROOT, help="the checkout whose pages and tables are served (another commit's)")
@@ -181,9 +182,9 @@ def main(argv=None):
     with tempfile.TemporaryDirectory() as folder:
         site = os.path.join(folder, "site")
         subprocess.run(command + ["serve", "--export", site], check=True, stdout=subprocess.DEVNULL)
-        with serving(site, refuse_ranges=args.no_ranges) as (url, _):
-            print("against the static copy (serve --export), %s" % ("ranges refused" if args.no_ranges else "with ranges"),
-                  flush=True)
+        with serving(site, refuse_ranges=args.no_ranges, gzip=not args.no_gzip) as (url, _):
+            print("against the static copy (serve --export) on a host that %s ranges%s" % (
+                "refuses" if args.no_ranges else "answers", "" if args.no_gzip else " and gzips text"), flush=True)
             figures(url, args.only, games)
     return 0
 

@@ -1,11 +1,14 @@
 """A static server of one folder that answers ``Range`` (206), for the tests and bench/phone.py: what most
 static hosts do and ``python3 -m http.server`` does not. ``refuse_ranges``: the whole file (200) for a
-range, as a host without ranges answers; ``requests`` records each (path, Range header) asked."""
+range, as a host without ranges answers; ``gzip``: text files gzipped for a client that accepts it, as most
+hosts send them (tables never: they are read by ranges); ``requests`` records each (path, Range header)."""
 
 from __future__ import annotations
 
 import contextlib
 import functools
+import gzip as gzipped
+import io
 import http.server
 import os
 import re
@@ -14,8 +17,12 @@ import threading
 _RANGE = re.compile(r"bytes=(\d*)-(\d*)\Z")
 
 
+TEXT = (".html", ".js", ".css", ".json", ".txt", ".svg")
+
+
 class RangeHandler(http.server.SimpleHTTPRequestHandler):
     refuse_ranges = False
+    gzip = False
     requests: list = []
 
     def log_message(self, *args):  # quiet: the tests read self.requests
@@ -29,6 +36,16 @@ class RangeHandler(http.server.SimpleHTTPRequestHandler):
         self.requests.append((self.path, self.headers.get("Range")))
         wanted = _RANGE.match(self.headers.get("Range") or "")
         path = self.translate_path(self.path)
+        if (self.gzip and path.endswith(TEXT) and os.path.isfile(path) and not wanted and
+                "gzip" in (self.headers.get("Accept-Encoding") or "")):
+            with open(path, "rb") as handle:
+                body = gzipped.compress(handle.read(), 6, mtime=0)
+            self.send_response(200)
+            self.send_header("Content-Type", self.guess_type(path))
+            self.send_header("Content-Encoding", "gzip")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            return io.BytesIO(body)
         if self.refuse_ranges or not wanted or not os.path.isfile(path):
             head = super().send_head()
             return head
@@ -72,10 +89,10 @@ class _Slice:
 
 
 @contextlib.contextmanager
-def serving(folder, refuse_ranges=False):
+def serving(folder, refuse_ranges=False, gzip=False):
     """Serve ``folder`` on a free loopback port; yield (base URL, the list of requests). Always stopped."""
     requests: list = []
-    handler = type("Handler", (RangeHandler,), {"refuse_ranges": refuse_ranges, "requests": requests})
+    handler = type("Handler", (RangeHandler,), {"refuse_ranges": refuse_ranges, "gzip": gzip, "requests": requests})
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
