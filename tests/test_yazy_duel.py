@@ -1,0 +1,253 @@
+"""Two-player yazy (--players 2): the table's chances, mid-turn chances and moves equal an independent exact
+solver's on games of one and two categories; refusals; the query path; the same bytes on 1 and 2 workers.
+
+The independent solver below is written from the rules alone: Fractions, a direct recursion over (A, B, d)
+and the dice (every throw of the dice not kept, every keep), sharing no code with the project's turn.
+"""
+
+import ast
+import os
+import subprocess
+import sys
+from collections import Counter
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations, product
+
+import pytest
+
+from conftest import ROOT, run
+from shutthebox.errors import InvalidQuery, TableError
+from shutthebox.games.yazy.duel.table import load_duel
+from shutthebox.games.yazy.rules import Rules
+
+NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three-kind", "four-kind", "full-house", "straight",
+         "yazy")
+BOUND = 2e-13  # the table's absolute error bound (solver.py)
+
+
+def points(name, dice):
+    counts = Counter(dice)
+    if name in NAMES[:6]:
+        face = NAMES.index(name) + 1
+        return face * counts[face]
+    top = max(counts.values())
+    if name == "three-kind":
+        return sum(dice) if top >= 3 else 0
+    if name == "four-kind":
+        return sum(dice) if top >= 4 else 0
+    if name == "full-house":
+        return 25 if sorted(counts.values()) == [2, 3] else 0
+    if name == "straight":
+        return 40 if set(dice) >= {2, 3, 4, 5} and (1 in dice or 6 in dice) else 0
+    return 50 if top == 5 else 0
+
+
+@lru_cache(maxsize=None)
+def throws(k):
+    """((sorted dice, chance), ...) of throwing k dice."""
+    found = Counter(tuple(sorted(t)) for t in product(range(1, 7), repeat=k))
+    return tuple((dice, Fraction(n, 6**k)) for dice, n in found.items())
+
+
+@lru_cache(maxsize=None)
+def kept(dice):
+    """The proper sub-multisets of the sorted dice."""
+    return sorted({tuple(dice[i] for i in where) for n in range(5) for where in combinations(range(5), n)})
+
+
+class Duel:
+    """W(mine, theirs, d) exactly: mine and theirs are frozensets of category names."""
+
+    def __init__(self, names):
+        self.names = tuple(names)
+        self.memo = {}
+
+    def win(self, mine, theirs, d):
+        if not mine and not theirs:
+            return Fraction(1) if d > 0 else Fraction(1, 2) if d == 0 else Fraction(0)
+        key = (mine, theirs, d)
+        if key not in self.memo:
+            turn = {}
+            self.memo[key] = sum(p * self.value(mine, theirs, d, dice, 2, turn) for dice, p in throws(5))
+        return self.memo[key]
+
+    def options(self, mine, theirs, d, dice, rerolls, turn=None):
+        """[(exact chance, move words)] of every choice with ``dice`` showing and ``rerolls`` left."""
+        turn = {} if turn is None else turn
+        out = [(1 - self.win(theirs, mine - {c}, -(d + points(c, dice))), "score " + c)
+               for c in self.names if c in mine]
+        if rerolls:
+            for keep in kept(dice):
+                out.append((self.mean(mine, theirs, d, keep, rerolls - 1, turn),
+                            "keep " + (" ".join(map(str, keep)) or "none")))
+        return out
+
+    def value(self, mine, theirs, d, dice, rerolls, turn):
+        key = (dice, rerolls)
+        if key not in turn:
+            turn[key] = max(chance for chance, _ in self.options(mine, theirs, d, dice, rerolls, turn))
+        return turn[key]
+
+    def mean(self, mine, theirs, d, keep, rerolls, turn):
+        key = ("keep", keep, rerolls)
+        if key not in turn:
+            turn[key] = sum(p * self.value(mine, theirs, d, tuple(sorted(keep + t)), rerolls, turn)
+                            for t, p in throws(5 - len(keep)))
+        return turn[key]
+
+
+def mask(names) -> int:
+    return sum(1 << NAMES.index(name) for name in names)
+
+
+def text(names) -> str:
+    return ",".join(names) or "none"
+
+
+GAMES = [("ones",), pytest.param(("full-house", "yazy"), marks=pytest.mark.slow)]
+
+
+@lru_cache(maxsize=None)
+def solved(names):
+    """(the table, the exact solver with every state reached from the start solved)."""
+    duel = Duel(names)
+    duel.win(frozenset(names), frozenset(names), 0)
+    return load_duel(Rules(categories=",".join(names))), duel
+
+
+@pytest.mark.parametrize("names", GAMES)
+def test_every_reached_state_equals_the_exact_chance(names):
+    table, duel = solved(names)
+    firsts = seconds = 0
+    for (mine, theirs, d), exact in duel.memo.items():
+        assert abs(table.chance(mask(mine), mask(theirs), d) - exact) <= BOUND, (mine, theirs, d)
+        if len(mine) == len(theirs):
+            firsts += 1
+        else:
+            seconds += 1
+        scores = "%d,%d" % (max(d, 0), max(-d, 0))
+        assert abs(table.probe_win(text(sorted(mine)), text(sorted(theirs)), scores) - exact) <= BOUND
+    assert firsts and seconds
+
+
+def test_the_second_mover_ties_at_the_edge():
+    """yazy alone, the opponent 50 ahead: only a yazy of one's own ties (half a win); 47 ahead, it wins. The
+    chance of a yazy in three rolls is 2783176 / 6^10 (keep the most of one face)."""
+    table, duel = solved(("yazy",))
+    yazy = Fraction(2783176, 6**10)
+    assert duel.win(frozenset({"yazy"}), frozenset(), -50) == yazy / 2
+    assert duel.win(frozenset({"yazy"}), frozenset(), -47) == yazy
+    assert "%.6f" % table.probe_win("yazy", "none", "0,50") == "%.6f" % (yazy / 2)
+    assert "%.6f" % table.probe_win("yazy", "none", "0,47") == "%.6f" % yazy
+    # level: a miss ties, a yazy wins
+    assert abs(table.probe_win("yazy", "none", "0,0") - (Fraction(1, 2) + yazy / 2)) <= BOUND
+    assert abs(table.probe_win("yazy", "yazy", "0,0") - 0.5) <= BOUND  # the same chances: a fair game
+
+
+# (A, B, d) of the two-category game: the first mover at the start, the second after a full house, after a yazy,
+# a first mover behind, the last turn.
+MID_TURN = [(("full-house", "yazy"), ("full-house", "yazy"), 0), (("full-house", "yazy"), ("yazy",), -25),
+            (("full-house", "yazy"), ("full-house",), -50), (("yazy",), ("yazy",), -25), (("yazy",), (), -25)]
+DICE = ("11111", "22333", "12345", "66653", "22456")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("state", MID_TURN, ids=str)
+def test_mid_turn_chances_moves_and_options_equal_the_exact_solver(state):
+    table, duel = solved(("full-house", "yazy"))
+    mine, theirs, d = state
+    scores = "%d,%d" % (max(d, 0), max(-d, 0))
+    for dice in DICE:
+        for rerolls in (0, 1, 2):
+            exact = duel.options(frozenset(mine), frozenset(theirs), d, tuple(sorted(map(int, dice))), rerolls)
+            top = max(chance for chance, _ in exact)
+            args = (text(mine), text(theirs), scores, dice, rerolls)
+            assert abs(table.probe_win(*args) - top) <= BOUND, (args, float(top))
+            options, want = {words: chance for chance, words in table.probe_options(*args)}, {
+                words: chance for chance, words in exact}
+            assert sorted(options) == sorted(want)
+            assert all(abs(options[words] - want[words]) <= BOUND for words in want)
+            move = table.probe_move(*args)
+            chosen = want[move]
+            assert chosen >= top - Fraction(1, 10**11), (args, move)
+            runner_up = sorted((chance for chance, _ in exact), reverse=True)[1:2]
+            if not runner_up or top - runner_up[0] > Fraction(1, 10**10):
+                assert chosen == top  # a clear best move is the exact solver's
+
+
+def test_the_command_answers_and_refuses_in_one_line():
+    game = ("--categories", "yazy")
+    answered = run("yazy", *game, "--players", "2", "--expect", "all", "none", "--scores", "0,50")
+    assert (answered.returncode, answered.stdout) == (0, "%.6f\n" % (Fraction(2783176, 6**10) / 2))
+    moved = run("yazy", *game, "--players", "2", "--move", "all", "all", "--scores=0,0", "66653", "1")
+    assert (moved.returncode, moved.stdout) == (0, "keep 6 6 6\n")
+    batch = run("yazy", *game, "--batch", stdin="--players 2 --expect all none --scores 0,50\n"
+                "--players 2 --move all all --scores 0,0 66653 1\n--expect all\n")
+    assert batch.stdout.splitlines()[:2] == [answered.stdout.strip(), "keep 6 6 6"]
+    for args, words in [
+            (("--expect", "all", "all", "--scores", "0,0", "--players", "3"), "--players is 1 or 2"),
+            (("--players", "2", "--expect", "all", "all"), "--scores S1,S2"),
+            (("--expect", "all", "--scores", "0,0"), "add --players 2"),
+            (("--players", "2", "--expect", "all", "none", "--scores", "0,0", "--target", "5"), "one-player"),
+            (("--players", "2", "--expect", "none", "all", "--scores", "0,0"), "first in the round"),
+            (("--players", "2", "--expect", "all", "all", "--scores", "0,x"), "S1,S2"),
+            (("--players", "2", "--expect", "all", "all", "--scores", "1,0"), "more than its closed categories"),
+            (("--players", "2", "--expect", "ones", "all", "--scores", "0,0"), "not played in this game"),
+            (("--players", "2", "--move", "all", "all", "--scores", "0,0"), "takes A B DICE REROLLS"),
+            (("--players", "2", "--expect", "all", "all", "--scores", "0,0", "66653", "3"), "rerolls")]:
+        refused = run("yazy", *game, *args)
+        assert refused.returncode == 2 and refused.stdout == "", args
+        assert words in refused.stderr and refused.stderr.count("\n") == 1, (args, refused.stderr)
+
+
+def test_a_stored_chance_near_a_rounding_midpoint_is_refused():
+    table, _ = solved(("ones",))
+    code = table._codes[mask(("ones",))] << 1 | table._codes[mask(("ones",))]
+    table._unsure = [table._start[code] + 0 - table._first[code]]  # the start's chance, at lead 0
+    try:
+        with pytest.raises(InvalidQuery, match="cannot be vouched for"):
+            table.probe_win("all", "all", "0,0")
+    finally:
+        table._unsure = table.file.arrays["unsure"]
+
+
+def test_a_table_of_other_categories_is_refused(tmp_path):
+    path = load_duel(Rules(categories="ones")).path
+    with pytest.raises(TableError):
+        load_duel(Rules(categories="yazy"), path=path)
+
+
+# Nothing imported before ``before`` is taken (as tests/test_query_path.py probes).
+PROBE = """
+import sys
+before = set(sys.modules)
+from shutthebox.cli import main
+status = main(%r)
+print(repr({"status": status, "new": sorted(set(sys.modules) - before)}))
+"""
+
+
+@pytest.mark.parametrize("question", [["--expect", "all", "yazy", "--scores", "0,0"],
+                                      ["--move", "all", "yazy", "--scores", "0,0", "12345", "2"]])
+def test_a_question_imports_no_numpy_once_the_table_is_solved(question):
+    from test_query_path import query_time
+
+    load_duel(Rules(categories="ones,yazy"))  # solved into this session's cache
+    argv = ["yazy", "--categories", "ones,yazy", "--players", "2", *question]
+    result = subprocess.run([sys.executable, "-c", PROBE % (argv,)], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120, env=dict(os.environ))
+    probe = ast.literal_eval(result.stdout.splitlines()[-1])
+    assert probe["status"] == 0, result.stderr
+    assert "numpy" not in probe["new"]
+    ours = [name for name in probe["new"] if name.startswith("shutthebox")]
+    assert all(query_time(name) for name in ours), sorted(name for name in ours if not query_time(name))
+
+
+def test_the_same_bytes_on_one_and_two_workers(tmp_path):
+    pytest.importorskip("distributed", reason="the cluster extra is not installed")
+    from shutthebox.games.yazy.duel.build import solve_table
+
+    rules = Rules(categories="ones,twos,yazy")
+    one = solve_table(rules, workers=1)
+    assert solve_table(rules, workers=2) == one
