@@ -46,8 +46,9 @@ those; a table not solved yet is solved on first use when you press Solve in
 the page, which shows its estimated size, memory and time first (POST
 /solve/NAME.msgpack; one at a time, in a child process, into the cache), as
 the command line would. Cancel in the page stops it (DELETE
-/solve/NAME.msgpack), and so does closing the page: a solve nobody has asked
-about for %(idle)g seconds is stopped.
+/solve/NAME.msgpack), and so does closing the page, unless another page
+waits for it too; a solve nobody has asked about for %(idle)g seconds is
+stopped.
 
 options:
   --port N        port to listen on (default %(port)d; 0 picks a free one)
