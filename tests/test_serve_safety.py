@@ -201,8 +201,9 @@ def test_the_pages_run_under_their_policy(browser, tmp_path):
         try:
             page = context.new_page()
             page.add_init_script(record)
-            for link in (url + "?mode=coach", url + "?mode=play&seed=3", url + "games.html?game=toggle",
-                         url + "games.html?game=goat", url + "games.html?game=yazy"):
+            for link in (url + "?mode=coach", url + "?mode=play&seed=3&anim=0", url + "?mode=solo&seed=3",
+                         *(url + "games.html?game=%s&mode=%s&seed=5&anim=0" % (game, mode)
+                           for game in ("toggle", "goat", "yazy", "yahtzee", "pig") for mode in ("coach", "play"))):
                 page.goto(link)
                 wait_for(lambda: page.evaluate("document.body.dataset.state") in ("ready", "error"), link)
                 assert page.evaluate("document.body.dataset.state") == "ready", page.inner_text("body")[:400]
