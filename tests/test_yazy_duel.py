@@ -249,5 +249,6 @@ def test_the_same_bytes_on_one_and_two_workers(tmp_path):
     from shutthebox.games.yazy.duel.build import solve_table
 
     rules = Rules(categories="ones,twos,yazy")
-    one = solve_table(rules, workers=1)
-    assert solve_table(rules, workers=2) == one
+    one = solve_table(rules, workers=1, checkpoint=str(tmp_path / "one"))
+    # the workers start at once (a small build would otherwise finish before they are worth starting)
+    assert solve_table(rules, workers=2, checkpoint=str(tmp_path / "two"), serial_seconds=0) == one

@@ -62,10 +62,11 @@ def arrays(cats: int, layers) -> dict:
             "unsure": unsure_indexes(win).astype("<u4")}
 
 
-def solve_table(rules, workers=None) -> bytes:
-    """Solve, check and encode the table of ``rules`` (yazy's: the categories played)."""
+def solve_table(rules, workers=None, **options) -> bytes:
+    """Solve, check and encode the table of ``rules`` (yazy's: the categories played); ``workers`` and
+    ``options`` go to the layered engine (``solver.solve``)."""
     cats = rules.mask
-    found = arrays(cats, solve(cats, workers=workers))
+    found = arrays(cats, solve(cats, workers=workers, **options))
     dtypes = {"start": "<u4", "first": "<i2", "count": "<u2", "win": "<f8", "unsure": "<u4"}
     packed = {name: pack_array(np.ascontiguousarray(found[name], dtype=dtype).tobytes(), dtype, found[name].shape)
               for name, dtype in dtypes.items()}

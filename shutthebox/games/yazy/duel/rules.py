@@ -10,10 +10,9 @@ from ..rules import CATEGORIES, fields_of, rules_of  # noqa: F401 - the family's
 GAME = "yazy-duel"
 # The most each category scores (rules.score at its best roll).
 BEST = (5, 10, 15, 20, 25, 30, 30, 30, 25, 40, 50)
-# Measured on the build machine (a 6- and a 7-category game): seconds a (state, lead) column costs on one
-# core, and the share of a row's leads kept once the chances within 1e-15 of 0 or 1 are trimmed.
-SECONDS_PER_COLUMN = 6e-6
-KEPT = 0.6
+# CPU seconds a (state, lead) column costs on one core of the build machine, rounded up (measured on the
+# six-category games ones..sixes and sixes..yazy: 26 and 19 microseconds, a loaded machine).
+SECONDS_PER_COLUMN = 30e-6
 
 
 def header_rules(rules) -> dict:
@@ -56,11 +55,12 @@ def columns(cats: int) -> int:
 
 
 def estimate(rules):
-    """What solving the table costs: its bytes (8 a kept value, 8 a pair of sets), memory (every layer's
-    kept values, then the file's bytes) and time on one core, from ``SECONDS_PER_COLUMN`` and ``KEPT``."""
+    """What solving the table costs: its bytes (at most 8 a column, the few chances within 1e-15 of 0 or 1
+    trimmed aside, and 8 a pair of sets), memory (the solved layers, the file's arrays and its bytes: three
+    times the file) and time on one core (``SECONDS_PER_COLUMN``). The layers' checkpoints take about as
+    much disk as the table while it is solved."""
     from ....engine.game import Estimate
 
-    cats = rules.mask
-    n = bin(cats).count("1")
-    size = int(columns(cats) * KEPT * 8) + 8 * 4**n + 10**4
-    return Estimate(size, 3 * size + 200 * 10**6, columns(cats) * SECONDS_PER_COLUMN + 1)
+    n = bin(rules.mask).count("1")
+    size = columns(rules.mask) * 8 + 8 * 4**n + 10**4
+    return Estimate(size, 3 * size + 200 * 10**6, columns(rules.mask) * SECONDS_PER_COLUMN + 1)

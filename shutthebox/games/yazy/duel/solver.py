@@ -225,18 +225,11 @@ def pack(values, offsets, length, low) -> np.ndarray:
     return np.concatenate([np.array(firsts, dtype=np.float64), np.array(counts, dtype=np.float64)] + kept)
 
 
-def solve(cats: int, workers=None, progress=None) -> tuple:
-    """Every layer's blocks (``job_layers``' order): on the layered engine when it is there, else serially."""
-    layers = job_layers(cats)
-    try:
-        from ....engine.layers import Job, run_layers
-    except ImportError:
-        run_layers = None
-    if run_layers is not None:
-        name = "yazy-duel-v%d-c%d" % (SOLVER_VERSION, cats)
-        return run_layers(Job(name=name, layers=layers, solve=solve_block), workers=workers, progress=progress)
-    out, previous = [], None
-    for keys in layers:
-        previous = tuple(solve_block(key, previous) for key in keys)
-        out.append(previous)
-    return tuple(out)
+def solve(cats: int, workers=None, progress=True, **options) -> tuple:
+    """Every layer's blocks (``job_layers``' order), on the layered engine: ``workers`` and ``options``
+    (a cluster's address, ``serial_seconds``, ...) are ``run_layers``'."""
+    from ....engine.layers import Job, run_layers
+
+    name = "yazy-duel-v%d-c%d" % (SOLVER_VERSION, cats)
+    return run_layers(Job(name=name, layers=job_layers(cats), solve=solve_block), workers=workers,
+                      progress=progress, **options)
