@@ -7,7 +7,8 @@ them, and each block is verified against its CRC-32 before a value is taken
 from it. Verified blocks are kept, so an answer always comes from verified
 bytes: a file rewritten in place while a process reads it is refused at the
 first block that no longer matches, never misread, and a truncated file is
-an error, not a crash (nothing is memory-mapped).
+an error, not a crash (nothing is memory-mapped). A URL (``http://``, ``https://``)
+is read the same way by HTTP ranges (``remote.py``, imported only then).
 
 The header's msgpack is decoded by ``decode`` (a :class:`~.decode.Cursor` over
 the open file); this module checks what it means, then serves the arrays.
@@ -113,7 +114,8 @@ class TableFile:
 
     def close(self) -> None:
         if self._fd is not None:
-            os.close(self._fd)
+            if type(self._fd) is int:  # else a RemoteFile: nothing to close
+                os.close(self._fd)
             self._fd = None
 
     def __enter__(self):
@@ -134,7 +136,7 @@ class TableFile:
         if self._fd is None:
             raise damaged(self.path, "was closed", self.fix)
         try:
-            raw = os.pread(self._fd, length, start)
+            raw = os.pread(self._fd, length, start) if type(self._fd) is int else self._fd.pread(length, start)
         except OSError as error:
             raise damaged(self.path, "cannot be read (%s)" % (error.strerror or error), self.fix) from None
         if len(raw) != length:
@@ -251,6 +253,12 @@ def read_table(path: str, *, expect: dict | None = None, describe=None, fix: str
     refused, never used. ``describe(fields)`` words such a dict for the
     message. ``fix`` tells the reader of an error how to get a good file.
     """
+    if isinstance(path, str) and path[:8].lower().startswith(("http://", "https://")):
+        from .remote import RemoteCursor, RemoteFile
+
+        remote = RemoteFile(path)
+        return _expected(_open_verified(path, remote, RemoteCursor(remote, remote.size), remote.size, fix),
+                         path, expect, describe, fix)
     try:
         fd = os.open(path, os.O_RDONLY | _NONBLOCK)
     except FileNotFoundError:
@@ -264,6 +272,11 @@ def read_table(path: str, *, expect: dict | None = None, describe=None, fix: str
     except BaseException:
         os.close(fd)
         raise
+    return _expected(table, path, expect, describe, fix)
+
+
+def _expected(table, path, expect, describe, fix):
+    """``table``, unless a header field is not what ``expect`` asks (then closed, and refused)."""
     if expect:
         wrong = [key for key, value in expect.items() if table.header.get(key) != value]
         if wrong:
