@@ -41,7 +41,8 @@ function setParams(values) {
   else history.replaceState(null, "", "?" + params.toString());
 }
 
-/** A game's table. spec: url, options for lib/format.js, and `command` (the command line that solves it
+/** A game's table. spec: url, options for lib/format.js, `first(table)` (the first question: its blocks are
+ * fetched at once, lib/remote.js's warm), and `command` (the command line that solves it
  * when the server cannot) or `hint` (for a table that is only shipped). One not solved yet (HTTP 404)
  * is solved by the server once the player presses Solve (the question shows what it costs), its
  * progress shown with a Cancel button. */
@@ -59,7 +60,7 @@ function load(spec) {
   total ? done / total : null);
   const fetchIt = () => {
     say(`Reading ${name}…`);
-    return fetchTable(spec.url, spec.options, hint, progress);
+    return fetchTable(spec.url, spec.options, hint, progress, spec.first);
   };
   const promise = once(tables, spec.url, () => (spec.command ? solved(name, fetchIt, say, spec.command) : fetchIt()));
   return promise.finally(() => { status.hidden = true; });

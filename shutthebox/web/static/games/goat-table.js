@@ -39,6 +39,7 @@ export function tableSpec(goal) {
         last: ["<f8", [NEEDS, SLOTS]], last_move: ["|u1", [NEEDS, SLOTS]] },
       fields: (h) => (typeof h.error_bound === "string" && typeof h.tie === "string" ? null : "has no error_bound or tie") },
     command: `ShutTheBox goat --goal ${goal} --solo --expect 0`,
+    first: (table) => answer(table, { player: 0, my: 0, turn: 0, rolls: 0 }), // Coach's first question: its blocks fetched at once
   };
 }
 

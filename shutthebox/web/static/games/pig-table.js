@@ -142,6 +142,7 @@ export function tableSpec(rules) {
     options: { name, game: GAME, rules: { variant: rules.variant, goal: rules.goal, sides: rules.sides },
       arrays: { win: ["<f8", [R, G]], move: ["|u1", [R, G]] }, fields: checkFields },
     command: `ShutTheBox pig${optionWords(rules)} --expect`,
+    first: (table) => optionsText(table, 0, 0, 0), // Coach's first question: its blocks fetched at once
   };
 }
 

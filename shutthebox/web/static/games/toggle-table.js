@@ -49,6 +49,8 @@ export function tableSpec({ cards, sides }) {
       arrays: { rolls: ["<f8", [states]], flip: ["|u1", [states, sides, sides]] },
       fields: (h) => (typeof h.error_bound === "string" && typeof h.tie === "string" ? null : "has no error_bound or tie") },
     command: `ShutTheBox toggle --cards ${cards} --sides ${sides} --expect all`,
+    // Coach's first question (every card up, dice 3 and 4 where the dice have 4 sides): its blocks fetched at once
+    first: (table) => cardValues(table, { up: "all", x: Math.min(3, sides), y: Math.min(4, sides) }),
   };
 }
 

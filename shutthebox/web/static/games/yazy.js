@@ -16,6 +16,9 @@ export const id = "yazy";
 export const title = "Yazy";
 const RULES = { categories: CATEGORIES, dice: 5, sides: 6, rerolls: REROLLS };
 
+/** Coach's first question, when the link asks none: its blocks are fetched at once. */
+const FIRST = { cats: "all", dice: "13366", rerolls: 2 };
+
 export function tableSpec() {
   const name = "yazy.msgpack";
   return {
@@ -24,6 +27,7 @@ export function tableSpec() {
       arrays: { turn: ["<f8", [ALL + 1]], expect: ["<f8", [ALL + 1, 3, 252]], move: ["|u1", [ALL + 1, 3, 252]] },
       fields: (h) => (typeof h.error_bound === "string" && typeof h.tie === "string" ? null : "has no error_bound or tie") },
     hint: " Build it with `python build_tables.py --game yazy`.",
+    first: (table) => { answer(table, FIRST); ranked(table, FIRST); },
   };
 }
 

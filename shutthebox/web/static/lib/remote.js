@@ -79,7 +79,8 @@ class Chunks {
  */
 class RangeFile {
   constructor(url, name, size, hint, fetcher) {
-    Object.assign(this, { url, name, size, hint, fetcher, chunks: new Chunks(), fetched: 0, requests: 0, arrays: new Map() });
+    Object.assign(this, { url, name, size, hint, fetcher, chunks: new Chunks(), fetched: 0, requests: 0, arrays: new Map(),
+      recording: null });
   }
 
   check(status, range, length, start, end) {
@@ -340,9 +341,15 @@ function lazyArray(file, key, d, dtype, count, seed) {
     blocks.set(b, values);
     return values;
   };
+  const zeros = new (DTYPES[dtype][0])(perBlock);
   const block = (b) => {
     const had = blocks.get(b);
     if (had) return had;
+    if (file.recording) { // warm's dry run: what is missing is noted, and the answer thrown away
+      if (!file.recording.has(key)) file.recording.set(key, new Set());
+      file.recording.get(key).add(b);
+      return zeros;
+    }
     if (!file.sync) throw new BlockMissing(file, key, b);
     return keep(b, file.getSync(...range(b)));
   };
@@ -396,6 +403,30 @@ function lazyArray(file, key, d, dtype, count, seed) {
 export const remoteOf = (array) => (array && !ArrayBuffer.isView(array) && typeof array.blockOf === "function" ? array : null);
 
 /**
+ * Fetch, all at once, the blocks `ask(table)` reads (a page's first question, before the page asks it),
+ * so that the page then answers with no request of its own: `ask` runs on blocks not fetched yet as if
+ * they held zeros, noting them (its answer and errors are thrown away), they are fetched, and it runs
+ * again until it reads nothing new (a few rounds: an index may depend on a value read). A damaged
+ * block is refused here. No-op for a table read whole.
+ */
+export async function warm(table, ask, rounds = 4) {
+  const file = table.remote?.remote;
+  if (!file) return;
+  for (let round = 0; round < rounds; round++) {
+    file.recording = new Map();
+    try {
+      ask(table);
+    } catch {
+      // an answer from zeros may be refused: only the blocks it asked for matter
+    }
+    const missing = file.recording;
+    file.recording = null;
+    if (!missing.size) return;
+    await Promise.all([...missing].map(([key, list]) => file.arrays.get(key).fetch([...list])));
+  }
+}
+
+/**
  * `ask()` answered from verified blocks alone: where a block is missing (no synchronous request), it is
  * fetched and `ask` runs again. -> ask's result (or its error, once no block is missing).
  */
@@ -411,7 +442,12 @@ export async function settle(ask, rounds = 10000) {
   throw new TableError("too many blocks asked for one question");
 }
 
-/** Fetch and read a table (openRemote, then lib/format.js's readOpened); a TableError (with the HTTP status) if it cannot be had. */
-export async function fetchTable(url, options, hint = "", progress = null) {
-  return readOpened(await openRemote(url, { ...options, hint, progress }), options);
+/**
+ * Fetch and read a table (openRemote, then lib/format.js's readOpened); a TableError (with the HTTP status) if it
+ * cannot be had. `first(table)`: the page's first question, whose blocks are fetched before (warm).
+ */
+export async function fetchTable(url, options, hint = "", progress = null, first = null) {
+  const table = readOpened(await openRemote(url, { ...options, hint, progress }), options);
+  if (first) await warm(table, first);
+  return table;
 }
