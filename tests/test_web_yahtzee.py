@@ -37,6 +37,7 @@ from shutthebox.games.yahtzee.table import load
 from shutthebox.games.yahtzee.turn import decimal
 
 from serving import COMMAND, ROOT, Mulberry32, screenshot
+from test_web_yazy import pips
 
 STATIC = os.path.join(ROOT, "shutthebox", "web", "static")
 NODE = shutil.which("node")
@@ -319,7 +320,7 @@ BLUNDERS = {(2, 2), (5, 1), (9, 0), (11, 2)}  # (turn, rerolls left): the first 
 
 
 def shown_dice(page):
-    return [int(t) for t in page.locator("#yahtzee-play-dice .face").all_inner_texts()]
+    return pips(page, "#yahtzee-play-dice")
 
 
 def state_of(page):
@@ -373,13 +374,18 @@ def lock(page, dice, kept):
 def check_feedback(page, move, loss):
     text = page.inner_text("#yahtzee-feedback")
     assert text.startswith(move), (text, move)
-    assert ("loss %.6f" % loss) in text, (text, loss)
+    assert ("cost %.6f" % loss) in text, (text, loss)
+
+
+def spoken(text):
+    """A box as a player says it: "three-kind" is "three of a kind", "full-house" "full house"."""
+    return re.sub(r"(?<=[a-z])-(?=[a-z])", " ", re.sub(r"\b([a-z]+)-kind\b", r"\1 of a kind", text))
 
 
 def hint_row(i, option):
     """The hint's row of an --options item ``CHOICE VALUE LOSS``: a choice as good as the first is best too."""
     choice, value, loss = option.rsplit(" ", 2)
-    return "%s: %s (%s)" % (choice, value, "best" if i == 0 or loss == "0.000000" else "loss " + loss)
+    return "%s: %s (%s)" % (choice, value, "best" if i == 0 or loss == "0.000000" else "cost " + loss)
 
 
 def choice_of(line):
@@ -471,15 +477,17 @@ def check_review(page, decisions, total):
                 for line in out if line.startswith("line ")]
     assert reviewed == [(choice_of(d), "%.6f" % loss) for d, loss in decisions]
     assert "game 1: %d points scored" % total in done.stdout
-    # "total loss X expected points in N decisions (1 game)"
+    # "total loss X expected points in N decisions (1 game)": the page says "your choices cost X expected points ..."
     total_line = next(line for line in out if line.startswith("total loss"))
-    assert total_line.split(" (")[0] in page.inner_text("#yahtzee-review-total")
+    said = total_line.split(" (")[0].replace("total loss", "your choices cost")
+    assert said in page.inner_text("#yahtzee-review-total")
     costliest = out[out.index("costliest decisions:") + 1:]
     shown = page.locator("#yahtzee-costliest li").all_inner_texts()
     assert len(shown) == len(costliest) == 3
     for line, row in zip(costliest, shown):
         choice, loss, best = re.search(r": ([^:]*)  loss (\S+)  \(best: (.*)\)$", line).groups()
-        assert row.endswith("%s, loss %s (best: %s)" % (choice, loss, best)), (line, row)
+        assert row.endswith("%s, cost %s (best: %s)" % (spoken(choice), loss, spoken(best))), (line, row)
+        assert "--" not in row and "-kind" not in row, row
 
 
 def test_a_seeded_game_by_keyboard_only_on_a_phone(open_page, table):

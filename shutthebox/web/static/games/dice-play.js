@@ -6,12 +6,15 @@
 
 import { sixDecimals } from "../lib/notation.js";
 import { createPlay, isOptimal, tieOf } from "../lib/play.js";
-import { el, plural } from "../lib/ui.js";
+import { dieNode, el, plural, setFace } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow } from "./ui.js";
 import { DICE, REROLLS, SIDES } from "./yazy-rules.js";
 
 const ROLL = 31, SCORE = 32;
+/** A box as a player says it, in a text of the command line's words: "three-kind" is "three of a kind",
+ * "full-house" "full house" (the command line's own spelling stays in its review text and the tests' hooks). */
+export const spoken = (text) => text.replace(/\b([a-z]+)-kind\b/g, "$1 of a kind").replace(/([a-z])-(?=[a-z])/g, "$1 ");
 export const sorted = (dice) => [...dice].sort((a, b) => a - b);
 const keptMask = (kept) => kept.reduce((mask, k, i) => mask | (k ? 1 << i : 0), 0);
 
@@ -40,7 +43,6 @@ function dicePart(rules) {
   }
   return {
     id,
-    costWord: rules.costWord,
     tie: (g) => tieOf(g.table),
     ids: { hintList: `${id}-choices` },
     hintClass: "yazy-choices",
@@ -55,11 +57,11 @@ function dicePart(rules) {
       board = el("p", { class: "scoreboard", id: `${id}-board`, "aria-live": "polite" });
       dieButtons = Array.from({ length: DICE }, (_, i) => el("button", { type: "button", class: "yazy-die", "data-die": i + 1,
         "aria-pressed": "false", onclick: () => keep(play.game(), i) },
-      el("span", { class: "face" }, "-"), el("span", { class: "kept" }, String(i + 1))));
+      dieNode(null), el("span", { class: "kept" }, String(i + 1))));
       boxButtons = boxes.map((name, c) => el("button", { type: "button", class: "yazy-cat", "data-cat": name,
         onfocus: () => { const g = play.game(); if (g && (rules.open(g) >> c) & 1) select(c); },
         onclick: () => play.act(SCORE + c) },
-      el("span", { class: "name" }, name), el("span", { class: "points" }, "open")));
+      el("span", { class: "name" }, spoken(name)), " ", el("span", { class: "points" }, "open")));
       boxGrid = el("div", { class: "yazy-cats", id: `${id}-play-cats`, role: "group", "aria-label": `${word}es: press one to score it` }, ...boxButtons);
       return { board: el("div", {}, board, el("div", { class: "yazy-dice", id: `${id}-play-dice`, role: "group",
         "aria-label": "Dice: press one to keep it or roll it again" }, ...dieButtons)),
@@ -96,7 +98,7 @@ function dicePart(rules) {
     },
     apply(g, code) {
       const at = { text: "", position: g.decisions[g.decisions.length - 1], attrs: { "data-decision": g.decisions.length - 1 } };
-      const row = (words) => ({ ...at, text: `Turn ${turnNumber(g)}, dice ${sorted(g.dice).join(" ")}, ${plural(g.rerolls, "reroll")} left: ${words}` });
+      const row = (words) => ({ ...at, text: `Turn ${turnNumber(g)}, dice ${sorted(g.dice).join(" ")}, ${plural(g.rerolls, "reroll")} left: ${spoken(words)}` });
       if (code === ROLL) {
         g.dice = Array.from({ length: DICE }, () => rollDie(g.draw, SIDES));
         g.kept.fill(false);
@@ -113,13 +115,13 @@ function dicePart(rules) {
       const c = code - SCORE;
       const before = row("");
       const scored = rules.score(g, c);
-      before.text += scored.words;
+      before.text += spoken(scored.words);
       g.total += scored.total;
       g.dice = null;
       g.kept.fill(false);
       g.rerolls = REROLLS;
       g.over = !rules.open(g);
-      return { say: g.over ? "" : `${scored.say} Turn ${turnNumber(g)}: roll the dice (R).`, row: before };
+      return { say: g.over ? "" : `${spoken(scored.say)} Turn ${turnNumber(g)}: roll the dice (R).`, row: before };
     },
     hint(g) {
       if (!g.dice) return { say: `Hint: before rolling, ${sixDecimals(rules.value(g))} expected points to come with best play.` };
@@ -152,8 +154,9 @@ function dicePart(rules) {
         b.dataset.face = d ?? "";
         b.setAttribute("aria-pressed", g.dice && g.kept[i] ? "true" : "false");
         b.setAttribute("aria-disabled", g.dice && g.rerolls ? "false" : "true");
+        // the name holds the visible text ("kept", or the die's key) after the die's number and face
         b.setAttribute("aria-label", d === null ? `die ${i + 1}: not rolled` : `die ${i + 1}: ${d}${g.kept[i] ? ", kept" : ""}`);
-        b.querySelector(".face").textContent = d === null ? "-" : String(d);
+        setFace(b.querySelector(".die"), d);
         b.querySelector(".kept").textContent = g.dice && g.kept[i] ? "kept" : String(i + 1);
       });
       const rolling = g.dice ? g.kept.filter((k) => !k).length : DICE;
@@ -161,16 +164,18 @@ function dicePart(rules) {
       rollButton.setAttribute("aria-disabled", g.over || (g.dice && !g.rerolls) ? "true" : "false");
       const allowed = g.dice ? rules.points(g) : new Map();
       boxButtons.forEach((b, c) => {
-        const isOpen = ((rules.open(g) >> c) & 1) === 1, name = boxes[c];
+        const isOpen = ((rules.open(g) >> c) & 1) === 1, name = spoken(boxes[c]);
         const points = isOpen ? (g.dice ? allowed.get(c) ?? null : null) : g.scores[c];
         const barred = isOpen && g.dice && points === null;
         b.classList.toggle("used", !isOpen);
         b.classList.toggle("barred", Boolean(barred));
         b.setAttribute("aria-disabled", isOpen && g.dice && !barred ? "false" : "true");
         b.dataset.used = isOpen ? "" : String(points);
-        b.querySelector(".points").textContent = barred ? "joker: no" : points === null ? "open" : isOpen ? `+${points}` : String(points);
-        b.setAttribute("aria-label", !isOpen ? `${name}: scored ${points}` : barred ? `${name}: not allowed by the joker rule`
-          : g.dice ? `score ${name}: ${points} points` : `${name}: open`);
+        const shown = barred ? "joker: no" : points === null ? "open" : isOpen ? `+${points}` : String(points);
+        b.querySelector(".points").textContent = shown;
+        // the name starts with the visible text (the box and its points), then says what it means
+        b.setAttribute("aria-label", `${name} ${shown}${!isOpen ? ": scored" : barred ? ": the joker rule bars it"
+          : g.dice ? `: score ${plural(points, "point")} here` : ""}`);
       });
       mark();
       document.body.dataset[id] = g.over ? "over" : !g.dice ? "roll" : g.rerolls ? "keep" : "score";

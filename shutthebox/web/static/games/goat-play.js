@@ -5,9 +5,9 @@
 
 import { sixDecimals } from "../lib/notation.js";
 import { createPlay, isOptimal, pct, tieOf } from "../lib/play.js";
-import { el, plural } from "../lib/ui.js";
+import { dieNode, el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
-import { coachRow, numberDie, seatChooser } from "./ui.js";
+import { coachRow, seatChooser } from "./ui.js";
 import { DICE, ROLLS, actionText } from "./goat-table.js";
 import { actionValues, costOf } from "./goat-values.js";
 
@@ -131,7 +131,7 @@ function goatPart(getTable) {
       play = shell;
       seats = seatChooser("goat", play);
       board = el("div", { class: "goat-board", id: "goat-board", "aria-live": "polite" });
-      dice = el("div", { class: "dice", id: "goat-dice" });
+      dice = el("div", { class: "dice", id: "goat-dice", "aria-live": "polite" });
       rollButtons = Array.from({ length: DICE }, (_, i) => el("button", {
         type: "button", class: "chip", id: `goat-roll-${i + 1}`, "data-action": i + 1,
         title: `Roll ${i + 1} ${i ? "dice" : "die"} (${i + 1})`, onclick: () => play.act(i + 1) }, `Roll ${i + 1} `, el("kbd", {}, String(i + 1))));
@@ -170,10 +170,10 @@ function goatPart(getTable) {
       const row = g.act(code);
       const who = row.who === "you" ? "You" : "The computer";
       const line = `${who} ${row.action ? `rolled ${plural(row.action, "die", "dice")}: ${row.dice.join(" ")}, ${row.outcome}`
-        : `stopped and ${row.outcome}`}.` + (g.over ? " " + result(g) : "");
+        : `stopped: the turn ${row.outcome}`}.` + (g.over ? " " + result(g) : "");
       events = row.who === "you" ? [line] : [...events, line];
       const text = `${row.who === "you" ? "You" : "Computer"} at ${row.my} (${row.who === "you" ? "computer" : "you"} ` +
-        `${row.opp}), turn ${row.turn} after ${plural(row.rolls, "roll")}: ${actionText(row.action)}` +
+        `${row.opp}), ${row.rolls ? `turn total ${row.turn} after ${plural(row.rolls, "roll")}` : "a turn's start"}: ${actionText(row.action)}` +
         (row.action ? ` → ${row.dice.join(" ")}, ${row.short}` : "");
       return { say: events.join(" "), row: { text, position: { player: row.player, my: row.my, opp: row.opp, turn: row.turn, rolls: row.rolls } } };
     },
@@ -181,7 +181,9 @@ function goatPart(getTable) {
     hint(g) {
       const values = actionValues(g.table, g.position());
       return { say: `Hint: ${actionText(values.best)}, win chance ${chance(values.value)}.`,
-        choices: values.actions.map((a) => ({ text: a.text, value: chance(a.value), cost: costOf(values, a.action),
+        // best first, as the list says: by cost, then in the actions' order
+        choices: [...values.actions].sort((a, b) => costOf(values, a.action) - costOf(values, b.action) || a.action - b.action)
+          .map((a) => ({ text: a.text, value: chance(a.value), cost: costOf(values, a.action),
           attrs: { "data-action": a.action, "data-value": sixDecimals(a.value) } })) };
     },
     pick: (g, n) => n,
@@ -208,7 +210,7 @@ function goatPart(getTable) {
         : `${g.mover === g.seat ? "Your" : "The computer's"} turn: turn total ${g.turn}, ${plural(g.rolls, "roll")} of ${ROLLS} taken.`;
       board.replaceChildren(line(1), line(2), el("p", { id: "goat-turn-line" }, state),
         el("p", { class: "hint" }, `Goal ${g.goal}; seed ${g.seed}.`));
-      dice.replaceChildren(...g.dice.map(numberDie));
+      dice.replaceChildren(...g.dice.map(dieNode));
       for (const b of allActions) b.setAttribute("aria-disabled", yours(g) && g.legal(Number(b.dataset.action)) ? "false" : "true");
     },
     snapshot: (g) => g.snapshot(),

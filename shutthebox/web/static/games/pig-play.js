@@ -5,9 +5,9 @@
  * Move codes in the link (yours only: the computer's follow from the seed): 1 roll, 0 hold. */
 
 import { createPlay, pct, tieOf } from "../lib/play.js";
-import { el } from "../lib/ui.js";
+import { dieNode, el } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
-import { coachRow, numberDie, seatChooser } from "./ui.js";
+import { coachRow, seatChooser } from "./ui.js";
 import { ADD, BUST, HOLD, ROLL, chanceText, choiceChances, diceOf, fixed, lossOf, rollOutcome } from "./pig-table.js";
 
 export const HOLD_CODE = 0, ROLL_CODE = 1;
@@ -114,7 +114,7 @@ export class Game {
 
 /** A die or a coin as the page shows it. */
 const face = (variant, n) => (variant === "piglet"
-  ? el("span", { class: "die pig-coin", "aria-label": n === 1 ? "tails" : "heads" }, n === 1 ? "T" : "H") : numberDie(n));
+  ? el("span", { class: "pig-coin", role: "img", "aria-label": n === 1 ? "tails" : "heads" }, n === 1 ? "T" : "H") : dieNode(n));
 const faces = (variant, dice) => (variant === "piglet" ? dice.map((n) => (n === 1 ? "tails" : "heads")).join(" ") : dice.join(" "));
 
 /** A cost in percentage points: two decimals, or, below 0.005, as many as show its first digit (Goat's). */
@@ -152,7 +152,7 @@ function pigPart(getTable, openInCoach) {
       play = shell;
       seats = seatChooser("pig", play);
       board = el("div", { class: "pig-board", id: "pig-board", "aria-live": "polite" });
-      dice = el("div", { class: "dice", id: "pig-dice" });
+      dice = el("div", { class: "dice", id: "pig-dice", "aria-live": "polite" });
       rollButton = el("button", { type: "button", class: "primary", id: "pig-roll", "data-code": ROLL_CODE,
         title: "Roll: add to the turn total, or lose it (R, 1 or Enter)", onclick: () => play.act(ROLL_CODE) }, "Roll ", el("kbd", {}, "R"));
       holdButton = el("button", { type: "button", id: "pig-hold", "data-code": HOLD_CODE,

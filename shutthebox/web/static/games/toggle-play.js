@@ -4,9 +4,9 @@
 
 import { sixDecimals } from "../lib/notation.js";
 import { createPlay, tieOf } from "../lib/play.js";
-import { el, plural } from "../lib/ui.js";
+import { dieNode, el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
-import { coachRow, numberDie } from "./ui.js";
+import { coachRow } from "./ui.js";
 import { bit, cardValues, cardsOf, choices, stateText } from "./toggle-table.js";
 
 const ROLL = 0;
@@ -107,7 +107,7 @@ function togglePart(table) {
         b.dataset.up = up ? "1" : "0";
         b.setAttribute("aria-label", `card ${card}, face ${up ? "up" : "down"}${ok ? ", can be turned" : ""}`);
       });
-      dice.replaceChildren(...(g.dice || []).map(numberDie));
+      dice.replaceChildren(...(g.dice || []).map(dieNode));
       board.textContent = `Seed ${g.seed}. Rolls: ${g.rolls}. Face up: ${stateText(g.up, g.cards)}.`;
       rollButton.setAttribute("aria-disabled", g.over || g.dice ? "true" : "false");
       document.body.dataset.toggle = g.over ? "over" : g.dice ? "flip" : "roll";

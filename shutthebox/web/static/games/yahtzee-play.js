@@ -6,13 +6,16 @@
 import { sixDecimals } from "../lib/notation.js";
 import { el, plural } from "../lib/ui.js";
 import { coachRow } from "./ui.js";
-import { DicePlay, sorted } from "./dice-play.js";
+import { DicePlay, sorted, spoken } from "./dice-play.js";
 import { ALL, CATEGORIES, FIFTY, OPEN, UPPER_GOAL, boxChoices, scored, stateIndex, stateWords } from "./yahtzee-rules.js";
 import { optionsOf, turnOf } from "./yahtzee-turn.js";
 
 const sameMove = (a, b) => a[0] === b[0] && String(a[1]) === String(b[1]);
 
 /** The decision's line as `review` reads it: CARD [--upper N] [--yahtzee-box V] DICE REROLLS CHOICE. */
+/** A decision's card in a player's words: the boxes still open, the upper points, the yahtzee box. */
+const cardWords = (d) => `${plural(CATEGORIES.filter((_, c) => (d.card >> c) & 1).length, "box", "boxes")} open, ` +
+  `upper ${d.upper} of ${UPPER_GOAL}, Yahtzee box ${d.box === OPEN ? "open" : d.box === FIFTY ? "50" : "0"}`;
 const line = (d) => `${stateWords(d.card, d.upper, d.box)} ${d.dice.join("")} ${d.rerolls} ${d.choice}`;
 
 /** Yahtzee's rules for the five-dice part. table(): the read table; coach(record): a row pressed. */
@@ -20,7 +23,7 @@ const yahtzeeRules = (table, coach) => {
   const turn = (g) => turnOf(g.table, g.joker, g.card, g.upper, g.box);
   const startValue = (g) => g.table.arrays.turn[stateIndex(g.card, g.upper, g.box)];
   return {
-    id: "yahtzee", boxes: CATEGORIES, word: "box", costWord: "loss",
+    id: "yahtzee", boxes: CATEGORIES, word: "box",
     newCard() {
       const t = table();
       return { table: t, joker: t.rules.joker, card: ALL, upper: 0, box: OPEN, upperBonus: 0, yahtzeeBonuses: 0,
@@ -59,7 +62,7 @@ const yahtzeeRules = (table, coach) => {
     hint(g) {
       const found = optionsOf(turn(g), sorted(g.dice), g.rerolls);
       return { say: `Hint: ${found.best} (${found.value} expected points to come).`,
-        choices: found.choices.map((c) => ({ text: c.text, value: c.value, cost: c.lossFloat, costWords: `loss ${c.loss}` })) };
+        choices: found.choices.map((c) => ({ text: c.text, value: c.value, cost: c.lossFloat, costWords: `cost ${c.loss}` })) };
     },
     board: (g) => [
       el("span", { id: "yahtzee-upper" }, `Upper: ${g.upper} of ${UPPER_GOAL}${g.upperBonus ? ` (+${g.upperBonus})` : ""}`),
@@ -68,7 +71,7 @@ const yahtzeeRules = (table, coach) => {
     summary(g) {
       const diff = g.total - g.start, lost = g.decisions.reduce((sum, d) => sum + d.loss, 0);
       return `Game over: your total is ${g.total}. Optimal play expects ${sixDecimals(g.start)} points from the start ` +
-        `(you scored ${sixDecimals(Math.abs(diff))} ${diff >= 0 ? "more" : "less"}); your decisions lost ${sixDecimals(lost)} expected points.`;
+        `(you scored ${sixDecimals(Math.abs(diff))} ${diff >= 0 ? "more" : "less"}); your choices cost ${sixDecimals(lost)} expected points.`;
     },
     /** The review as `ShutTheBox yahtzee review` gives it: the losses it computes (none rounded away). */
     review(g) {
@@ -79,13 +82,13 @@ const yahtzeeRules = (table, coach) => {
       const text = [`# ShutTheBox yahtzee --joker ${g.joker} review: a game played on the games page with seed ${g.seed}`,
         ...decisions.map(line)].join("\n") + "\n";
       return [
-        el("p", { id: "yahtzee-review-total" }, `${g.total} points scored; total loss ${sixDecimals(lost)} expected points in ` +
+        el("p", { id: "yahtzee-review-total" }, `${g.total} points scored; your choices cost ${sixDecimals(lost)} expected points in ` +
           `${plural(decisions.length, "decision")}.`),
-        el("p", {}, costliest.length ? "The costliest decisions:" : "No decision lost anything."),
+        el("p", {}, costliest.length ? "The costliest decisions:" : "No decision cost anything."),
         el("ol", { class: "log", id: "yahtzee-costliest" }, ...costliest.map(([d, i]) => coachRow(
-          `Turn ${d.turn}, ${stateWords(d.card, d.upper, d.box)}, dice ${d.dice.join(" ")}, ${plural(d.rerolls, "reroll")} left: ` +
-          `${d.choice}, loss ${d.lossText} (best: ${d.best})`, () => coach(d), { "data-decision": i }))),
-        el("details", {}, el("summary", {}, "The game as ShutTheBox yahtzee review reads it"),
+          `Turn ${d.turn}, ${cardWords(d)}, dice ${d.dice.join(" ")}, ${plural(d.rerolls, "reroll")} left: ` +
+          `${spoken(d.choice)}, cost ${d.lossText} (best: ${spoken(d.best)})`, () => coach(d), { "data-decision": i }))),
+        el("details", {}, el("summary", {}, "The game as the command line reads it (ShutTheBox yahtzee review)"),
           el("pre", { id: "yahtzee-game-text", tabindex: "0" }, text))];
     },
   };

@@ -138,7 +138,7 @@ export function createPlay(part, page) {
   const parts = part.build(play);
   const listOf = (x) => (typeof x === "function" ? x() : x);
   const items = () => listOf(parts.items) || [], groups = () => listOf(parts.groups) || [items()];
-  const keysLine = el("p", { class: "hint", id: `${id}-keys` });
+  const keysLine = el("p", { class: "hint keys", id: `${id}-keys` });
   /** The keys line, for the number of items the rules give. */
   const showKeys = () => keysLine.replaceChildren(...(part.help || []), " ", ...itemKeys(items().length),
     ` ${part.itemWords || "press that item"}, `, kbd("Space"), " presses the focused one, ", kbd("Enter"),
@@ -280,7 +280,7 @@ export function createPlay(part, page) {
       decisions.push({ choice: judged.choice, best: judged.best, value: judged.value, bestValue: judged.bestValue,
         cost, optimal, position: judged.position, row: log.childElementCount });
       feedback.textContent = optimal
-        ? `${judged.choice}: optimal, ${costWord} ${part.costText(0)}` +
+        ? `${judged.choice}: optimal` +
           `${judged.same ? "" : ` (as good as the table's ${words})`}; ${part.amount(judged.value)}.`
         : `${judged.choice}: ${costWord} ${costIn(part, cost)}; the table's ${words} gives ${part.amount(judged.bestValue)}, ` +
           `against ${part.amount(judged.value)}.`;

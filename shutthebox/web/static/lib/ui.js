@@ -54,6 +54,24 @@ export function field(label, value, { id, size = 4, hint = "", numeric = true } 
   return api;
 }
 
+/** Show `face` on a die: pips for 1 to 6, the number on any other face (dice of 7 to 20 sides); null: not rolled. */
+export function setFace(die, face) {
+  die.dataset.face = face === null ? "" : String(face);
+  die.setAttribute("aria-label", face === null ? "not rolled" : `die showing ${face}`);
+  const pips = face >= 1 && face <= 6;
+  die.classList.toggle("number", !pips);
+  die.querySelector("b").textContent = pips ? "" : face === null ? "\u2013" : String(face);
+}
+
+/** A die drawn as on a table, the one way every page draws dice (style.css's .die): an image named by its face. */
+export function dieNode(face) {
+  const die = el("span", { class: "die", role: "img" });
+  for (let i = 0; i < 9; i++) die.append(document.createElement("i"));
+  die.append(document.createElement("b"));
+  setFace(die, face);
+  return die;
+}
+
 /** "1 roll", "2 rolls"; "1 die", "3 dice". */
 export const plural = (n, word, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 

@@ -1,7 +1,10 @@
 /* The Shut the Box page's own view helpers: percentages, the roving tab stop of a group, focus,
- * tiles and pip dice. What both pages share (el, link parameters, "Discard this game?") is lib/ui.js's. */
+ * tiles and the dice shown. What both pages share (el, the dice drawn, link parameters, "Discard this game?") is
+ * lib/ui.js's. */
 
-import { asking, el } from "../lib/ui.js";
+import { asking, dieNode, el, setFace } from "../lib/ui.js";
+
+export { dieNode, setFace };
 
 export const $ = (id) => document.getElementById(id);
 
@@ -81,23 +84,6 @@ export function showTiles(group, mask, chosen = null) {
     }
   }
   syncStop(group);
-}
-
-/** Show `face` on a die: pips for 1 to 6, the number on any other face (dice of 7 to 20 sides). */
-export function setFace(die, face) {
-  die.dataset.face = String(face);
-  die.setAttribute("aria-label", `die showing ${face}`);
-  const pips = face >= 1 && face <= 6;
-  die.classList.toggle("number", !pips);
-  die.querySelector("b").textContent = pips ? "" : String(face);
-}
-
-export function dieNode(face) {
-  const die = el("span", { class: "die", role: "img" });
-  for (let i = 0; i < 9; i++) die.append(document.createElement("i"));
-  die.append(document.createElement("b"));
-  setFace(die, face);
-  return die;
 }
 
 /** Show dice and their total in `box`. */
