@@ -23,6 +23,7 @@
  */
 
 import { TableError } from "./lib/format.js";
+import { gamesJson } from "./gamelist.js";
 
 // This page's own word on its solve requests: the server stops a solve only when no other page (tab) waits for it.
 const PAGE = { "X-ShutTheBox-Page": globalThis.crypto?.getRandomValues
@@ -60,8 +61,7 @@ let site = null;
 /** What games.json beside these pages says of solving (read once): {solving: true} under `ShutTheBox serve`;
  * {solving: false, tables: [names]} in a static copy; {solving: undefined} when no games.json says. */
 function siteSays() {
-  site ??= fetch(new URL("games.json", import.meta.url), { cache: "no-cache" })
-    .then((answer) => (answer.ok ? answer.json() : {}))
+  site ??= gamesJson()
     .then((said) => ({ solving: typeof said?.solving === "boolean" ? said.solving : undefined,
       tables: Array.isArray(said?.tables) ? said.tables : [] }))
     .catch(() => ({ solving: undefined, tables: [] }));

@@ -7,7 +7,7 @@
 import { InvalidQuestion, sixDecimals, unlessInvalid, wholeNumber } from "../lib/notation.js";
 import { isOptimal, tieOf } from "../lib/play.js";
 import { askDiscard, choiceParam, el, field, plural, seedParam } from "../lib/ui.js";
-import { answerBox, linkParam, loadTable, modeSwitch, radios } from "./ui.js";
+import { answerBox, linkParam, loadOrShipped, modeSwitch, radios } from "./ui.js";
 import { answer, bestFixed, goalValue, locate, tableSpec } from "./goat-table.js";
 import { actionValues } from "./goat-values.js";
 import { mountPlay } from "./goat-play.js";
@@ -27,6 +27,8 @@ function bestFixedText(best, score) {
     `${sixDecimals(best.value)} expected turns.`;
 }
 
+const SHIPPED_GOAL = 100; // the goal of the table shipped (data/goat-g100.msgpack)
+
 export function mount(section, ctx) {
   const params = ctx.params;
   let table = null;
@@ -38,7 +40,7 @@ export function mount(section, ctx) {
   const wantedSeat = Number(choiceParam(params, "seat", ["1", "2"], "1", "you play first (seat 1) instead"));
 
   const modes = modeSwitch("goat", "Goat", (m) => setMode(m), ctx);
-  const goalField = field("Goal", String(linkParam(params, "goal", goalValue, 100, "the goal 100 instead")), { id: "goat-goal", size: 3 });
+  const goalField = field("Goal", String(linkParam(params, "goal", goalValue, SHIPPED_GOAL, `the goal ${SHIPPED_GOAL} instead`)), { id: "goat-goal", size: 3 });
   const who = radios("Question", "goat-player",
     [["0", "Solo (fewest turns)"], ["1", "First player"], ["2", "Second player"], ["fixed", "Solo, fixed strategy"]],
     choiceParam(params, "player", KINDS, "0", "the solo question instead"), () => update());
@@ -171,7 +173,7 @@ export function mount(section, ctx) {
 
   let goal = null, asking = false;
   async function activate() {
-    const wanted = unlessInvalid(() => goalField.read(goalValue), () => null);
+    let wanted = unlessInvalid(() => goalField.read(goalValue), () => null);
     if (wanted === null) return;
     if (table && wanted !== goal && play.inProgress()) {
       if (asking) return; // the field's own change event as the dialog takes the focus
@@ -180,8 +182,11 @@ export function mount(section, ctx) {
       asking = false;
       if (!discard) { goalField.input.value = String(goal); return; }
     }
-    const loaded = await loadTable(ctx, tableSpec(wanted), tableError, [coach, play.root]);
-    if (!loaded) return;
+    const got = await loadOrShipped(ctx, tableSpec(wanted), tableSpec(SHIPPED_GOAL), tableError, [coach, play.root],
+      `the goal ${SHIPPED_GOAL}`);
+    if (!got) return;
+    const loaded = got.table;
+    if (got.shipped) goalField.input.value = String(wanted = SHIPPED_GOAL);
     if (loaded !== table && table) play.start(null, play.game() ? play.game().seat : wantedSeat);
     table = loaded;
     goal = wanted;

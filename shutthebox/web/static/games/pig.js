@@ -9,7 +9,7 @@
 import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
 import { isOptimal, pct, tieOf } from "../lib/play.js";
 import { askDiscard, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
-import { answerBox, linkParam, loadTable, modeSwitch, radios } from "./ui.js";
+import { answerBox, linkParam, loadOrShipped, modeSwitch, radios } from "./ui.js";
 import { DEFAULT_GOAL, DEFAULT_SIDES, FIXED_SIDES, NUMBER_NAMES, VARIANTS, chanceText, checkValues, choiceChances, describeRules,
   expectText, fixed, lossOf, makeRules, moveText, noSides, optionValue, optionWords, optionsText, rulesFromOptions,
   stateIndex, tableSpec, wholeNumber } from "./pig-table.js";
@@ -211,7 +211,7 @@ export function mount(section, ctx) {
   /** Read the rules control and show their table (solved first when not shipped); a game in progress is
    * discarded only when the player says so. */
   async function activate() {
-    const rules = readRules();
+    let rules = readRules();
     if (!rules) return;
     const same = table && ["variant", "goal", "sides"].every((key) => table.rules[key] === rules[key]);
     if (!same && table && play.inProgress()) {
@@ -222,8 +222,12 @@ export function mount(section, ctx) {
       if (!discard) { restoreRules(); return; }
     }
     if (same) tableError.hidden = true;
-    const loaded = same ? table : await loadTable(ctx, tableSpec(rules), tableError, [coach, play.root]);
-    if (!loaded) return;
+    const shipped = makeRules({ variant: "pig", goal: null, sides: null }); // the table shipped with the game
+    const got = same ? { table } : await loadOrShipped(ctx, tableSpec(rules), tableSpec(shipped), tableError, [coach, play.root],
+      describeRules(shipped));
+    if (!got) return;
+    const loaded = got.table;
+    if (got.shipped) rules = shipped;
     try {
       checkValues(loaded); // a value no Pig table holds (nan, a chance of 1.5): the file is refused, never read
     } catch (error) {
@@ -235,6 +239,7 @@ export function mount(section, ctx) {
     }
     if (loaded !== table && table) play.start(null, play.game() ? play.game().seat : wantedSeat);
     table = loaded;
+    if (got.shipped) restoreRules();
     if (!linkChecked) checkLink();
     const written = { variant: rules.variant, goal: String(rules.goal), sides: rules.variant === "pig" ? String(rules.sides) : null };
     ctx.setParams(written);

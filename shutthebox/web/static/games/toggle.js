@@ -6,7 +6,7 @@
 
 import { InvalidQuestion, unlessInvalid, wholeNumber } from "../lib/notation.js";
 import { askDiscard, asking, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
-import { answerBox, linkParam, loadTable, modeSwitch, toggles } from "./ui.js";
+import { answerBox, linkParam, loadOrShipped, modeSwitch, toggles } from "./ui.js";
 import { DEFAULT_RULES, answer, cardValues, cardsOf, checkRules, dieValue, ruleValue, stateText, tableSpec, upCards }
   from "./toggle-table.js";
 import { TogglePlay } from "./toggle-play.js";
@@ -204,8 +204,15 @@ export function mount(section, ctx) {
     }
     if (!same && table) play.clear(); // the rules of the game in progress are gone (or it was not in progress)
     if (same) tableError.hidden = true; // back to the table shown, after other rules failed to load
-    const loaded = same ? table : await loadTable(ctx, tableSpec(rules), tableError, [coach, play.root]);
-    if (!loaded) return;
+    const got = same ? { table } : await loadOrShipped(ctx, tableSpec(rules), tableSpec(DEFAULT_RULES), tableError,
+      [coach, play.root], `${DEFAULT_RULES.cards} cards and dice of ${DEFAULT_RULES.sides} sides`);
+    if (!got) return;
+    const loaded = got.table;
+    if (got.shipped) {
+      rules = { cards: DEFAULT_RULES.cards, sides: DEFAULT_RULES.sides };
+      cardsField.input.value = String(rules.cards);
+      sidesField.input.value = String(rules.sides);
+    }
     if (loaded !== table) {
       table = loaded;
       newCards(rules);

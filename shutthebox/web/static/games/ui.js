@@ -1,5 +1,5 @@
-/* The games page's own widgets (games.html, games/*.js): toggle buttons, radio groups, dice shown
- * as numbers, the answer block, a game's table and its Coach / Play switch, history rows. What both
+/* The games page's own widgets (games.html, games/*.js): toggle buttons, radio groups, the answer block,
+ * a game's table (or the one shipped with it) and its Coach / Play switch, history rows. What both
  * pages share is lib/ui.js's. */
 
 import { unlessInvalid } from "../lib/notation.js";
@@ -73,8 +73,6 @@ export function seatChooser(id, play) {
   return { root, set };
 }
 
-/** A die shown as its number. */
-export const numberDie = (face) => el("span", { class: "die", "aria-label": `die ${face}` }, String(face));
 
 /**
  * The question's answer block: a value line and a move line, each with data-answer (what the command
@@ -111,14 +109,37 @@ export function answerBox() {
  * The table of ``spec`` through ``ctx.load``; on failure ``errorBox`` says why and
  * ``panels`` are hidden (null is returned), on success the box is hidden again.
  */
-export async function loadTable(ctx, spec, errorBox, panels) {
+export const loadTable = async (ctx, spec, errorBox, panels) =>
+  (await loadOrShipped(ctx, spec, null, errorBox, panels))?.table ?? null;
+
+/**
+ * The table of `spec`, else the shipped table of the game's default rules (`shipped`, a spec) when the wanted
+ * one cannot be had (its solve cancelled or refused, a static copy without it), as the Shut the Box page falls
+ * back to its first table: `errorBox` then says why and what is shown instead. -> { table, shipped: true when
+ * it fell back } or null (neither loaded: the box says why and `panels` are hidden).
+ */
+export async function loadOrShipped(ctx, spec, shipped, errorBox, panels, insteadWords) {
+  const say = (text, notice) => {
+    errorBox.textContent = text;
+    errorBox.className = notice ? "notice" : "error";
+    errorBox.setAttribute("role", notice ? "status" : "alert");
+    errorBox.hidden = !text;
+  };
   try {
     const table = await ctx.load(spec);
-    errorBox.hidden = true;
-    return table;
+    say("", false);
+    return { table, shipped: false };
   } catch (e) {
-    errorBox.textContent = e.message;
-    errorBox.hidden = false;
+    if (shipped && shipped.url !== spec.url) {
+      try {
+        const table = await ctx.load(shipped);
+        say(`${e.message}\nShown instead: ${insteadWords}, the table shipped with the game.`, true);
+        return { table, shipped: true };
+      } catch {
+        // the shipped table is missing too: the first failure is the one to tell
+      }
+    }
+    say(e.message, false);
     for (const panel of panels) panel.hidden = true;
     ctx.failed(e);
     return null;

@@ -196,7 +196,8 @@ export class RulesControl {
     }
     const t = this.app.table;
     if (sameRules(wanted.rules, t.rules) && wanted.players === t.players) { message.textContent = "These are the rules in use."; return; }
-    const go = () => this.switchTo(wanted.rules, wanted.players);
+    // a refusal is shown in the page (#rules-error) by switchTo; only the page's hook (load) is given it thrown
+    const go = () => this.switchTo(wanted.rules, wanted.players).catch(() => {});
     if (!this.app.play.inProgress()) go();
     else askDiscard("Change the rules", "New rules start a new game.").then((yes) => yes && go());
   }
