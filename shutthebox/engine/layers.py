@@ -38,6 +38,7 @@ MAX_WORKERS = 4096
 # its serial work passes this many seconds, then starts the cluster for the rest. A small job never pays
 # for a cluster, and a large one loses at most this much (plus one block) to having started serially.
 SERIAL_SECONDS = 2.0
+CONNECT_TIMEOUT = "20s"  # how long an existing cluster's scheduler is waited for
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
 _LAYER_FILE = re.compile(r"layer-[0-9]{3,6}\.npy")
 MANIFEST = "manifest.json"
@@ -214,15 +215,16 @@ class _Runner:
 
         if self.address is not None:
             try:
-                self.client = Client(self.address, timeout="20s", set_as_default=False)
+                self.client = Client(self.address, timeout=CONNECT_TIMEOUT, set_as_default=False)
             except (OSError, ValueError, TypeError) as error:
                 raise LayersError("cannot reach the cluster at %s (%s): is its scheduler running?"
                                   % (shown(self.address), shown(str(error).splitlines()[0] if str(error)
                                                                 else type(error).__name__))) from None
             return
-        # One single-threaded process a worker: the solvers are numpy, and processes keep them apart.
+        # One single-threaded process a worker: the solvers are numpy, and processes keep them apart. The
+        # workers' logs stay quiet: a block's error is raised here, and a lost worker's block is run again.
         self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                    dashboard_address=None, silence_logs=logging.ERROR)
+                                    dashboard_address=None, silence_logs=logging.CRITICAL)
         self.client = Client(self.cluster, set_as_default=False)
 
     def close(self) -> None:
