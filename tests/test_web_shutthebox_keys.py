@@ -418,7 +418,7 @@ def test_a_whole_game_of_play_and_of_solo_by_keyboard_only(open_page, table):
         page.keyboard.press("Enter")
     state = play_state(page)
     assert state["over"] and state["seat"] == 2 and state["moves"] == state["optimal"] >= 1, state
-    assert page.is_visible("#summary")
+    assert page.is_visible("#summary") and page.is_visible("#summary #summary-new")  # New game beside the summary
     # Solo, from the keyboard only: S, then R, the tiles and Enter to the end.
     page.keyboard.press("s")
     wait_solo(page, "roll")
@@ -437,6 +437,9 @@ def test_a_whole_game_of_play_and_of_solo_by_keyboard_only(open_page, table):
     state = solo_state(page)
     assert state["over"] and state["moves"] == state["optimal"] and state["cost"] == 0, state
     assert page.is_visible("#solo-summary")
+    page.click("#solo-summary #solo-summary-new")  # New game beside the summary: the game was over, nothing asked
+    wait_solo(page, "roll")
+    assert solo_state(page)["moves"] == 0 and page.is_hidden("#solo-summary")
 
 
 # -- 9. solves: Cancel in Solo, and one solve never cancelled by another table's load -----

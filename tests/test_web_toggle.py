@@ -340,7 +340,16 @@ def test_a_seeded_game_by_keyboard_only(open_page, table):
     message = page.inner_text("#toggle-message")
     assert "after %d rolls" % rolls in message and START in message and "cost %.6f" % total in message
     assert page.locator("#toggle-log li").count() == rolls
+    # a long history is folded to its last ten rows, numbered as played; one press shows them all
+    assert rolls > 20, rolls
+    rows = page.locator("#toggle-log li")
+    assert [rows.nth(i).is_visible() for i in range(rolls)] == [False] * (rolls - 10) + [True] * 10
+    assert rows.last.get_attribute("value") == str(rolls)
+    assert page.inner_text("#toggle-log-all") == "Show all %d moves (%d earlier ones hidden)" % (rolls, rolls - 10)
+    page.click("#toggle-log-all")
+    assert rows.first.is_visible() and page.get_attribute("#toggle-log-all", "aria-expanded") == "true"
     screenshot(page, "toggle-play-history.png")
+    assert page.is_visible("#toggle-review #toggle-review-new")  # New game beside the summary too
     # keys after the end say why nothing happens, and N starts a new game at once (nothing to lose)
     page.keyboard.press("r")
     assert "game is over" in page.inner_text("#toggle-message")

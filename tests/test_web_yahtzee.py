@@ -37,7 +37,7 @@ from shutthebox.games.yahtzee.table import load
 from shutthebox.games.yahtzee.turn import decimal
 
 from serving import COMMAND, ROOT, Mulberry32, screenshot
-from test_web_yazy import pips
+from test_web_yazy import pips, unfold
 
 STATIC = os.path.join(ROOT, "shutthebox", "web", "static")
 NODE = shutil.which("node")
@@ -508,7 +508,7 @@ def test_a_seeded_game_by_keyboard_only_on_a_phone(open_page, table):
     screenshot(page, "yahtzee-play-phone.png")
     # a decision of the history opens in Coach with the command line's answer; Play keeps the game
     index = next(i for i, (_, loss) in enumerate(decisions) if loss > 5e-7)
-    page.click("#yahtzee-log [data-decision='%d']" % index)
+    unfold(page, "#yahtzee-log [data-decision='%d']" % index)
     assert page.is_visible("#yahtzee-coach") and page.is_hidden("#yahtzee-play")
     d = state["decisions"][index]
     line = table.options_line(d["card"], "".join(map(str, d["dice"])), d["rerolls"], d["upper"], box_text(d["box"]))

@@ -132,6 +132,14 @@ def pips(page, selector):
     return page.locator(selector + " .die").evaluate_all(PIPS)
 
 
+def unfold(page, row):
+    """Press a row of a Play history, unfolding a long one first (its earlier rows are folded away)."""
+    if page.locator(row).is_hidden():
+        page.click(row.split()[0] + "-all")
+        assert page.get_attribute(row.split()[0] + "-all", "aria-expanded") == "true"
+    page.click(row)
+
+
 def shown_dice(page):
     return pips(page, "#yazy-play-dice")
 
@@ -276,7 +284,7 @@ def test_a_seeded_game_played_by_clicks(open_page, table):
     # a decision of the history opens in Coach with the answer; Play keeps the game
     mask, dice, rerolls, move, cost = next(d for d in decisions if d[4] > 5e-7)
     index = decisions.index((mask, dice, rerolls, move, cost))
-    page.click("#yazy-log [data-decision='%d']" % index)
+    unfold(page, "#yazy-log [data-decision='%d']" % index)
     assert page.is_visible("#yazy-coach") and page.is_hidden("#yazy-play")
     assert page.input_value("#yazy-dice") == dice
     assert page.is_checked("#yazy-rerolls-%d" % rerolls)
@@ -337,7 +345,7 @@ def test_a_phone_width_game(open_page, table):
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     state, scored, _ = play_game(page, table, seed, blunders={(1, 2), (8, 0)}, phone=True)
     assert state["over"] and state["total"] == sum(scored.values())
-    page.click("#yazy-log [data-decision='0']")
+    unfold(page, "#yazy-log [data-decision='0']")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     page.click("#yazy-mode-play")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -84,6 +84,7 @@ export const MOVE_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP
 /** The keys that press the n-th item: 1-9, then 0, - and = for 10, 11 and 12. */
 export const ITEM_KEYS = "1234567890-=";
 const STEP_MS = 650; // the computer's pace: quick, but each move can be read
+const FOLD_AFTER = 20, FOLDED_ROWS = 10; // a history longer than FOLD_AFTER rows shows its last FOLDED_ROWS (style.css)
 const ARROWS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
 
 /** A chance as the Shut the Box page shows it: 45.50%. */
@@ -135,6 +136,17 @@ export function createPlay(part, page) {
   const hintList = el("ol", { class: `play-hint ${part.hintClass || ""}`.trim(), id: ids.hintList, "aria-label": "Every choice, best first" });
   const review = el("div", { class: `play-review ${id}-review`, id: `${id}-review`, hidden: true });
   const log = el("ol", { class: "log", id: ids.log, "aria-label": "Your moves: press one to open it in Coach" });
+  // A long history (toggle's may be a hundred rows) is folded to its last rows, all of them a press away.
+  let unfolded = false;
+  const logAll = el("button", { type: "button", class: "link", id: `${ids.log}-all`, hidden: true,
+    onclick: () => { unfolded = !unfolded; fold(); } });
+  function fold() {
+    const n = log.childElementCount, long = n > FOLD_AFTER;
+    log.classList.toggle("folded", long && !unfolded);
+    logAll.hidden = !long;
+    logAll.textContent = unfolded ? `Show the last ${FOLDED_ROWS} moves only` : `Show all ${n} moves (${n - FOLDED_ROWS} earlier ones hidden)`;
+    logAll.setAttribute("aria-expanded", String(unfolded));
+  }
   const parts = part.build(play);
   const listOf = (x) => (typeof x === "function" ? x() : x);
   const items = () => listOf(parts.items) || [], groups = () => listOf(parts.groups) || [items()];
@@ -147,7 +159,7 @@ export function createPlay(part, page) {
     keysLine,
     parts.board, el("div", { class: "row" }, ...(parts.controls || []), hintButton, newButton),
     message, feedback, ...(parts.below || []), hintList, review,
-    el("h3", {}, "History"), log);
+    el("h3", {}, "History"), logAll, log);
 
   const say = (text) => { message.textContent = text; };
   play.say = say;
@@ -166,6 +178,8 @@ export function createPlay(part, page) {
     codes = [];
     decisions = [];
     log.replaceChildren();
+    unfolded = false;
+    fold();
     hintList.replaceChildren();
     review.replaceChildren();
     review.hidden = true;
@@ -289,7 +303,9 @@ export function createPlay(part, page) {
       const d = judged ? decisions[decisions.length - 1] : null;
       const note = !d ? "" : d.optimal ? " (optimal)" : ` (${costWord} ${costIn(part, d.cost, true)}; best ${d.best})`;
       const n = log.childElementCount;
-      log.append(coachRowOf(result.row.text + note, result.row.position, { "data-row": n, ...(result.row.attrs || {}) }));
+      const li = log.appendChild(coachRowOf(result.row.text + note, result.row.position, { "data-row": n, ...(result.row.attrs || {}) }));
+      li.value = n + 1; // numbered as played, the earlier rows folded away or not
+      fold();
     }
     if (part.over(game)) end();
     render();
@@ -349,7 +365,9 @@ export function createPlay(part, page) {
         `your choices cost ${costIn(part, cost)} in all.`),
       costliest.length ? el("p", {}, "The costliest decisions:") : null,
       costliest.length ? el("ol", { class: "log", id: `${id}-costliest` }, ...costliest.map(([d, i]) => coachRowOf(
-        `${log.children[d.row]?.textContent ?? d.choice}`, d.position, { "data-decision": i }))) : null]));
+        `${log.children[d.row]?.textContent ?? d.choice}`, d.position, { "data-decision": i }))) : null]),
+    // New game beside the summary too: on a phone the one above is a long way up
+    el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: `${id}-review-new`, onclick: () => play.newGame() }, "New game")));
     review.hidden = false;
   }
 

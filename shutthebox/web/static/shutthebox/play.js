@@ -281,7 +281,9 @@ export class Play extends GameMode {
       ? ` You gave away ${points(this.lost)} of winning chance in all; the largest: ${this.worst()}.`
       : this.moves ? " You gave away no winning chance: perfect play." : "";
     summary.append(el("h2", { text: head }), el("p", { text: scores + start }), el("p", { text: moves + lost }),
-      el("p", { class: "hint", text: `Seed ${g.seed}: Replay seed plays the same dice again.` }));
+      el("p", { class: "hint", text: `Seed ${g.seed}: Replay seed plays the same dice again.` }),
+      // New game beside the summary too: on a phone the one at the top is a long way up
+      el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: "summary-new", onclick: () => this.askNewGame() }, "New game")));
     summary.hidden = false;
     this.say(head);
     this.render();
@@ -363,7 +365,8 @@ export class Play extends GameMode {
 
   renderChart() {
     const svg = $("chart");
-    const W = 600, H = 200, L = 44, R = 12, T = 12, B = 24;
+    // on a phone the labels are drawn larger (style.css): a wider left margin holds "100%"
+    const W = 600, H = 200, L = matchMedia("(max-width: 480px)").matches ? 60 : 44, R = 12, T = 12, B = 24;
     const n = this.points.length;
     const x = (i) => L + (n > 1 ? (i * (W - L - R)) / (n - 1) : 0);
     const y = (v) => T + (1 - v) * (H - T - B);

@@ -320,7 +320,8 @@ export class Solo extends GameMode {
     summary.textContent = "";
     summary.append(el("h2", { text: head }), el("p", { text: start }), el("p", { text: moves + lost }), el("p", { text: split }),
       el("p", { class: "hint", text: `Seed ${this.seed}, ${this.variant ? `${SOLO_VARIANTS[this.variant].title} rules` : describeRules(this.rules)}, goal: ${GOALS[objective]}. ` +
-        "Replay seed plays the same dice again." }));
+        "Replay seed plays the same dice again." }),
+      el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: "solo-summary-new", onclick: () => this.askNewGame() }, "New game")));
     summary.hidden = false;
     this.say(head);
     this.render();
