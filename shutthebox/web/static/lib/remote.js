@@ -22,6 +22,9 @@ import {
 const FIRST = 16384; // bytes asked first: the header and the first array's descriptor
 const MOST_HEADER = 1 << 20; // a header longer than this is no table's
 const SLACK = 64; // bytes each side of a descriptor's foreseen place (its crc32's width is not known before)
+// Foreseen places this close are asked in one request: on a phone each request costs a round trip, and
+// what lies between is most often a small array that the first question reads anyway.
+const MERGE = 65536;
 
 /** A block not fetched yet, where it cannot be fetched synchronously: `settle` fetches it and asks again. */
 export class BlockMissing extends Error {
@@ -298,8 +301,13 @@ async function walk(file, first, arraysAt, expected) {
   }
   const tail = file.size - CRC_TAIL.length - 4;
   windows.push([Math.max(tail, 0), file.size]); // the 11 bytes every file ends with
-  const asked = new Map(windows.map(([s, e]) => [s, file.get(s, e).catch(() => null)]));
-  await Promise.all(asked.values());
+  const merged = [];
+  for (const [s, e] of windows.sort((x, y) => x[0] - y[0])) {
+    const last = merged[merged.length - 1];
+    if (last && s - last[1] <= MERGE) last[1] = Math.max(last[1], e);
+    else merged.push([s, e]);
+  }
+  await Promise.all(merged.map(([s, e]) => file.get(s, e).catch(() => null)));
   const out = {};
   at = start;
   for (let i = 0; i < count; i++) {
