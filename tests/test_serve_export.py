@@ -6,20 +6,17 @@ and a failed export leaving no half file under a final name."""
 from __future__ import annotations
 
 import contextlib
-import http.server
-import io
 import json
 import os
-import re
 import signal
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 
 import pytest
 
+from rangeserver import serving as ranged_server
 from serving import COMMAND, ROOT, TABLE, page_opener, screenshot
 
 STATIC = os.path.join(ROOT, "shutthebox", "web", "static")
@@ -73,57 +70,6 @@ def static_server(folder):
         proc.terminate()
         proc.wait(timeout=10)
         proc.stdout.close()
-
-
-class _Ranged(http.server.SimpleHTTPRequestHandler):
-    """A static host that answers one byte range of a file (``bytes=A-B``, ``A-``, ``-N``), as nginx, Apache
-    httpd or Caddy do, and nothing of ``serve``'s own: no solving, no policy, no gzip."""
-
-    def end_headers(self):
-        self.send_header("Accept-Ranges", "bytes")
-        super().end_headers()
-
-    def send_head(self):
-        asked = re.fullmatch(r"bytes=(\d*)-(\d*)", self.headers.get("Range", ""))
-        path = self.translate_path(self.path)
-        if not asked or asked.groups() == ("", "") or not os.path.isfile(path):
-            return super().send_head()
-        size = os.path.getsize(path)
-        first, last = asked.groups()
-        if first == "":
-            first, last = max(0, size - int(last)), size - 1
-        else:
-            first, last = int(first), min(int(last) if last else size - 1, size - 1)
-        if first >= size or first > last:
-            self.send_error(416)
-            return None
-        with open(path, "rb") as handle:
-            handle.seek(first)
-            data = handle.read(last + 1 - first)
-        self.send_response(206)
-        self.send_header("Content-Type", self.guess_type(path))
-        self.send_header("Content-Range", "bytes %d-%d/%d" % (first, last, size))
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        return io.BytesIO(data)
-
-    def log_message(self, format, *args):
-        pass
-
-
-@contextlib.contextmanager
-def ranged_server(folder):
-    """A static server answering byte ranges, serving ``folder``: its base URL."""
-    handler = lambda *args, **kwargs: _Ranged(*args, directory=str(folder), **kwargs)  # noqa: E731
-    served = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=served.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield "http://127.0.0.1:%d/" % served.server_address[1]
-    finally:
-        served.shutdown()
-        thread.join(timeout=10)
-        served.server_close()
 
 
 # -- what is written ------------------------------------------------------------------------------------
@@ -348,7 +294,7 @@ def test_the_static_copy_on_a_host_answering_ranges_reads_tables_by_ranges(brows
     """On a static host that answers ``Range`` (not ``python -m http.server``), the pages of the export read
     their tables by byte ranges, with no server logic, and answer."""
     folder, _ = exported
-    with ranged_server(folder) as base, page_opener(browser, base) as open_page:
+    with ranged_server(folder) as (base, _), page_opener(browser, base) as open_page:
         answers = []
         for link, table in (("index.html?mode=coach", "standard.msgpack"), ("games.html?game=goat", "goat-g100.msgpack"),
                             ("games.html?game=toggle", "toggle-c12-s6.msgpack")):
