@@ -252,3 +252,20 @@ def test_the_same_bytes_on_one_and_two_workers(tmp_path):
     one = solve_table(rules, workers=1, checkpoint=str(tmp_path / "one"))
     # the workers start at once (a small build would otherwise finish before they are worth starting)
     assert solve_table(rules, workers=2, checkpoint=str(tmp_path / "two"), serial_seconds=0) == one
+
+
+@pytest.mark.slow
+def test_the_policies_played_against_each_other():
+    """The win-chance moves against themselves give the table's chance; the expected-score moves against
+    themselves, blind to the lead, give each player the same chance (1/2); each policy does at least as well
+    against the other as the other does against it, on the game ones,yazy."""
+    from shutthebox.games.yazy.duel.compare import Duel as Played
+
+    rules = Rules(categories="ones,yazy")
+    played = Played(rules)
+    played.solve()
+    start = (rules.mask, rules.mask, 0)
+    assert abs(played.chance("win", "win", *start) - load_duel(rules).probe_win("all", "all", "0,0")) <= 1e-10
+    assert abs(played.chance("score", "score", *start) - 0.5) <= BOUND
+    assert played.chance("win", "score", *start) > 0.5 > played.chance("score", "win", *start)
+    assert 0 < played.differ() < 3 * 252
