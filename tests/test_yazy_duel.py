@@ -218,6 +218,15 @@ def test_a_table_of_other_categories_is_refused(tmp_path):
         load_duel(Rules(categories="yazy"), path=path)
 
 
+def test_table_names_a_two_player_table_with_its_own_rules():
+    path = load_duel(Rules(categories="yazy")).path
+    answered = run("yazy", "--table", path, "--players", "2", "--expect", "all", "none", "--scores", "0,50")
+    assert (answered.returncode, answered.stdout) == (0, "%.6f\n" % (Fraction(2783176, 6**10) / 2))
+    other = run("yazy", "--categories", "ones", "--table", path, "--players", "2", "--expect", "all", "all",
+                "--scores", "0,0")
+    assert other.returncode == 3 and "not a yazy-duel table" in other.stderr
+
+
 # Nothing imported before ``before`` is taken (as tests/test_query_path.py probes).
 PROBE = """
 import sys

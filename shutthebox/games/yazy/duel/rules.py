@@ -5,7 +5,9 @@ the rules are yazy's (``Rules``), the table ``yazy-duel-CATEGORIES.msgpack`` (``
 full game's).
 """
 
-from ..rules import CATEGORIES, fields_of, rules_of  # noqa: F401 - the family's hooks: yazy's own
+from ....errors import InvalidQuery
+from ..rules import CATEGORIES, fields_of  # noqa: F401 - the family's name slot: yazy's own
+from ..rules import rules_of as yazy_rules_of
 
 GAME = "yazy-duel"
 # The most each category scores (rules.score at its best roll).
@@ -13,6 +15,14 @@ BEST = (5, 10, 15, 20, 25, 30, 30, 30, 25, 40, 50)
 # CPU seconds a (state, lead) column costs on one core of the build machine, rounded up (measured on the
 # six-category games ones..sixes and sixes..yazy: 26 and 19 microseconds, a loaded machine).
 SECONDS_PER_COLUMN = 30e-6
+
+
+def rules_of(fields: dict):
+    """yazy's rules of a table name's slots, or of a header's rules (yazy's and ``players: 2``)."""
+    fields = dict(fields)
+    if fields.pop("players", "2") != "2":
+        raise InvalidQuery("a two-player yazy table is of two players")
+    return yazy_rules_of(fields)
 
 
 def header_rules(rules) -> dict:
