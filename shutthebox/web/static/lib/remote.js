@@ -94,7 +94,8 @@ class RangeFile {
     }
   }
 
-  async get(start, end) {
+  /** bytes[start, end) of the file; `keep`: kept for the descriptors' walk (a block's bytes are kept typed, by its array). */
+  async get(start, end, keep = true) {
     end = Math.min(end, this.size); // a damaged descriptor may point past the end: the walk says "truncated"
     if (start >= end) return new Uint8Array(0);
     const known = this.chunks.get(start, end);
@@ -107,7 +108,7 @@ class RangeFile {
     }
     const bytes = new Uint8Array(await response.arrayBuffer());
     this.check(response.status, response.headers.get("Content-Range"), bytes.length, start, end);
-    this.count(start, bytes);
+    this.count(start, bytes, keep);
     return bytes;
   }
 
@@ -127,12 +128,12 @@ class RangeFile {
     const bytes = new Uint8Array(text.length);
     for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
     this.check(request.status, request.getResponseHeader("Content-Range"), bytes.length, start, end);
-    this.count(start, bytes);
+    this.count(start, bytes, false);
     return bytes;
   }
 
-  count(start, bytes) {
-    this.chunks.add(start, bytes);
+  count(start, bytes, keep = true) {
+    if (keep) this.chunks.add(start, bytes);
     this.fetched += bytes.length;
     this.requests += 1;
   }
@@ -373,7 +374,7 @@ function lazyArray(file, key, d, dtype, count, seed) {
         else runs.push([b, b + 1]);
       }
       await Promise.all(runs.map(async ([from, to]) => {
-        const bytes = await file.get(range(from)[0], range(to - 1)[1]);
+        const bytes = await file.get(range(from)[0], range(to - 1)[1], false);
         for (let b = from; b < to; b++) {
           if (!blocks.has(b)) keep(b, bytes.subarray(b * BLOCK_SIZE - from * BLOCK_SIZE, range(b)[1] - range(from)[0]));
         }
