@@ -194,6 +194,15 @@ def test_a_bad_cluster_address_is_one_line():
     assert "not a cluster's address" in _one_line(error)
 
 
+def test_the_command_does_nothing_when_a_worker_process_re_imports_it(capsys):
+    # Dask's local workers are spawned: each runs the parent's main script again, as __mp_main__.
+    import runpy
+
+    runpy.run_path(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "ShutTheBox"),
+                   run_name="__mp_main__")
+    assert capsys.readouterr() == ("", "")
+
+
 # -- on Dask distributed (the cluster extra) ------------------------------------------------------------
 
 
