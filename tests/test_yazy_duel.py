@@ -279,18 +279,3 @@ def test_the_policies_played_against_each_other():
     assert played.chance("win", "score", *start) > 0.5 > played.chance("score", "win", *start)
     assert 0 < played.differ() < 3 * 252
 
-
-def test_the_leads_settled_in_advance_hold_what_the_turn_gives(tmp_path, monkeypatch):
-    """The solver skips the leads where every scoring value is exactly 0 (or some category's exactly 1):
-    working them out anyway gives the same blocks, bit for bit."""
-    import numpy as np
-
-    from shutthebox.games.yazy.duel import solver
-
-    cats = Rules(categories="ones,four-kind,yazy").mask
-    skipped = solver.solve(cats, workers=1, progress=False, checkpoint=str(tmp_path / "skipped"))
-    monkeypatch.setattr(solver, "settled", lambda plan, low, high, zero, closed, movers: (
-        np.full(len(movers), -(1 << 40)), np.full(len(movers), 1 << 40)))
-    worked = solver.solve(cats, workers=1, progress=False, checkpoint=str(tmp_path / "worked"))
-    assert [[block.tobytes() for block in layer] for layer in skipped] == \
-        [[block.tobytes() for block in layer] for layer in worked]

@@ -158,13 +158,10 @@ def solve_block(key: tuple, previous) -> np.ndarray:
     row_of = np.repeat(np.arange(len(rows)), length)
     offsets = np.concatenate(([0], np.cumsum(length)[:-1]))
     d_of = np.arange(len(row_of)) - offsets[row_of] + low[row_of]
-    lowest, highest = settled(p, low_index, high_index, zero_index, closed, movers)
-    # the leads settled in advance hold exactly what the turn would give them: 0 below, 1 above
-    values = np.where(d_of < lowest[row_of], 0.0, 1.0)
-    active = np.flatnonzero((d_of >= lowest[row_of]) & (d_of <= highest[row_of]))
+    values = np.empty(len(row_of))
     tree_ = tree()
-    for start in range(0, len(active), COLUMNS):
-        columns = active[start:start + COLUMNS]
+    for start in range(0, len(row_of), COLUMNS):
+        columns = slice(start, start + COLUMNS)
         r, d = row_of[columns], d_of[columns]
         v0 = None
         union = int(np.bitwise_or.reduce(np.unique(movers[r])))
@@ -181,22 +178,6 @@ def solve_block(key: tuple, previous) -> np.ndarray:
     values[values < EPS] = 0.0
     values[values > 1.0 - EPS] = 1.0
     return pack(values, offsets, length, low)
-
-
-def settled(p: Plan, low_index, high_index, zero_index, closed: int, movers) -> tuple:
-    """For each row, the lowest and highest leads whose chance the turn must work out. Below, every
-    category leaves the opponent a sure win whatever the roll (each scoring value is exactly 0, and so is
-    the chance); above, some category leaves the opponent a sure loss even scoring 0 (each scoring value
-    is exactly 1, and so is the chance)."""
-    lowest = np.full(len(movers), -(1 << 40), dtype=np.int64)
-    highest = np.full(len(movers), 1 << 40, dtype=np.int64)
-    for c in p.opened:
-        has = low_index[:, c] != closed
-        # the successor's lead -(d + q) has index zero - d - q: the padded 1 from high on, the padded 0 at low
-        lost = zero_index[:, c] - high_index[:, c] - int(p.points[c].max())  # d at or below: a 1 after any roll
-        lowest = np.where(has, np.maximum(lowest, lost + 1), lowest)
-        highest = np.where(has, np.minimum(highest, zero_index[:, c] - low_index[:, c] - 1), highest)
-    return lowest, highest
 
 
 def padded_rows(count, values) -> np.ndarray:
