@@ -78,6 +78,24 @@ def test_goat_answers_by_ranges_are_the_python_apis(browser, site):
     assert whole == 0 and fetched < 20 * BLOCK
 
 
+def test_first_answers_fetched_ahead_are_the_python_apis(browser, site):
+    """Each game's first question is read ahead on stand-in blocks of zeros (lib/remote.js's warm): what the
+    page then shows is the table's, never a value read from zeros and kept (Yahtzee keeps its solved turns)."""
+    from shutthebox.games.yahtzee.table import load as load_yahtzee
+
+    yahtzee, goat = load_yahtzee(), load_goat()
+    with serving(site) as (url, _), page_opener(browser, url, "games.html") as open_page:
+        page = open_page("?game=yahtzee")
+        value = page.get_attribute("#yahtzee-answer .answer-value", "data-answer")
+        options = page.evaluate("[...document.querySelectorAll('#yahtzee-options tbody tr')]"
+                                ".map(tr => [...tr.cells].map(td => td.textContent).join(' ')).join('; ')")
+        page = open_page("?game=goat")
+        solo = page.get_attribute("#goat-answer .answer-value", "data-answer")
+    assert value == "%.6f" % yahtzee.probe_expect("all", "13366", 2)
+    assert options == yahtzee.options_line("all", "13366", 2)
+    assert solo == "%.6f" % goat.probe_solo(0, 0, 0)
+
+
 def damaged_copy(site, folder, name, array, element, itemsize=8):
     """A copy of the site (links) whose table ``name`` has one byte flipped in element ``element`` of ``array``."""
     folder.mkdir()

@@ -414,17 +414,20 @@ export const remoteOf = (array) => (array && !ArrayBuffer.isView(array) && typeo
 /**
  * Fetch, all at once, the blocks `ask(table)` reads (a page's first question, before the page asks it),
  * so that the page then answers with no request of its own: `ask` runs on blocks not fetched yet as if
- * they held zeros, noting them (its answer and errors are thrown away), they are fetched, and it runs
+ * they held zeros, noting them (its answer and errors are thrown away, and it is asked of a stand-in for
+ * `table`, so that no cache of the game's keeps them), they are fetched, and it runs
  * again until it reads nothing new (a few rounds: an index may depend on a value read). A damaged
  * block is refused here. No-op for a table read whole.
  */
 export async function warm(table, ask, rounds = 4) {
   const file = table.remote?.remote;
   if (!file) return;
+  // A stand-in with the same arrays: a game's caches (keyed by its table) never keep what was read from zeros.
+  const standIn = { ...table, arrays: { ...table.arrays } };
   for (let round = 0; round < rounds; round++) {
     file.recording = new Map();
     try {
-      ask(table);
+      ask(standIn);
     } catch {
       // an answer from zeros may be refused: only the blocks it asked for matter
     }
