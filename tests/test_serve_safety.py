@@ -492,8 +492,8 @@ def test_the_page_s_cancel_and_closing_the_page_stop_the_solve(tmp_path, browser
             page.click("#solve-start")
             page.wait_for_function("document.body.dataset.solve === 'solving'", timeout=30000)
             wait_for(lambda: children(proc.pid), "the child")
-            page.click("#solve-cancel")
-            page.wait_for_function("document.body.dataset.state === 'error'", timeout=30000)
+            page.click("#solve-cancel")  # the page falls back to the shipped goal, and says why
+            page.wait_for_function("document.body.dataset.state === 'ready'", timeout=30000)
             assert "not solved" in page.inner_text("#goat-error")
             wait_for(lambda: status_of(url, "goat-g150.msgpack")["state"] == "cancelled", "cancelled by the page")
             wait_for(lambda: children(proc.pid) == [], "the child gone")

@@ -15,6 +15,7 @@ from shutthebox.games.goat.table import action_text, load as load_goat
 
 from serving import screenshot
 from test_web_goat import check_game, play_to_the_end, shown_answer
+from test_web_yazy import unfold
 
 GOAL = 100
 
@@ -355,7 +356,7 @@ def test_goat_a_game_as_the_first_player_by_clicks(open_page, goat):
     rows = [row for row in s["history"] if row["rolls"] > 0]
     row = rows[len(rows) // 2]
     index = s["history"].index(row)
-    page.click("#goat-history li:nth-child(%d) button" % (index + 1))
+    unfold(page, "#goat-history li:nth-child(%d) button" % (index + 1))
     assert page.is_visible("#goat-coach") and page.is_hidden("#goat-play")
     where = (row["player"], row["my"], row["opp"], row["turn"], row["rolls"])
     assert page.is_checked("#goat-player-%d" % row["player"])

@@ -82,7 +82,7 @@ const yahtzeeRules = (table, coach) => {
       const text = [`# ShutTheBox yahtzee --joker ${g.joker} review: a game played on the games page with seed ${g.seed}`,
         ...decisions.map(line)].join("\n") + "\n";
       return [
-        el("p", { id: "yahtzee-review-total" }, `${g.total} points scored; your choices cost ${sixDecimals(lost)} expected points in ` +
+        el("p", { id: "yahtzee-review-total" }, `${plural(g.total, "point")} scored; your choices cost ${sixDecimals(lost)} expected points in ` +
           `${plural(decisions.length, "decision")}.`),
         el("p", {}, costliest.length ? "The costliest decisions:" : "No decision cost anything."),
         el("ol", { class: "log", id: "yahtzee-costliest" }, ...costliest.map(([d, i]) => coachRow(
