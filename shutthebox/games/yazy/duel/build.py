@@ -73,3 +73,33 @@ def solve_table(rules, workers=None, **options) -> bytes:
     fields = {"error_bound": "%g" % ERROR_BOUND}
     return encode(GAME, header_rules(rules), packed, generator="shutthebox yazy duel solver %d" % SOLVER_VERSION,
                   fields=fields)
+
+
+def main(argv=None) -> int:
+    """``python -m shutthebox.games.yazy.duel.build CATEGORIES [WORKERS]``: solve the table of a game (not
+    written anywhere) and print what it cost: the measurement behind ``rules.SECONDS_PER_COLUMN``."""
+    import resource
+    import sys
+    import time
+
+    from ..rules import Rules
+    from .rules import columns
+
+    argv = sys.argv[1:] if argv is None else argv
+    rules = Rules(categories=argv[0] if argv else "sixes,three-kind,four-kind,full-house,straight,yazy")
+    workers = int(argv[1]) if len(argv) > 1 else 1
+    started, cpu = time.perf_counter(), time.process_time()
+    layers = solve(rules.mask, workers=workers, progress=True)
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu
+    found = arrays(rules.mask, layers)
+    count = columns(rules.mask)
+    first, _, values = split(layers[-1][0], 1)
+    print("%s, %d worker(s): %.1f s, %.1f s of this process's CPU (%.1f us a column of %d), %d chances stored, "
+          "%d unsure, peak %.0f MB; the first player's chance %.6f"
+          % (rules.categories, workers, wall, cpu, cpu / count * 1e6, count, len(found["win"]), len(found["unsure"]),
+             resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3, values[-int(first[0])]))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
