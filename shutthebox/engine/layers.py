@@ -211,6 +211,7 @@ class _Runner:
             return
         import logging
 
+        import dask
         from distributed import Client, LocalCluster
 
         if self.address is not None:
@@ -223,8 +224,11 @@ class _Runner:
             return
         # One single-threaded process a worker: the solvers are numpy, and processes keep them apart. The
         # workers' logs stay quiet: a block's error is raised here, and a lost worker's block is run again.
-        self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                    dashboard_address=None, silence_logs=logging.CRITICAL)
+        # Dask's profiler samples the solving thread every 10 ms, each time taking the GIL from it: on a
+        # busy machine every hand-over waits for the OS, and a block took 10 times its CPU time.
+        with dask.config.set({"distributed.worker.profile.enabled": False}):
+            self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                        dashboard_address=None, silence_logs=logging.CRITICAL)
         self.client = Client(self.cluster, set_as_default=False)
 
     def close(self) -> None:
