@@ -14,5 +14,7 @@ DECLARATION = Game(
            "the Yahtzee bonus and jokers as in the official rules. The table maximises the expected total."),
     package=__name__,
     page="games/yahtzee.js",
-    tables=[Tables("yahtzee-{joker}", headers=("yahtzee",), fields={"joker": "[a-z]+(?:-[a-z]+)?"})],
+    tables=[Tables("yahtzee-{joker}", headers=("yahtzee",), fields={"joker": "[a-z]+(?:-[a-z]+)?"}),
+            Tables("yahtzee-target.{joker}", headers=("yahtzee-target",), package=".target",
+                   fields={"joker": "[a-z]+(?:-[a-z]+)?"})],
 )

@@ -24,6 +24,8 @@ usage: ShutTheBox yahtzee [RULES] --expect CARD [--upper N] [--yahtzee-box 50|0]
        ShutTheBox yahtzee [RULES] --expect CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
        ShutTheBox yahtzee [RULES] --move CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
        ShutTheBox yahtzee [RULES] --options CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
+       ShutTheBox yahtzee [RULES] --target X --expect CARD [...] [DICE REROLLS]
+       ShutTheBox yahtzee [RULES] --target X --move CARD [...] DICE REROLLS
        ShutTheBox yahtzee [RULES] --batch < questions.txt
        ShutTheBox yahtzee [RULES] --rules
        ShutTheBox yahtzee simulate [--games N] [--seed S] [RULES] [--log FILE]
@@ -55,6 +57,13 @@ questions:
                                "CHOICE VALUE LOSS; CHOICE VALUE LOSS; ..." on one
                                line: the expected points to come after it and
                                what it loses against the best
+  --target X --expect CARD [DICE REROLLS]
+                               the highest chance that the points still to
+                               come, bonuses included, reach X or more (my
+                               opponent finished with 260, I have 180: X = 81)
+  --target X --move CARD DICE REROLLS
+                               the move that gives it (ties: the rule below,
+                               within 1e-11)
 
 CARD is the open boxes: names separated by commas (ones,twos,threes,fours,fives,
 sixes,three-kind,four-kind,full-house,small-straight,large-straight,yahtzee,
@@ -87,7 +96,10 @@ options:
                  upper box is filled; bonus-only: the Yahtzee bonus 100 but no
                  joker (any open box, at its printed score); none: no jokers
                  and no Yahtzee bonus. Tables other than official are solved
-                 on first use (some seconds) and cached.
+                 on first use (some seconds) and cached. --target has a
+                 table of its own per joker rule (docs/YAHTZEE.md, "Reach a
+                 score"), solved on first use, its cost said first; --table
+                 names it for --target questions.
   --variant V    yahtzee (the default) or yatzy: Scandinavian Yatzy, 15 turns,
                  boxes ones,twos,threes,fours,fives,sixes (as above), one-pair,
                  two-pairs, three-kind, four-kind (the matching dice only: a
@@ -119,7 +131,7 @@ GAME_OPTIONS = OPTIONS
 COMMANDS = ("simulate", "report", "review", "distribution")
 _FORMS = {"--expect": ((0, 1, 3), "CARD or CARD DICE REROLLS"), "--move": ((3,), "CARD DICE REROLLS"),
           "--options": ((3,), "CARD DICE REROLLS")}
-_QUERY_OPTIONS = ("--upper", "--yahtzee-box")
+_QUERY_OPTIONS = ("--upper", "--yahtzee-box", "--target")
 
 
 def query_options(tokens) -> tuple[list, dict]:
@@ -168,6 +180,7 @@ class Session(TableSession):
         super().__init__(table)
         self.joker = rules_from_options(options)  # the rule set: a joker rule, or yatzy
         self.options = options
+        self._target = None  # the target table (--target), opened when first asked
 
     def open_table(self):
         self.joker = self.rules_to_open(self.joker, self.options, DECLARATION.tables[0])
@@ -176,6 +189,8 @@ class Session(TableSession):
     def answer(self, tokens) -> str:
         question, args, options = parse(tokens)
         upper, box = options.get("--upper"), options.get("--yahtzee-box")
+        if "--target" in options:
+            return self.target_answer(question, args, options["--target"], upper, box)
         if self._table is None and self.path is None:
             checked(self.joker, args, upper, box)  # a bad question is refused before a table is solved for it
         if question == "--expect" and len(args) < 3:
@@ -189,6 +204,23 @@ class Session(TableSession):
         from .turn import decimal
 
         return decimal(*table.expect_fraction(*args, upper=upper, box=box))
+
+    def target_answer(self, question, args, x, upper, box) -> str:
+        """``--target X``: the chance to reach X, or the move that gives it (the target table's questions)."""
+        from .target.rules import rules_of, target_x
+
+        if question == "--options":
+            raise InvalidQuery("--target takes --expect or --move, not --options")
+        target = target_x(x)
+        joker = rules_of({"joker": self.joker})
+        if self._target is None:
+            checked(joker, args, upper, box)  # refused before a table is solved for it
+            from .target.table import load_target
+
+            self._target = load_target(joker, self.path)
+        if question == "--move":
+            return self._target.probe_target_move(target, *args, upper=upper, box=box)
+        return "%.6f" % self._target.probe_target(target, *(args or ["all"]), upper=upper, box=box)
 
     def describe(self, tokens) -> str:
         no_question("--rules", tokens)

@@ -1,0 +1,56 @@
+"""Yahtzee's target tables (build time): solve (``solver.py``), list the values too near a rounding
+midpoint to print, encode. ``solve_table(joker, start=...)`` solves the game from a turn-start state only
+(the states it reaches): a reduced table, for tests and late-game questions."""
+
+import numpy as np
+
+from ....engine.printing import check_printing
+from ....engine.writer import encode, pack_array
+from ..rules import ALL, OPEN, rules_dict
+from .solver import ABSOLUTE_BOUND, CUT, ERROR_BOUND, SOLVER_VERSION, TIE, solve
+
+GAME = "yahtzee-target"
+GENERATOR = "shutthebox yahtzee target solver %d" % SOLVER_VERSION
+MAX_UNSURE = 10_000  # more values this near a rounding midpoint means something is wrong, not bad luck
+FULL = (ALL, 0, OPEN)  # the whole game's start: every box open, nothing scored
+
+
+def unsure_indexes(values) -> list:
+    """The indexes of the stored chances within their error bound of a 6-decimal rounding midpoint (refused
+    when asked); the build fails if there are many, or if any other could print wrong."""
+    scaled = values * 1e6
+    distance = np.abs(scaled - np.floor(scaled) - 0.5) * 1e-6
+    bound = values * ERROR_BOUND + ABSOLUTE_BOUND
+    unsure = np.flatnonzero(distance <= bound)
+    if len(unsure) > MAX_UNSURE:
+        raise AssertionError("yahtzee target: %d chances lie within their error bound of a rounding midpoint"
+                             % len(unsure))
+    rest = np.delete(values, unsure)
+    check_printing(rest, rest * ERROR_BOUND + ABSOLUTE_BOUND, "yahtzee target")
+    return unsure.tolist()
+
+
+def solve_table(joker: str, start: tuple = FULL, progress=None) -> bytes:
+    """Solve, check and encode the target table of the joker rule ``joker`` for the game from ``start``
+    (card, upper total capped at 63, yahtzee box: rules.OPEN, ZERO, FIFTY)."""
+    from ....engine.progress import Progress
+    from .solver import layers_of
+
+    start = tuple(int(part) for part in start)
+    with Progress(len(layers_of(joker, start)), "yahtzee target (%s jokers)" % joker, unit="layers",
+                  enabled=progress) as bar:
+        ids, n, values = solve(joker, start, progress=bar.update)
+    if not ((values >= CUT) & (values <= 1)).all():
+        raise AssertionError("yahtzee target: a stored chance outside [CUT, 1]")
+    unsure = unsure_indexes(values)
+    offsets = np.zeros(len(ids) + 1, dtype=np.int64)
+    np.cumsum(n, out=offsets[1:])
+    if offsets[-1] >= 1 << 32:
+        raise AssertionError("yahtzee target: too many values for 32-bit offsets")
+    arrays = {"states": pack_array(ids.astype("<u4").tobytes(), "<u4", (len(ids),)),
+              "offsets": pack_array(offsets.astype("<u4").tobytes(), "<u4", (len(offsets),)),
+              "chance": pack_array(values.astype("<f8").tobytes(), "<f8", (len(values),))}
+    # Text, not floats: the header stays free of types a question would need struct for.
+    fields = {"error_bound": "%g" % ERROR_BOUND, "absolute_bound": "%g" % ABSOLUTE_BOUND, "cut": "%r" % CUT,
+              "tie": "%g" % TIE, "start": "%d,%d,%d" % start, "unsure": ",".join(map(str, unsure))}
+    return encode(GAME, rules_dict(joker), arrays, generator=GENERATOR, fields=fields)

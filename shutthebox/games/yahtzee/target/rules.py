@@ -1,0 +1,42 @@
+"""The target tables' rules: one table a joker rule (``yahtzee-target.{joker}``; Yatzy has none), the target
+X, and what a solve costs."""
+
+from ....engine.text import shown, whole
+from ....errors import InvalidQuery
+from ..rules import JOKERS, YATZY, joker_rule
+
+MOST = 1575  # the most a game of Yahtzee scores: every box at its best, the upper bonus, 12 Yahtzee bonuses
+
+
+def fields_of(rules: str) -> dict:
+    return {"joker": rules}
+
+
+def rules_of(fields: dict) -> str:
+    """The joker rule of a table name's slots, or of a table header's rules."""
+    if fields.get("variant") == YATZY or fields.get("joker") == YATZY:
+        raise InvalidQuery("--target is for Yahtzee's joker rules: Yatzy has no target table")
+    return joker_rule(fields.get("joker"))
+
+
+def target_x(text) -> int:
+    """The X of ``--target X``: the points still to come, 0 to 1575 (checked before any table is opened)."""
+    x = whole("target X", text) if isinstance(text, str) else text
+    if type(x) is not int or not 0 <= x <= MOST:
+        raise InvalidQuery("the target X is the points still to come, 0 to %d (the most a game scores), not %s"
+                           % (MOST, shown(str(text))))
+    return x
+
+
+# Measured on the build machine (docs/YAHTZEE.md, "Reach a score"), rounded up: the stored chances and
+# their offsets, the peak memory, the seconds on one core (extrapolated from the layers solved).
+_ESTIMATES = {joker: (1_300_000_000, 2_000_000_000, 3 * 3600) for joker in JOKERS}
+_ESTIMATES["none"] = (400_000_000, 1_000_000_000, 3600)
+
+
+def estimate(rules: str):
+    """What solving a joker rule's target table costs (its bytes, memory, seconds)."""
+    from ....engine.game import Estimate
+
+    size, memory, seconds = _ESTIMATES[rules]
+    return Estimate(size, memory, seconds)

@@ -1,0 +1,135 @@
+"""Yahtzee's target tables (query time): ``load_target(joker)`` and the questions.
+
+A table holds, for each turn-start state it covers (``states``, sorted state numbers:
+rules.state_index), the chances T(s, x) for x = 1 .. n(s) (``chance``, from ``offsets``):
+T is 1 for x <= 0 and below ``cut`` (prints 0.000000) beyond n(s). The whole game's table
+covers every state; a reduced one (``build.solve_table(joker, start=...)``) the game from
+its ``start`` header field only. Mid-turn chances and moves are computed from it when asked
+(``turn.py``).
+"""
+
+from bisect import bisect_left
+
+from ....engine.table import Table, Values, load_table
+from ....engine.text import as_whole, shown_value
+from ....errors import InvalidQuery, TableError
+from .. import DECLARATION
+from ..rules import DEFAULT_JOKER, JOKERS, format_categories, rules_dict, sheet, state_index, states
+from ..table import YahtzeeTable
+from .rules import target_x
+
+
+def load_target(joker: str = DEFAULT_JOKER, path: str | None = None, build: bool = True) -> "TargetTable":
+    """The verified target table of the joker rule ``joker`` (or the one at ``path``), solved on first use."""
+    if joker not in JOKERS:
+        raise InvalidQuery("the target mode's rule set is official, free, none or bonus-only, not %s"
+                           % shown_value(joker))
+    return load_table(DECLARATION.tables[1], TargetTable, joker, path, build, header_rules=rules_dict(joker),
+                      hint=" (it is solved on first use: leave out --table)")
+
+
+def open_rules(rules: str) -> "TargetTable":
+    """The table of ``rules`` as the command line opens it (the declaration's hook)."""
+    return load_target(rules)
+
+
+class TargetTable(Table):
+    """T(s, x) for the states of one joker rule's game (or of the game from ``start``)."""
+
+    ARRAYS = {"_states": "states", "_offsets": "offsets", "_chance": "chance"}
+    VALUES = {"states": Values("a state number", 0, states() - 1), "offsets": Values("an offset", 0, 2**32 - 1),
+              "chance": Values("a chance", 0.0, 1.0)}
+
+    def __init__(self, tablefile, joker: str):
+        super().__init__(tablefile)
+        self.joker = self.rules = joker
+        header = tablefile.header
+        try:
+            self.start = tuple(int(part) for part in header["start"].split(","))
+            self.unsure = frozenset(int(i) for i in header["unsure"].split(",")) if header["unsure"] else frozenset()
+            count = tablefile.shapes["states"][0]
+            if tablefile.shapes["offsets"] != (count + 1,) or len(tablefile.shapes["chance"]) != 1:
+                raise ValueError
+        except (KeyError, ValueError, AttributeError, TypeError, IndexError):
+            raise TableError("table file %s is not a valid Yahtzee target table (its header or arrays); delete it "
+                             "to solve it again" % self.path) from None
+        self._states = tablefile.arrays["states"]
+        self._offsets = tablefile.arrays["offsets"]
+        self._chance = tablefile.arrays["chance"]
+        self._full = count == states()
+        self._cards: dict = {}
+        self.sheet = sheet(joker)
+
+    # the same words as the expected-score table's questions: its parsing, on this table's cache
+    card = YahtzeeTable.card
+    state = YahtzeeTable.state
+
+    def position(self, number: int) -> int:
+        """Where the state ``number`` is in the table; InvalidQuery when a reduced table does not cover it."""
+        if self._full:
+            return number
+        i = bisect_left(self._states, number)
+        if i == len(self._states) or self._states[i] != number:
+            card, upper, box = self.start
+            raise InvalidQuery("this target table holds only the game from %s (upper %d%s); solve the state asked "
+                               "for with its own table" % (format_categories(card), upper,
+                                                           "" if box == 0 else ", yahtzee box %d" % (50, 0)[2 - box]))
+        return i
+
+    def chance(self, number: int, x: int) -> float:
+        """T(state ``number``, x) as stored: 1 for x <= 0, 0 beyond the stored targets."""
+        if x <= 0:
+            return 1.0
+        i = self.position(number)
+        low = self._offsets[i]
+        if x > self._offsets[i + 1] - low:
+            return 0.0
+        return self._chance[low + x - 1]
+
+    def _x(self, x) -> int:
+        return target_x(x if isinstance(x, str) else as_whole(x) if as_whole(x) is not None else x)
+
+    def turn(self, x, cats, upper=None, box=None):
+        from .turn import Turn
+
+        x = self._x(x)
+        card, total, holds = self.state(cats, upper, box)
+        if not card:
+            raise InvalidQuery("no box is open: the game is over, there is no turn to play")
+        return Turn(self.joker, card, total, holds, x, self.chance)
+
+    def _choices(self, x, cats, dice, rerolls, upper, box):
+        from ..rules import parse_dice, rerolls_left
+        from ..table import _dice_text, _typed
+
+        turn = self.turn(x, cats, upper, box)
+        roll = parse_dice(_dice_text(dice))
+        count = rerolls_left(_typed("number of rerolls", rerolls))
+        return turn.choices(roll, count)
+
+    def probe_target(self, x, cats="all", dice=None, rerolls=None, upper=None, box=None) -> float:
+        """The highest chance that the points still to come reach ``x``: from the start of a turn (no dice),
+        or mid-turn with ``dice`` showing and ``rerolls`` left."""
+        from .turn import best, checked
+
+        if dice is None and rerolls is None:
+            x = self._x(x)
+            card, total, holds = self.state(cats, upper, box)
+            if x <= 0:
+                return 1.0
+            number = state_index(card, total, holds)
+            i = self.position(number)
+            low = self._offsets[i]
+            if x > self._offsets[i + 1] - low:
+                return 0.0
+            if low + x - 1 in self.unsure:
+                raise InvalidQuery("the chance of this question lies within its error bound of a 6-decimal "
+                                   "rounding midpoint: its 6th decimal cannot be vouched for")
+            return self._chance[low + x - 1]
+        return checked(best(self._choices(x, cats, dice, rerolls, upper, box))[0], "the chance")
+
+    def probe_target_move(self, x, cats, dice, rerolls, upper=None, box=None) -> str:
+        """The move that gives that chance: ``score CATEGORY``, ``keep D D D`` or ``keep none``."""
+        from .turn import best
+
+        return best(self._choices(x, cats, dice, rerolls, upper, box))[1]
