@@ -6,13 +6,14 @@ import numpy as np
 
 from ....engine.printing import check_printing
 from ....engine.writer import encode, pack_array
-from ..rules import ALL, OPEN, rules_dict
+from ..rules import ALL, OPEN, rules_dict, states
 from .solver import ABSOLUTE_BOUND, CUT, ERROR_BOUND, SOLVER_VERSION, TIE, solve
 
 GAME = "yahtzee-target"
 GENERATOR = "shutthebox yahtzee target solver %d" % SOLVER_VERSION
 MAX_UNSURE = 10_000  # more values this near a rounding midpoint means something is wrong, not bad luck
 FULL = (ALL, 0, OPEN)  # the whole game's start: every box open, nothing scored
+NOWHERE = 2**32 - 1  # the position of a state a reduced table does not hold
 
 
 def unsure_indexes(values) -> list:
@@ -30,16 +31,12 @@ def unsure_indexes(values) -> list:
     return unsure.tolist()
 
 
-def solve_table(joker: str, start: tuple = FULL, progress=None) -> bytes:
+def solve_table(joker: str, start: tuple = FULL, progress=True, workers=None, cluster=None) -> bytes:
     """Solve, check and encode the target table of the joker rule ``joker`` for the game from ``start``
-    (card, upper total capped at 63, yahtzee box: rules.OPEN, ZERO, FIFTY)."""
-    from ....engine.progress import Progress
-    from .solver import layers_of
-
+    (card, upper total capped at 63, yahtzee box: rules.OPEN, ZERO, FIFTY); ``workers``, ``cluster``: where
+    its blocks run (engine/layers.py; ``SHUTTHEBOX_WORKERS``, ``SHUTTHEBOX_CLUSTER``), the same bytes."""
     start = tuple(int(part) for part in start)
-    with Progress(len(layers_of(joker, start)), "yahtzee target (%s jokers)" % joker, unit="layers",
-                  enabled=progress) as bar:
-        ids, n, values = solve(joker, start, progress=bar.update)
+    ids, n, values = solve(joker, start, progress, workers, cluster)
     if not ((values >= CUT) & (values <= 1)).all():
         raise AssertionError("yahtzee target: a stored chance outside [CUT, 1]")
     unsure = unsure_indexes(values)
@@ -47,10 +44,46 @@ def solve_table(joker: str, start: tuple = FULL, progress=None) -> bytes:
     np.cumsum(n, out=offsets[1:])
     if offsets[-1] >= 1 << 32:
         raise AssertionError("yahtzee target: too many values for 32-bit offsets")
-    arrays = {"states": pack_array(ids.astype("<u4").tobytes(), "<u4", (len(ids),)),
+    position = np.full(states(joker), NOWHERE, dtype="<u4")
+    position[ids] = np.arange(len(ids))
+    arrays = {"position": pack_array(position.tobytes(), "<u4", (len(position),)),
               "offsets": pack_array(offsets.astype("<u4").tobytes(), "<u4", (len(offsets),)),
               "chance": pack_array(values.astype("<f8").tobytes(), "<f8", (len(values),))}
     # Text, not floats: the header stays free of types a question would need struct for.
     fields = {"error_bound": "%g" % ERROR_BOUND, "absolute_bound": "%g" % ABSOLUTE_BOUND, "cut": "%r" % CUT,
               "tie": "%g" % TIE, "start": "%d,%d,%d" % start, "unsure": ",".join(map(str, unsure))}
     return encode(GAME, rules_dict(joker), arrays, generator=GENERATOR, fields=fields)
+
+
+def main(argv=None) -> int:
+    """``python -m shutthebox.games.yahtzee.target.build [--joker RULE] CARD [--upper N] [--yahtzee-box 50|0]
+    --out FILE``: the reduced target table of the game from that turn-start state, for ``--table FILE``."""
+    import argparse
+
+    from ....engine.command import guarded
+    from ....engine.writer import write_atomic
+    from ..rules import categories, upper_total, yahtzee_box
+    from .rules import rules_of
+
+    parser = argparse.ArgumentParser(prog="python -m shutthebox.games.yahtzee.target.build",
+                                     description="Solve Yahtzee's target table of the game from one card.")
+    parser.add_argument("card", help="the open boxes, as the questions write them")
+    parser.add_argument("--joker", default="official")
+    parser.add_argument("--upper", default="0", help="points scored in ones..sixes")
+    parser.add_argument("--yahtzee-box", default=None, help="50 or 0, when yahtzee is closed")
+    parser.add_argument("--workers", default=None, help="engine/layers.py: 1 runs here")
+    parser.add_argument("--out", required=True)
+    args = parser.parse_args(argv)
+
+    def work():
+        joker = rules_of({"joker": args.joker})
+        card = categories(args.card, joker)
+        start = (card, min(upper_total(args.upper, card), 63), yahtzee_box(args.yahtzee_box, card, joker))
+        write_atomic(args.out, solve_table(joker, start, workers=args.workers))
+        return 0
+
+    return guarded(work)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -292,30 +292,29 @@ def solve_block(key, previous) -> np.ndarray:
     return solver.solve(ids)
 
 
-def run_serial(keys, progress=None) -> list:
-    """The layers' blocks solved in this process, in order (the shape of engine/layers.py's run_layers)."""
-    done, out, previous = 0, [], None
-    for layer in keys:
-        blocks = tuple(solve_block(key, previous) for key in layer)
-        out.append(blocks)
-        previous = blocks
-        done += 1
-        if progress is not None:
-            progress(done)
+def job(joker: str, start: tuple):
+    """The layered build of the game from ``start`` (engine/layers.py): its name, its blocks, solve_block."""
+    from ....engine.layers import Job
+
+    return Job("yahtzee-target-v%d-%s-c%d-u%d-b%d" % ((SOLVER_VERSION, joker) + tuple(start)),
+               layers=block_keys(joker, start), solve=solve_block)
+
+
+def solve(joker: str, start: tuple, progress=None, workers=None, cluster=None):
+    """(ids, n, values): the states the game from ``start`` reaches, layer after layer (state numbers), the
+    number of stored targets of each, and their T(1..n) one state after another. ``workers``, ``cluster``:
+    where the blocks run (engine/layers.py: this process, this machine's cores, or a Dask cluster); the
+    same bytes."""
+    from ....engine.layers import run_layers
+
+    blocks = [list(layer) for layer in
+              run_layers(job(joker, start), workers=workers, cluster=cluster, progress=bool(progress))]
     _SOLVERS.clear()
-    return out
-
-
-def solve(joker: str, start: tuple, progress=None):
-    """(ids, n, values): the states the game from ``start`` reaches (sorted state numbers), the number of
-    stored targets of each, and their T(1..n) one state after another."""
-    keys = block_keys(joker, start)
-    blocks = run_serial(keys, progress)
     layers = layers_of(joker, start)
-    ids = np.concatenate(layers)
     n_parts, value_parts = [], []
     for k, layer in enumerate(blocks):
-        for b, block in enumerate(layer):
+        for b in range(len(layer)):
+            block, layer[b] = layer[b], None  # each block freed once its values are taken
             count = len(layers[k][b * BLOCK:(b + 1) * BLOCK])
             n = block[:count].astype(np.int64)
             n_parts.append(n)
@@ -326,13 +325,5 @@ def solve(joker: str, start: tuple, progress=None):
             keep[starts] = False  # each segment's leading 1
             keep[starts + n + 1] = False  # and trailing 0
             value_parts.append(flat[keep])
-    n = np.concatenate(n_parts)
-    values = np.concatenate(value_parts)
-    order = np.argsort(ids, kind="stable")
-    offsets = np.zeros(len(ids) + 1, dtype=np.int64)
-    np.cumsum(n, out=offsets[1:])
-    sorted_offsets = np.zeros(len(ids) + 1, dtype=np.int64)
-    np.cumsum(n[order], out=sorted_offsets[1:])
-    index = np.concatenate([np.arange(offsets[i], offsets[i + 1]) for i in order]) if len(values) else \
-        np.zeros(0, dtype=np.int64)
-    return ids[order], n[order], values[index]
+            del block, flat, keep
+    return np.concatenate(layers), np.concatenate(n_parts), np.concatenate(value_parts)

@@ -1,14 +1,13 @@
 """Yahtzee's target tables (query time): ``load_target(joker)`` and the questions.
 
-A table holds, for each turn-start state it covers (``states``, sorted state numbers:
-rules.state_index), the chances T(s, x) for x = 1 .. n(s) (``chance``, from ``offsets``):
+A table holds, for each turn-start state it covers (``position``: where each state number of
+rules.state_index is held, or 2^32 - 1), the chances T(s, x) for x = 1 .. n(s) (``chance``, from
+``offsets``):
 T is 1 for x <= 0 and below ``cut`` (prints 0.000000) beyond n(s). The whole game's table
 covers every state; a reduced one (``build.solve_table(joker, start=...)``) the game from
 its ``start`` header field only. Mid-turn chances and moves are computed from it when asked
 (``turn.py``).
 """
-
-from bisect import bisect_left
 
 from ....engine.table import Table, Values, load_table
 from ....engine.text import as_whole, shown_value
@@ -36,8 +35,8 @@ def open_rules(rules: str) -> "TargetTable":
 class TargetTable(Table):
     """T(s, x) for the states of one joker rule's game (or of the game from ``start``)."""
 
-    ARRAYS = {"_states": "states", "_offsets": "offsets", "_chance": "chance"}
-    VALUES = {"states": Values("a state number", 0, states() - 1), "offsets": Values("an offset", 0, 2**32 - 1),
+    ARRAYS = {"_position": "position", "_offsets": "offsets", "_chance": "chance"}
+    VALUES = {"position": Values("a position", 0, 2**32 - 1), "offsets": Values("an offset", 0, 2**32 - 1),
               "chance": Values("a chance", 0.0, 1.0)}
 
     def __init__(self, tablefile, joker: str):
@@ -47,16 +46,18 @@ class TargetTable(Table):
         try:
             self.start = tuple(int(part) for part in header["start"].split(","))
             self.unsure = frozenset(int(i) for i in header["unsure"].split(",")) if header["unsure"] else frozenset()
-            count = tablefile.shapes["states"][0]
-            if tablefile.shapes["offsets"] != (count + 1,) or len(tablefile.shapes["chance"]) != 1:
+            if tablefile.shapes["position"] != (states(),) or len(tablefile.shapes["offsets"]) != 1 or \
+                    len(tablefile.shapes["chance"]) != 1:
                 raise ValueError
         except (KeyError, ValueError, AttributeError, TypeError, IndexError):
             raise TableError("table file %s is not a valid Yahtzee target table (its header or arrays); delete it "
                              "to solve it again" % self.path) from None
-        self._states = tablefile.arrays["states"]
+        self._position = tablefile.arrays["position"]
         self._offsets = tablefile.arrays["offsets"]
         self._chance = tablefile.arrays["chance"]
-        self._full = count == states()
+        if self._offsets[len(self._offsets) - 1] != len(self._chance):
+            raise TableError("table file %s is not a valid Yahtzee target table (its offsets); delete it to solve "
+                             "it again" % self.path)
         self._cards: dict = {}
         self.sheet = sheet(joker)
 
@@ -65,11 +66,9 @@ class TargetTable(Table):
     state = YahtzeeTable.state
 
     def position(self, number: int) -> int:
-        """Where the state ``number`` is in the table; InvalidQuery when a reduced table does not cover it."""
-        if self._full:
-            return number
-        i = bisect_left(self._states, number)
-        if i == len(self._states) or self._states[i] != number:
+        """Where the state ``number`` is in the table; InvalidQuery when a reduced table does not hold it."""
+        i = self._position[number]
+        if i == 2**32 - 1:
             card, upper, box = self.start
             raise InvalidQuery("this target table holds only the game from %s (upper %d%s); solve the state asked "
                                "for with its own table" % (format_categories(card), upper,
