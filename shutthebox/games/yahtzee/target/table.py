@@ -59,6 +59,7 @@ class TargetTable(Table):
             raise TableError("table file %s is not a valid Yahtzee target table (its offsets); delete it to solve "
                              "it again" % self.path)
         self._cards: dict = {}
+        self._turns: dict = {}
         self.sheet = sheet(joker)
 
     # the same words as the expected-score table's questions: its parsing, on this table's cache
@@ -95,7 +96,14 @@ class TargetTable(Table):
         card, total, holds = self.state(cats, upper, box)
         if not card:
             raise InvalidQuery("no box is open: the game is over, there is no turn to play")
-        return Turn(self.joker, card, total, holds, x, self.chance)
+        key = (card, min(total, 63), holds, x)
+        found = self._turns.pop(key, None)
+        if found is None:
+            if len(self._turns) >= 256:
+                del self._turns[next(iter(self._turns))]  # the least recently asked
+            found = Turn(self.joker, card, total, holds, x, self.chance)
+        self._turns[key] = found  # a batch asks many questions of one turn
+        return found
 
     def _choices(self, x, cats, dice, rerolls, upper, box):
         from ..rules import parse_dice, rerolls_left

@@ -21,6 +21,7 @@ keeping more dice, then the lowest dice.
 from ....engine.dicekeep import best_sub_keeps, keep_means, tree
 from ....engine.printing import checked as checked_printing
 from ....errors import InvalidQuery
+from ..turn import box_scores
 from ..rules import (
     CATEGORIES, FIFTY, OPEN, ROLLS, SIXES, UPPER_BONUS, UPPER_GOAL, YAHTZEE, ZERO, has_bonus, joker_choices,
     score, state_index, yahtzee_bonus,
@@ -39,6 +40,8 @@ class Turn:
         self.joker, self.card, self.upper, self.box, self.x = joker, card, min(upper, UPPER_GOAL), box, x
         self.chance = chance
         self._after: dict = {}
+        self._v0 = None
+        self._trees: list = []  # E_1, E_2 as far as asked
 
     def after(self, c: int, points: int, extra: int = 0) -> float:
         """T of the state after ``points`` in box ``c``, for the x left once they, the upper bonus they earn
@@ -64,15 +67,34 @@ class Turn:
                     for c, points in sorted(joker_choices(self.joker, self.card, self.box, roll[0]))]
         return [(c, self.after(c, score(c, roll))) for c in range(len(CATEGORIES)) if self.card >> c & 1]
 
+    def v0(self) -> list:
+        """V0 of the 252 rolls: each open box's chance after it, a column a box (``..turn``'s score bytes)."""
+        if self._v0 is None:
+            tables = box_scores(self.joker)
+            columns = []
+            for c in range(len(CATEGORIES)):
+                if self.card >> c & 1:
+                    scores = tables.scores[c]
+                    by_points = [0.0] * (max(scores) + 1)
+                    for points in set(scores):
+                        by_points[points] = self.after(c, points)
+                    columns.append(tables.score_of[c](by_points))
+            v0 = list(map(max, *columns)) if len(columns) > 1 else list(columns[0])
+            if self.box != OPEN and has_bonus(self.joker):  # jokers, the Yahtzee bonus
+                for r in tables.yahtzees:
+                    v0[r] = max(chance for _, chance in self.scoring(ROLLS[r]))
+            self._v0 = v0
+        return self._v0
+
     def values(self, rerolls: int) -> tuple:
         """(V0 of every roll, [E_1 tree, E_2 tree][:rerolls])."""
-        v0 = [max(chance for _, chance in self.scoring(roll)) for roll in ROLLS]
-        trees, v = [], v0
-        for _ in range(rerolls):
-            means = keep_means(v)
-            trees.append(means)
-            v = list(map(max, v0, best_sub_keeps(means)))
-        return v0, trees
+        v0 = self.v0()
+        trees, v = self._trees, v0
+        for level in range(rerolls):
+            if level == len(trees):
+                trees.append(keep_means(v))
+            v = list(map(max, v0, best_sub_keeps(trees[level])))
+        return v0, trees[:rerolls]
 
     def start(self) -> float:
         """The turn-start chance computed from the states one box later (the table stores it; its check)."""
