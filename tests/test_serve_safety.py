@@ -279,7 +279,7 @@ def test_another_site_cannot_frame_the_page_and_a_link_only_asks(tmp_path, brows
             page.goto(url + "games.html?game=toggle&cards=5&sides=3")
             page.wait_for_function("document.body.dataset.solve === 'ask'", timeout=30000)
             words = status_of(url, SMALL)["words"]
-            question = page.inner_text("#solve-question")
+            question = page.text_content("#solve-question")
             assert SMALL in question and words in question, question
             assert page.evaluate("document.body.dataset.state") == "asking"
             assert os.listdir(cache) == [] and status_of(url, SMALL)["state"] == "absent"  # nothing started
@@ -291,7 +291,7 @@ def test_another_site_cannot_frame_the_page_and_a_link_only_asks(tmp_path, brows
             name = "t6-2d6-one6-p3.msgpack"
             page.goto(url + "?mode=coach&tiles=6&players=3")
             page.wait_for_function("document.body.dataset.solve === 'ask'", timeout=30000)
-            assert name in page.inner_text("#solve-question") and status_of(url, name)["words"] in page.inner_text(
+            assert name in page.text_content("#solve-question") and status_of(url, name)["words"] in page.text_content(
                 "#solve-question")
             assert page.evaluate("document.body.dataset.state") == "asking"
             page.click("#solve-cancel")  # no: the page goes on with its own table, and says why
@@ -499,7 +499,7 @@ def test_the_page_s_cancel_and_closing_the_page_stop_the_solve(tmp_path, browser
             wait_for(lambda: children(proc.pid) == [], "the child gone")
             page.goto(url + "games.html?game=goat&goal=150")  # asked again: the question again, saying why
             page.wait_for_function("document.body.dataset.solve === 'ask'", timeout=30000)
-            question = page.inner_text("#solve-question")
+            question = page.text_content("#solve-question")
             assert "the solve of goat-g150.msgpack was cancelled" in question, question
             assert answer_words(url, "goat-g150.msgpack") in question, question
 

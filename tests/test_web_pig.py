@@ -309,7 +309,7 @@ def test_the_rules_control_has_a_variant_solved_on_first_use(open_page):
     page.check("#pig-variant-piglet")
     page.wait_for_function("document.body.dataset.state === 'asking'")
     assert page.input_value("#pig-goal") == "10" and page.is_hidden("#pig-sides")
-    question = page.inner_text("#solve-status")
+    question = page.text_content("#solve-status")
     assert "pig-piglet-g10-s2.msgpack" in question and page.is_visible("#solve-start")
     page.click("#solve-start")
     page.wait_for_function("document.body.dataset.state === 'ready' && window.games.pig.rules()?.variant === 'piglet'",
@@ -331,7 +331,7 @@ def test_the_rules_control_has_a_variant_solved_on_first_use(open_page):
     page.fill("#pig-goal", "12")
     page.dispatch_event("#pig-goal", "change")
     page.wait_for_function("document.body.dataset.state === 'asking'")
-    assert "pig-piglet-g12-s2.msgpack" in page.inner_text("#solve-status")
+    assert "pig-piglet-g12-s2.msgpack" in page.text_content("#solve-status")
     page.click("#solve-start")
     page.wait_for_function("document.body.dataset.state === 'ready' && window.games.pig.rules()?.goal === 12", timeout=120000)
     assert "goal=12" in page.url
@@ -347,7 +347,7 @@ def test_a_link_s_rules_are_asked_for_then_solved_or_cancelled(open_page):
     Pig to 20 answers as the command line; Cancel: nothing is solved, the shipped Pig is shown, and the section says so."""
     page = open_page("?game=pig&variant=two-dice&goal=20&i=5&j=7&k=4", ready=False)
     page.wait_for_function("document.body.dataset.state === 'asking'")
-    assert "pig-two-dice-g20-s6.msgpack" in page.inner_text("#solve-status") and page.is_visible("#solve-cancel")
+    assert "pig-two-dice-g20-s6.msgpack" in page.text_content("#solve-status") and page.is_visible("#solve-cancel")
     page.click("#solve-start")
     page.wait_for_function("document.body.dataset.state === 'ready'", timeout=120000)
     assert page.is_checked("#pig-variant-two-dice") and page.input_value("#pig-goal") == "20"
@@ -359,7 +359,7 @@ def test_a_link_s_rules_are_asked_for_then_solved_or_cancelled(open_page):
 
     page = open_page("?game=pig&variant=big-pig&goal=30", ready=False)
     page.wait_for_function("document.body.dataset.state === 'asking'")
-    assert "pig-big-pig-g30-s6.msgpack" in page.inner_text("#solve-status")
+    assert "pig-big-pig-g30-s6.msgpack" in page.text_content("#solve-status")
     page.click("#solve-cancel")
     # the table shipped with the game instead, and the section says why (tests/test_web_refusals.py)
     page.wait_for_function("document.body.dataset.state === 'ready'")

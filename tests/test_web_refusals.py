@@ -1,5 +1,6 @@
-"""What the pages do when a table cannot be had, in chromium against ``ShutTheBox serve``: on the games page,
-Cancel at the Solve question leaves the game on the table shipped with it, and says so (as the Shut the Box
+"""What the pages do when a table cannot be had, in chromium against ``ShutTheBox serve``: the Solve question
+in a player's words (the file and its sizes one click away, as the command line says them); on the games page,
+Cancel at that question leaves the game on the table shipped with it, and says so (as the Shut the Box
 page falls back to its first table), never only an error and no game; the Shut the Box page's Rules control
 shows a server's refusal in the page, with no uncaught error (page_opener fails a test on any); and the
 games page reads games.json once.
@@ -8,6 +9,8 @@ Needs /usr/bin/chromium and playwright, as tests/test_web_browser.py.
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -23,6 +26,11 @@ def test_cancel_at_the_solve_question_falls_back_to_the_shipped_table(open_page,
     page = open_page("?game=%s&%s" % (game, query), ready=False)
     page.wait_for_selector("#solve-cancel")
     assert page.evaluate("document.body.dataset.state") == "asking"
+    # the question speaks to a player: the rules and the time, the file and its sizes one click away
+    shown, said = page.inner_text("#solve-question"), page.text_content("#solve-question")
+    assert "These rules" in shown and "on this computer" in shown, shown
+    sizes = re.compile(r"\d (bytes|kB|MB|GB)\b")
+    assert ".msgpack" not in shown and not sizes.search(shown) and ".msgpack" in said and sizes.search(said), (shown, said)
     page.click("#solve-cancel")
     page.wait_for_function("document.body.dataset.state === 'ready'")
     notice = page.locator("#%s-error" % game)

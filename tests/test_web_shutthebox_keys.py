@@ -448,7 +448,7 @@ def test_a_whole_game_of_play_and_of_solo_by_keyboard_only(open_page, table):
 def test_a_solo_link_whose_table_is_not_solved_falls_back_to_the_standard_rules(open_asking):
     page = open_asking("?mode=solo&tiles=10&seed=3&anim=0")
     page.wait_for_selector("#solo-solve-cancel")
-    assert "solo-t10-2d6-one6.msgpack" in page.inner_text("#solo-solve-question")
+    assert "solo-t10-2d6-one6.msgpack" in page.text_content("#solo-solve-question")
     page.click("#solo-solve-cancel")  # no: Solo plays the standard rules, as Coach and Play keep theirs
     wait_solo(page, "roll")
     state = solo_state(page)

@@ -192,6 +192,13 @@ export async function fetchOrSolve(name, fetchIt, onProgress, { signal, command,
   return fetchIt();
 }
 
+/** 27 seconds, 3 minutes, 2 hours: a duration as a player reads it (rounded up). */
+function durationWords(seconds) {
+  const [n, unit] = seconds < 90 ? [Math.max(1, Math.ceil(seconds)), "second"]
+    : seconds < 5400 ? [Math.ceil(seconds / 60), "minute"] : [Math.ceil(seconds / 3600), "hour"];
+  return `${n} ${unit}${n === 1 ? "" : "s"}`;
+}
+
 /**
  * The question before a solve, in `box` (an element of the page): what solving `status.name` costs (its
  * estimate's words), a Solve button and a Cancel button. Resolves true on Solve, false on Cancel or when
@@ -203,10 +210,17 @@ export function solveQuestion(box, status, { signal, what = "", prefix = "solve"
   const name = status.name;
   const text = document.createElement("span");
   text.id = `${prefix}-question`;
-  const before = status.error ? `: ${status.error.replace(/\.$/, "")}` : "";
-  text.textContent = `The table ${name}${what ? ` (${what})` : ""} is not solved yet${before}. Solving it makes `
+  // a player's question first (the rules and the time it takes); the file and its sizes as the command line
+  // says them one click away
+  const time = status.seconds ? `about ${durationWords(status.seconds)}` : "a time nobody can say beforehand";
+  const said = document.createElement("details");
+  said.append(Object.assign(document.createElement("summary"), { textContent: "as the command line says it" }),
+    `The table ${name} is not solved yet${status.error ? `: ${status.error.replace(/\.$/, "")}` : ""}. Solving it makes `
     + `${status.words || "a table of a size nobody can say beforehand"}`
-    + `${status.damaged ? "; it replaces the cached copy, which is damaged" : ""}. Solve it now?`;
+    + `${status.damaged ? "; it replaces the cached copy, which is damaged" : ""}.`);
+  text.append(`${what ? `These rules (${what})` : "These rules"} have not been worked out yet`
+    + `${status.error ? ", or their last working out stopped" : ""}. Working them out takes ${time} on this computer`
+    + `${status.damaged ? " (the copy kept is damaged)" : ""}. Solve them now? `, said);
   const yes = document.createElement("button");
   const no = document.createElement("button");
   Object.assign(yes, { type: "button", id: `${prefix}-start`, className: "primary", textContent: "Solve" });
