@@ -7,7 +7,7 @@ import numpy as np
 from ....engine.printing import check_printing
 from ....engine.writer import encode, pack_array
 from ..rules import ALL, OPEN, rules_dict, states
-from .solver import ABSOLUTE_BOUND, CUT, ERROR_BOUND, SOLVER_VERSION, TIE, solve
+from .solver import ABSOLUTE_BOUND, CUT, ERROR_BOUND, SOLVER_VERSION, TIE, game_of, solve
 
 GAME = "yahtzee-target"
 GENERATOR = "shutthebox yahtzee target solver %d" % SOLVER_VERSION
@@ -46,6 +46,9 @@ def solve_table(joker: str, start: tuple = FULL, progress=True, workers=None, cl
         raise AssertionError("yahtzee target: too many values for 32-bit offsets")
     position = np.full(states(joker), NOWHERE, dtype="<u4")
     position[ids] = np.arange(len(ids))
+    canon = game_of(joker, start)[1]
+    shared = np.flatnonzero(canon >= 0)
+    position[shared] = position[canon[shared]]  # a state whose upper total no longer matters: its stand-in's
     arrays = {"position": pack_array(position.tobytes(), "<u4", (len(position),)),
               "offsets": pack_array(offsets.astype("<u4").tobytes(), "<u4", (len(offsets),)),
               "chance": pack_array(values.astype("<f8").tobytes(), "<f8", (len(values),))}
