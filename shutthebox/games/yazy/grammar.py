@@ -86,12 +86,13 @@ distribution (the exact law of the final total under the expected-score moves:
 each total's chance, the mean 165.757319 and the spread).
 
 The target mode has its own table (4.6 MB: the chance at the start of a turn for
-every set of open categories and every X), solved on first use (about 15 s) and
-cached (--table names it for --target questions); a question inside a turn is
-worked out from it when asked. Its moves within 1e-11 of each other are tied
-and broken by the rule below. Two players' questions have their own table too,
-solved on first use: seconds for a few categories, hours and gigabytes for
-all eleven (its estimate is said first); their moves are tied the same way.
+every set of open categories and every X), solved on first use (at most 20 s,
+as it says before it starts) and cached (--table names it for --target
+questions); a question inside a turn is worked out from it when asked. Its
+moves within 1e-11 of each other are tied and broken by the rule below. Two
+players' questions have their own table too, solved on first use: seconds for a
+few categories, hours and gigabytes for all eleven (its estimate is said
+first); their moves are tied the same way.
 
 CATS is the open categories: names separated by commas (ones,twos,threes,
 fours,fives,sixes,three-kind,four-kind,full-house,straight,yazy), all or none.

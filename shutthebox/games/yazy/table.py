@@ -152,7 +152,7 @@ class YazyTable(Table):
 
 def load_target(path: str | None = None, rules: Rules | None = None) -> "TargetTable":
     """The verified target table of ``rules`` (default all eleven categories; with ``path`` and no rules, the
-    file's own); solved on first use (about 15 s for all eleven) and cached."""
+    file's own); solved on first use (at most 20 s for all eleven) and cached."""
     return load_table(_TARGET, TargetTable, _rules(_TARGET, rules, path), path, rules_class=Rules)
 
 
