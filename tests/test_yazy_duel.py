@@ -203,7 +203,7 @@ def test_the_command_answers_and_refuses_in_one_line():
 
 def test_a_stored_chance_near_a_rounding_midpoint_is_refused():
     table, _ = solved(("ones",))
-    code = table._codes[mask(("ones",))] << 1 | table._codes[mask(("ones",))]
+    code = table.pair(mask(("ones",)), mask(("ones",)))
     table._unsure = [table._start[code] + 0 - table._first[code]]  # the start's chance, at lead 0
     try:
         with pytest.raises(InvalidQuery, match="cannot be vouched for"):

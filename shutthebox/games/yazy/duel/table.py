@@ -7,7 +7,7 @@ from ....engine.table import CHANCE, Table, Values, check_shapes, load_table
 from ....engine.text import as_whole, shown, shown_value
 from ....errors import InvalidQuery
 from .. import DECLARATION
-from ..rules import ALL, CATEGORIES, FULL, format_categories
+from ..rules import CATEGORIES, FULL, format_categories
 from ..table import YazyTable, _Sets
 from .rules import BEST, GAME, header_rules
 from .turn import DuelTurn, best, checked
@@ -49,10 +49,7 @@ class DuelTable(Table):
                      "two-player yazy of " + format_categories(cats))
         self._start, self._first, self._count, self._win, self._unsure = (
             tablefile.arrays[name] for name in ("start", "first", "count", "win", "unsure"))
-        self._codes = {}
-        for mask in range(ALL + 1):
-            if not mask & ~cats:
-                self._codes[mask] = sum(1 << j for j, c in enumerate(self.opened) if mask >> c & 1)
+        self._codes: dict = {}  # set -> its bits at the game's categories, packed (made when first asked)
         self.sets = _Sets(rules)  # yazy's words for a set of categories
         self._open: dict = {}
 
@@ -102,11 +99,19 @@ class DuelTable(Table):
 
     # -- lookups ------------------------------------------------------------------------------------------
 
+    def pair(self, mover: int, other: int) -> int:
+        """The number of the pair of sets ``(mover, other)`` in the arrays ``start``, ``first``, ``count``."""
+        codes = self._codes
+        for mask in (mover, other):
+            if mask not in codes:
+                codes[mask] = sum(1 << j for j, c in enumerate(self.opened) if mask >> c & 1)
+        return codes[mover] << len(self.opened) | codes[other]
+
     def chance(self, mover: int, other: int, d: int) -> float:
         """``W(mover, other, d)`` from the table (no checks; ``d`` a lead some game reaches)."""
         if not mover and not other:
             return 1.0 if d > 0 else 0.5 if d == 0 else 0.0
-        code = self._codes[mover] << len(self.opened) | self._codes[other]
+        code = self.pair(mover, other)
         k = d - self._first[code]
         if k < 0:
             return 0.0
@@ -116,7 +121,7 @@ class DuelTable(Table):
 
     def _stored(self, mover: int, other: int, d: int) -> float:
         """``chance``, refused where the build found it within its bound of a rounding midpoint."""
-        code = self._codes[mover] << len(self.opened) | self._codes[other]
+        code = self.pair(mover, other)
         k = d - self._first[code]
         if 0 <= k < self._count[code]:
             position = self._start[code] + k
