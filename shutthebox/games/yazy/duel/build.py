@@ -68,8 +68,11 @@ def solve_table(rules, workers=None, **options) -> bytes:
     cats = rules.mask
     found = arrays(cats, solve(cats, workers=workers, **options))
     dtypes = {"start": "<u4", "first": "<i2", "count": "<u2", "win": "<f8", "unsure": "<u4"}
-    packed = {name: pack_array(np.ascontiguousarray(found[name], dtype=dtype).tobytes(), dtype, found[name].shape)
-              for name, dtype in dtypes.items()}
+    packed = {}
+    for name, dtype in dtypes.items():  # each numpy array let go once packed: the full game's are gigabytes
+        values = found.pop(name)
+        packed[name] = pack_array(np.ascontiguousarray(values, dtype=dtype).tobytes(), dtype, values.shape)
+        del values
     fields = {"error_bound": "%g" % ERROR_BOUND}
     return encode(GAME, header_rules(rules), packed, generator="shutthebox yazy duel solver %d" % SOLVER_VERSION,
                   fields=fields)

@@ -66,11 +66,11 @@ def columns(cats: int) -> int:
 
 def estimate(rules):
     """What solving the table costs: its bytes (at most 8 a column, the few chances within 1e-15 of 0 or 1
-    trimmed aside, and 8 a pair of sets), memory (the solved layers, the file's arrays and its bytes: three
-    times the file) and time on one core (``SECONDS_PER_COLUMN``). The layers' checkpoints take about as
-    much disk as the table while it is solved."""
+    trimmed aside, and 8 a pair of sets), memory (four times the file: the writer holds the arrays' bytes,
+    their msgpack, the file's body and the file at once) and time on one core (``SECONDS_PER_COLUMN``).
+    The layers' checkpoints take about as much disk as the table while it is solved."""
     from ....engine.game import Estimate
 
     n = bin(rules.mask).count("1")
     size = columns(rules.mask) * 8 + 8 * 4**n + 10**4
-    return Estimate(size, 3 * size + 200 * 10**6, columns(rules.mask) * SECONDS_PER_COLUMN + 1)
+    return Estimate(size, 4 * size + 200 * 10**6, columns(rules.mask) * SECONDS_PER_COLUMN + 1)
