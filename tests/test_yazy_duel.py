@@ -279,3 +279,15 @@ def test_the_policies_played_against_each_other():
     assert played.chance("win", "score", *start) > 0.5 > played.chance("score", "win", *start)
     assert 0 < played.differ() < 3 * 252
 
+
+
+def test_the_build_lists_the_values_near_a_rounding_midpoint():
+    """A value within 2e-13 of x.xxxxxx5 is listed (its 6th decimal cannot be vouched for), one just outside
+    is not; the list is the same read in chunks or whole."""
+    import numpy as np
+
+    from shutthebox.games.yazy.duel.build import unsure_indexes
+
+    win = np.array([0.1234565, 0.1234565 + 1e-13, 0.1234565 + 5e-13, 0.5, 0.0000005, 1.0, 0.25])
+    assert unsure_indexes(win).tolist() == [0, 1, 4]
+    assert unsure_indexes(win, chunk=2).tolist() == [0, 1, 4]

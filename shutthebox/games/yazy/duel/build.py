@@ -26,13 +26,21 @@ def compress(mask: int, opened: list) -> int:
     return sum(1 << j for j, c in enumerate(opened) if mask >> c & 1)
 
 
-def unsure_indexes(win) -> np.ndarray:
-    scaled = win * 1e6
-    unsure = np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) * 1e-6 <= ERROR_BOUND)
+def unsure_indexes(win, chunk: int = 1 << 22) -> np.ndarray:
+    """The positions of the values within the error bound of a 6-decimal rounding midpoint (the printing
+    check's distance); the rest are checked to print right. A chunk at a time: the full game's ``win`` is
+    gigabytes."""
+    found = []
+    for start in range(0, len(win), chunk):
+        part = win[start:start + chunk]
+        scaled = part * 1e6
+        near = np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) * 1e-6 <= ERROR_BOUND)
+        check_printing(np.delete(part, near), ERROR_BOUND, "yazy duel")  # the rest: proven to print right
+        found.append(start + near)
+    unsure = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
     if len(unsure) > MAX_UNSURE:
         raise AssertionError("yazy duel: %d values lie within the error bound %.3g of a rounding midpoint"
                              % (len(unsure), ERROR_BOUND))
-    check_printing(np.delete(win, unsure), ERROR_BOUND, "yazy duel")  # the rest: proven to print right
     return unsure
 
 
