@@ -292,3 +292,22 @@ def test_a_reduced_table_refuses_states_outside_its_game(tables):
     table = load_target("official", tables[("official", "twos,threes", 40, 0)])
     with pytest.raises(Exception, match="holds only the game from twos,threes"):
         table.probe_target(10, "ones,twos", upper=40, box="0")
+
+
+def test_the_docs_example_prints_what_it_shows(tmp_path):
+    """docs/YAHTZEE.md's "my opponent finished with 260": its reduced build, then each question's line."""
+    with open(os.path.join(ROOT, "docs", "YAHTZEE.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    block = text.split("### The typical use: my opponent finished with 260", 1)[1].split("```text\n", 1)[1]
+    block = block.split("```", 1)[0]
+    examples = [part.partition("\n") for part in block.split("$ ")[1:]]
+    assert len(examples) >= 4
+    for command_line, _, shown in examples:
+        words = command_line.split()
+        if words[:2] == ["python", "-m"]:
+            program = [sys.executable] + words[1:]
+        else:
+            assert words[:2] == ["ShutTheBox", "yahtzee"]
+            program = [sys.executable, os.path.join(ROOT, "ShutTheBox")] + words[1:]
+        done = subprocess.run(program, capture_output=True, text=True, cwd=tmp_path)
+        assert (done.returncode, done.stdout) == (0, shown), (command_line, done.stderr)

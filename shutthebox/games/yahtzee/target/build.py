@@ -51,7 +51,7 @@ def solve_table(joker: str, start: tuple = FULL, progress=True, workers=None, cl
     position[shared] = position[canon[shared]]  # a state whose upper total no longer matters: its stand-in's
     arrays = {"position": pack_array(position.tobytes(), "<u4", (len(position),)),
               "offsets": pack_array(offsets.astype("<u4").tobytes(), "<u4", (len(offsets),)),
-              "chance": pack_array(values.astype("<f8").tobytes(), "<f8", (len(values),))}
+              "chance": pack_array(values.astype("<f8", copy=False).tobytes(), "<f8", (len(values),))}
     # Text, not floats: the header stays free of types a question would need struct for.
     fields = {"error_bound": "%g" % ERROR_BOUND, "absolute_bound": "%g" % ABSOLUTE_BOUND, "cut": "%r" % CUT,
               "tie": "%g" % TIE, "start": "%d,%d,%d" % start, "unsure": ",".join(map(str, unsure))}
