@@ -37,7 +37,7 @@ from shutthebox.games.yahtzee.table import load
 from shutthebox.games.yahtzee.turn import decimal
 
 from serving import COMMAND, ROOT, Mulberry32, screenshot
-from test_web_yazy import pips, unfold
+from test_web_yazy import pips, spoken, unfold
 
 STATIC = os.path.join(ROOT, "shutthebox", "web", "static")
 NODE = shutil.which("node")
@@ -373,22 +373,17 @@ def lock(page, dice, kept):
 
 def check_feedback(page, move, loss):
     text = page.inner_text("#yahtzee-feedback")
-    assert text.startswith(move), (text, move)
+    assert text.startswith(spoken(move)), (text, move)
     if loss <= 1e-9:  # within the table's tie width: optimal, and no cost said
         assert ": optimal" in text and "cost" not in text, (text, loss)
     else:
         assert ("cost %.6f" % loss) in text, (text, loss)
 
 
-def spoken(text):
-    """A box as a player says it: "three-kind" is "three of a kind", "full-house" "full house"."""
-    return re.sub(r"(?<=[a-z])-(?=[a-z])", " ", re.sub(r"\b([a-z]+)-kind\b", r"\1 of a kind", text))
-
-
 def hint_row(i, option):
     """The hint's row of an --options item ``CHOICE VALUE LOSS``: a choice as good as the first is best too."""
     choice, value, loss = option.rsplit(" ", 2)
-    return "%s: %s (%s)" % (choice, value, "best" if i == 0 or loss == "0.000000" else "cost " + loss)
+    return "%s: %s (%s)" % (spoken(choice), value, "best" if i == 0 or loss == "0.000000" else "cost " + loss)
 
 
 def choice_of(line):

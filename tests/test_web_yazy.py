@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -132,6 +133,11 @@ def pips(page, selector):
     return page.locator(selector + " .die").evaluate_all(PIPS)
 
 
+def spoken(text):
+    """A box as a player says it: "three-kind" is "three of a kind", "full-house" "full house"."""
+    return re.sub(r"(?<=[a-z])-(?=[a-z])", " ", re.sub(r"\b([a-z]+)-kind\b", r"\1 of a kind", text))
+
+
 def unfold(page, row):
     """Press a row of a Play history, unfolding a long one first (its earlier rows are folded away)."""
     if page.locator(row).is_hidden():
@@ -248,7 +254,7 @@ def score_by_keyboard(page, name):
 
 def check_feedback(page, move, cost):
     text = page.inner_text("#yazy-feedback")
-    shown = move.split(" (")[0]
+    shown = spoken(move.split(" (")[0])
     assert text.startswith(shown), (text, move)
     if cost < 5e-7:
         assert ": optimal;" in text and "cost" not in text, text
@@ -309,7 +315,7 @@ def test_hint_gives_the_tables_move_and_every_choice(open_page, table):
     dice = shown_dice(page)
     page.keyboard.press("h")
     move, value = table.probe_move("all", dice, 2), "%.6f" % table.probe_expect("all", dice, 2)
-    assert page.inner_text("#yazy-message") == "Hint: %s (%s expected points to come)." % (move, value)
+    assert page.inner_text("#yazy-message") == "Hint: %s (%s expected points to come)." % (spoken(move), value)
     rows = page.locator("#yazy-choices li")
     assert rows.nth(0).get_attribute("data-move") == move
     assert rows.count() == 11 + len({tuple(k) for n in range(5) for k in itertools.combinations(sorted(dice), n)})

@@ -86,7 +86,8 @@ function dicePart(rules) {
       const c = code - SCORE;
       if (c >= boxes.length) return `There is no ${word} ${c + 1}.`;
       if (!g.dice) return "Roll the dice first (R).";
-      return rules.refusal(g, c);
+      const why = rules.refusal(g, c);
+      return why && spoken(why);
     },
     judge(g, code) {
       if (code === ROLL) return null;
@@ -94,7 +95,8 @@ function dicePart(rules) {
       const at = { turn: turnNumber(g), dice: sorted(g.dice), rerolls: g.rerolls };
       const j = rules.judge(g, move, at);
       g.decisions.push({ ...j.record, optimal: isOptimal(j.cost, tieOf(g.table)) });
-      return { choice: j.choice, value: j.value, best: j.best, same: j.same, bestValue: j.bestValue, cost: j.cost, position: j.record };
+      return { choice: spoken(j.choice), value: j.value, best: spoken(j.best), same: j.same, bestValue: j.bestValue, cost: j.cost,
+        position: j.record };
     },
     apply(g, code) {
       const at = { text: "", position: g.decisions[g.decisions.length - 1], attrs: { "data-decision": g.decisions.length - 1 } };
@@ -125,7 +127,9 @@ function dicePart(rules) {
     },
     hint(g) {
       if (!g.dice) return { say: `Hint: before rolling, ${sixDecimals(rules.value(g))} expected points to come with best play.` };
-      return rules.hint(g);
+      // in a player's words; each row keeps the command line's choice in data-move
+      const h = rules.hint(g);
+      return { say: spoken(h.say), choices: h.choices.map((c) => ({ ...c, text: spoken(c.text), attrs: { "data-move": c.text, ...c.attrs } })) };
     },
     pick(g, n) { keep(g, n - 1); return null; },
     confirm: (g) => (g.dice ? SCORE + selected : ROLL),
