@@ -146,10 +146,14 @@ class Layer:
     def position(self, state: int) -> int:
         return int(np.searchsorted(self.ids, state))
 
-    def row(self, state: int, x) -> np.ndarray:
-        """T(state, x) for the int64 array ``x``."""
+    def row(self, state: int, x, less: int = 0) -> np.ndarray:
+        """T(state, x - less) for the int64 array ``x``."""
         i = self.position(state)
-        return self.flat[self.seg[i] + np.clip(x, 0, self.n[i] + 1)]
+        at = x - less
+        np.maximum(at, 0, out=at)
+        np.minimum(at, self.n[i] + 1, out=at)
+        at += self.seg[i]
+        return self.flat[at]
 
 
 def layer_zero(ids) -> np.ndarray:
@@ -216,13 +220,17 @@ class Solver:
                 top = max(top, int(prev.n[prev.position(after)]) + gain)
         return top
 
-    def v0(self, state: int, width: int) -> np.ndarray:
-        """(252, width): V0 for x = 1 .. width."""
+    def v0(self, state: int, width: int, out=None) -> np.ndarray:
+        """(252, width): V0 for x = 1 .. width (in ``out`` when given)."""
         attrs = self.attributes(state)
         card = self.card(attrs)
         prev = self.previous
         x = np.arange(1, width + 1, dtype=np.int64)
-        v0 = np.zeros((len(ROLLS), width))
+        if out is None:
+            v0 = np.zeros((len(ROLLS), width))
+        else:
+            v0 = out
+            v0.fill(0.0)
         for c in range(len(self.sheet.categories)):
             if not card >> c & 1:
                 continue
@@ -230,17 +238,17 @@ class Solver:
                 rows = []
                 for k in range(DICE + 1):
                     after, bonus = self.after(attrs, c, (c + 1) * k)
-                    rows.append(prev.row(after, x - (c + 1) * k - bonus))
+                    rows.append(prev.row(after, x, (c + 1) * k + bonus))
                 np.maximum(v0, np.array(rows)[self.counts[c]], out=v0)
             elif c == self.sheet.yahtzee:
                 zero, _ = self.after(attrs, c, 0)
                 fifty, _ = self.after(attrs, c, 50)
-                rows = np.array([prev.row(zero, x), prev.row(fifty, x - 50)])
+                rows = np.array([prev.row(zero, x), prev.row(fifty, x, 50)])
                 np.maximum(v0, rows[(self.points[c] > 0).astype(np.int64)], out=v0)
             else:
                 after, _ = self.after(attrs, c, 0)
                 values, inverse = self.distinct[c]
-                rows = np.array([prev.row(after, x - int(p)) for p in values])
+                rows = np.array([prev.row(after, x, int(p)) for p in values])
                 np.maximum(v0, rows[inverse], out=v0)
         box = attrs[3]
         if box != OPEN and has_bonus(self.joker):  # a Yahtzee on a filled yahtzee box: the joker rule
@@ -250,23 +258,22 @@ class Solver:
                 best = np.zeros(width)
                 for c, points in joker_choices(self.joker, card, box, face):
                     after, bonus = self.after(attrs, c, points)
-                    np.maximum(best, prev.row(after, x - points - bonus - extra), out=best)
+                    np.maximum(best, prev.row(after, x, points + bonus + extra), out=best)
                 v0[self.yahtzee_rows[face - 1]] = best
         return v0
 
     def solve(self, ids) -> np.ndarray:
         """The block of the states ``ids``: [n of each state] then each state's segment [1, T(1..n), 0]."""
         values = [None] * len(ids)
+        buffer = np.empty((len(ROLLS), COLUMNS))  # the V0 of several states side by side
         pending, columns = [], 0
 
         def flush():
             nonlocal pending, columns
             if pending:
-                t = turn_start(self.tree, np.concatenate([v for _, v in pending], axis=1))
-                at = 0
-                for i, v in pending:
-                    values[i] = t[at:at + v.shape[1]]
-                    at += v.shape[1]
+                t = turn_start(self.tree, buffer[:, :columns])
+                for i, at, width in pending:
+                    values[i] = t[at:at + width]
             pending, columns = [], 0
 
         for i, s in enumerate(ids):
@@ -279,7 +286,8 @@ class Solver:
                 continue
             if columns + width > COLUMNS:
                 flush()
-            pending.append((i, self.v0(int(s), width)))
+            self.v0(int(s), width, out=buffer[:, columns:columns + width])
+            pending.append((i, columns, width))
             columns += width
         flush()
         n = np.zeros(len(ids))
