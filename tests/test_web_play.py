@@ -375,6 +375,9 @@ def test_goat_a_game_by_keyboard_only(open_page, goat):
     assert "Hint:" in page.inner_text("#goat-message")
     s = play_to_the_end(page, goat, 31, keyboard=True, blunders=5)
     check_game(page, goat, s)
+    # the score track: each player's banked score along the way to the goal
+    tracks = page.eval_on_selector_all("#goat-board progress", "ps => ps.map((p) => [p.value, p.max])")
+    assert tracks == [[min(score, GOAL), GOAL] for score in s["scores"]], (tracks, s["scores"])
     assert page.evaluate("document.activeElement.id") == "goat-new"
     page.keyboard.press("n")  # the game is over: nothing to ask
     assert page.locator("dialog[open]").count() == 0 and state(page, "goat")["history"] != s["history"]

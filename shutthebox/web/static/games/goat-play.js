@@ -205,7 +205,9 @@ function goatPart(getTable) {
     render(g) {
       const seatName = (player) => (player === 1 ? "first" : "second");
       const line = (player) => el("p", { class: player === g.mover && !g.over ? "mover" : null, "data-player": player },
-        `${player === g.seat ? "You" : "Computer"} (${seatName(player)}): `, el("strong", {}, String(g.scores[player - 1])));
+        `${player === g.seat ? "You" : "Computer"} (${seatName(player)}): `, el("strong", {}, String(g.scores[player - 1])),
+        // the score track: how far along to the goal (the number beside says it to a screen reader)
+        el("progress", { class: "track", max: String(g.goal), value: String(Math.min(g.scores[player - 1], g.goal)), "aria-hidden": "true" }));
       const state = g.over ? result(g)
         : `${g.mover === g.seat ? "Your" : "The computer's"} turn: turn total ${g.turn}, ${plural(g.rolls, "roll")} of ${ROLLS} taken.`;
       board.replaceChildren(line(1), line(2), el("p", { id: "goat-turn-line" }, state),
