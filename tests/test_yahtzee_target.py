@@ -311,3 +311,13 @@ def test_the_docs_example_prints_what_it_shows(tmp_path):
             program = [sys.executable, os.path.join(ROOT, "ShutTheBox")] + words[1:]
         done = subprocess.run(program, capture_output=True, text=True, cwd=tmp_path)
         assert (done.returncode, done.stdout) == (0, shown), (command_line, done.stderr)
+
+
+@pytest.mark.parametrize("case", QUICK + [CASES[0]], ids=lambda case: "-".join(map(str, case)))
+def test_the_query_time_turn_finds_the_stored_chance_bit_for_bit(tables, case):
+    """turn.py does the solver's operations in its order: its turn-start chance is the stored float64."""
+    joker, card, upper, box = case
+    table = load_target(joker, tables[case])
+    for x in (1, 17, 40, 75, 120, 200):
+        turn = table.turn(x, card, upper=upper, **options(box))
+        assert turn.start() == table.probe_target(x, card, upper=upper, **options(box)), x
