@@ -321,3 +321,14 @@ def test_the_query_time_turn_finds_the_stored_chance_bit_for_bit(tables, case):
     for x in (1, 17, 40, 75, 120, 200):
         turn = table.turn(x, card, upper=upper, **options(box))
         assert turn.start() == table.probe_target(x, card, upper=upper, **options(box)), x
+
+
+def test_a_batch_on_a_target_table_answers_target_questions_only(tables):
+    path = tables[("official", "sixes,chance", 45, 50)]
+    lines = ("--target 53 --move sixes,chance --upper 45 --yahtzee-box 50 66612 0\n"
+             "--target 0 --expect sixes,chance --upper 45 --yahtzee-box 50\n--expect all\n")
+    done = subprocess.run([sys.executable, os.path.join(ROOT, "ShutTheBox"), "yahtzee", "--batch", "--table", path],
+                          input=lines, capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[:2] == ["score sixes", "1.000000"]
+    assert "answers --target questions only" in done.stdout.splitlines()[2]

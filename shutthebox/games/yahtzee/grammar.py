@@ -9,7 +9,7 @@ Game options: ``--joker official|free|none|bonus-only`` (Yahtzee's joker rule) o
 (Scandinavian Yatzy), the rule set of the whole run.
 """
 
-from ...engine.command import SHARED_HELP, TableSession, no_question, one_question
+from ...engine.command import SHARED_HELP, TableSession, no_question, one_question, remembered_lines
 from ...engine.store import describe as describe_file
 from ...engine.text import option_value, wrong_count
 from ...errors import InvalidQuery
@@ -181,6 +181,21 @@ class Session(TableSession):
         self.joker = rules_from_options(options)  # the rule set: a joker rule, or yatzy
         self.options = options
         self._target = None  # the target table (--target), opened when first asked
+        self._target_only = False  # a batch on --table of a target table
+
+    def answer_lines(self, lines) -> tuple[list, bool]:
+        """A batch: with ``--table`` of a target table, every line by ``answer`` (its --target questions
+        answered from it); otherwise the engine's batch."""
+        if self._batch is None and self.path is not None and self._is_target_table():
+            self._target_only = True
+            self._batch = lambda lines: remembered_lines(self, lines, self._memo)
+        return super().answer_lines(lines)
+
+    def _is_target_table(self) -> bool:
+        from ...engine.reader import read_table
+
+        with read_table(self.path) as tablefile:
+            return tablefile.game in DECLARATION.tables[1].headers
 
     def open_table(self):
         self.joker = self.rules_to_open(self.joker, self.options, DECLARATION.tables[0])
@@ -191,6 +206,8 @@ class Session(TableSession):
         upper, box = options.get("--upper"), options.get("--yahtzee-box")
         if "--target" in options:
             return self.target_answer(question, args, options["--target"], upper, box)
+        if self._target_only:
+            raise InvalidQuery("table file %s is a target table: it answers --target questions only" % self.path)
         if self._table is None and self.path is None:
             checked(self.joker, args, upper, box)  # a bad question is refused before a table is solved for it
         if question == "--expect" and len(args) < 3:
