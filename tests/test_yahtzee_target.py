@@ -332,3 +332,21 @@ def test_a_batch_on_a_target_table_answers_target_questions_only(tables):
     assert done.returncode == 1
     assert done.stdout.splitlines()[:2] == ["score sixes", "1.000000"]
     assert "answers --target questions only" in done.stdout.splitlines()[2]
+
+
+def test_a_target_question_imports_only_query_time_modules(tables):
+    """The query path's rule (tests/test_query_path.py) for a mid-turn --target question."""
+    import ast
+
+    from test_query_path import HEAVY_STDLIB, PROBE, query_time
+
+    argv = ["yahtzee", "--target", "53", "--move", "sixes,chance", "--upper", "45", "--yahtzee-box", "50", "66612",
+            "1", "--table", tables[("official", "sixes,chance", 45, 50)]]
+    done = subprocess.run([sys.executable, "-c", PROBE % (argv,)], capture_output=True, text=True, cwd=ROOT)
+    probe = ast.literal_eval(done.stdout.splitlines()[-1])
+    assert probe["status"] == 0, done.stderr
+    ours = [name for name in probe["new"] if name.split(".")[0] == "shutthebox"]
+    assert "shutthebox.games.yahtzee.target.turn" in ours
+    assert all(query_time(name) for name in ours), [name for name in ours if not query_time(name)]
+    assert not {"numpy", "msgpack"} & {name.split(".")[0] for name in probe["new"]}
+    assert not HEAVY_STDLIB & set(probe["new"])
