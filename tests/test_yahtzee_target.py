@@ -315,7 +315,12 @@ def test_the_docs_example_prints_what_it_shows(tmp_path):
 
 @pytest.mark.parametrize("case", QUICK + [CASES[0]], ids=lambda case: "-".join(map(str, case)))
 def test_the_query_time_turn_finds_the_stored_chance_bit_for_bit(tables, case):
-    """turn.py does the solver's operations in its order: its turn-start chance is the stored float64."""
+    """turn.py does the solver's operations in its order: its turn-start chance is the stored float64 (and it
+    states the solver's bounds and tie)."""
+    from shutthebox.games.yahtzee.target import solver, turn as target_turn
+
+    assert (target_turn.ERROR_BOUND, target_turn.ABSOLUTE_BOUND, target_turn.TIE) == \
+        (solver.ERROR_BOUND, solver.ABSOLUTE_BOUND, solver.TIE)
     joker, card, upper, box = case
     table = load_target(joker, tables[case])
     for x in (1, 17, 40, 75, 120, 200):
