@@ -85,7 +85,7 @@ def test_status_asked_under_a_foreign_host_keeps_no_solve_going(tmp_path):
 
         wait_for(asked_from_elsewhere, "the solve stopped though a foreign page kept asking")
         wait_for(lambda: state_of(url, BIG)["state"] == "cancelled", "the stop recorded")
-        assert "nobody asked about it for 1 seconds" in state_of(url, BIG)["error"]
+        assert "nobody asked about it for 1 second" in state_of(url, BIG)["error"]
 
 
 # -- slow clients ----------------------------------------------------------------------------------------------

@@ -476,7 +476,7 @@ def test_a_solve_nobody_polls_is_stopped_by_the_server(tmp_path):
         wait_for(lambda: status_of(url, BIG)["state"] != "solving", "the stop recorded")
         answer = status_of(url, BIG)
         assert answer["state"] == "cancelled", answer
-        assert answer["error"] == "the solve of %s was stopped: nobody asked about it for 1 seconds" % BIG
+        assert answer["error"] == "the solve of %s was stopped: nobody asked about it for 1 second" % BIG
         assert os.listdir(cache) == []
 
 

@@ -38,7 +38,8 @@ class Estimate:
     def words(self) -> str:
         """``a 304 MB table, about 4.3 GB of memory and 2 minutes``."""
         minutes = self.seconds / 60
-        time = "%d seconds" % max(1, round(self.seconds)) if minutes < 2 else "%d minutes" % round(minutes)
+        seconds = max(1, round(self.seconds))
+        time = ("1 second" if seconds == 1 else "%d seconds" % seconds) if minutes < 2 else "%d minutes" % round(minutes)
         return "a %s table, about %s of memory and %s" % (_bytes(self.size), _bytes(self.memory), time)
 
 

@@ -387,7 +387,7 @@ def _raised(memory: int) -> str:
 
 
 def _idle_words(name, idle) -> str:
-    return "the solve of %s was stopped: nobody asked about it for %g seconds" % (name, idle)
+    return "the solve of %s was stopped: nobody asked about it for %g second%s" % (name, idle, "" if idle == 1 else "s")
 
 
 def _kill(child) -> None:

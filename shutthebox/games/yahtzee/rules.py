@@ -413,8 +413,9 @@ def upper_total(text: str, card: int) -> int:
         boxes = [CATEGORIES[c] for c in range(SIXES + 1) if closed >> c & 1]
         if not boxes:
             raise InvalidQuery("--upper %s: no upper box is closed, so the upper section holds 0" % shown(text))
-        raise InvalidQuery("--upper %s: the closed upper boxes (%s) cannot hold %s points together (box j holds "
-                           "a multiple of j from 0 to 5j)" % (shown(text), ",".join(boxes), shown(text)))
+        raise InvalidQuery("--upper %s: the closed upper boxes (%s) cannot hold %s point%s together (box j holds "
+                           "a multiple of j from 0 to 5j)" % (shown(text), ",".join(boxes), shown(text),
+                                                             "" if total == 1 else "s"))
     return total
 
 

@@ -200,7 +200,7 @@ export function upperTotal(given, card) {
   if (total >= 0 && canHold(card, total)) return total;
   const closed = openBoxes(UPPER & ~card).map((c) => CATEGORIES[c]);
   if (!closed.length) throw new InvalidQuestion(`--upper ${text}: no upper box is closed, so the upper section holds 0`);
-  throw new InvalidQuestion(`--upper ${text}: the closed upper boxes (${closed.join(",")}) cannot hold ${text} points together ` +
+  throw new InvalidQuestion(`--upper ${text}: the closed upper boxes (${closed.join(",")}) cannot hold ${text} point${total === 1 ? "" : "s"} together ` +
     "(box j holds a multiple of j from 0 to 5j)");
 }
 
