@@ -14,6 +14,16 @@ import { $, params, pct, points, say, showTiles, buildTiles, showDice } from "./
 
 const moveText = (mask) => formatMove(tilesOf(mask));
 
+/** The width of `text` as `svg` draws a label, in its own units; 0 where it is not drawn (hidden). */
+function textWidth(svg, text) {
+  const probe = document.createElementNS("http://www.w3.org/2000/svg", "text");
+  probe.textContent = text;
+  svg.append(probe);
+  const width = Math.ceil(probe.getBBox().width);
+  probe.remove();
+  return width;
+}
+
 export class Play extends GameMode {
   constructor(app) {
     super(app, "play", { section: "play", tiles: "play-tiles", dice: "dice", roll: "roll", rollOne: "roll-one", confirm: "confirm",
@@ -41,6 +51,8 @@ export class Play extends GameMode {
       this.restart(`Replay seed ${this.seed} from the start?`, "Replay seed", () => this.start(this.seed));
     });
     $("play-hint").addEventListener("click", () => this.toggleHints());
+    // Drawn again when shown or resized: its labels are measured (renderChart), and a hidden chart measures none.
+    new ResizeObserver(() => this.renderChart()).observe($("chart"));
     $("log").addEventListener("click", (event) => {
       const button = event.target.closest("[data-entry]");
       if (button) this.openInCoach(this.game.history[Number(button.dataset.entry)]);
@@ -365,8 +377,9 @@ export class Play extends GameMode {
 
   renderChart() {
     const svg = $("chart");
-    // on a phone the labels are drawn larger (style.css): a wider left margin holds "100%"
-    const W = 600, H = 200, L = matchMedia("(max-width: 480px)").matches ? 60 : 44, R = 12, T = 12, B = 24;
+    // The labels' size depends on the screen (style.css) and their width on the font: measured, so the left
+    // margin holds "100%" and a turn's label goes where it fits.
+    const W = 600, H = 200, L = Math.max(44, textWidth(svg, "100%") + 12), R = 12, T = 12, B = 24;
     const n = this.points.length;
     const x = (i) => L + (n > 1 ? (i * (W - L - R)) / (n - 1) : 0);
     const y = (v) => T + (1 - v) * (H - T - B);
@@ -379,9 +392,9 @@ export class Play extends GameMode {
     this.points.forEach((p, i) => {
       if (i && p.kind === "turn") {
         parts.push(`<line class="turn-line" x1="${x(i)}" x2="${x(i)}" y1="${T}" y2="${H - B}"/>`);
-        // Beside the line, on its left when there is no room on its right (the label is about 64 units wide).
-        const left = x(i) + 4 + 70 > W - R;
-        parts.push(`<text x="${left ? x(i) - 4 : x(i) + 4}" y="${H - 8}"${left ? ' text-anchor="end"' : ""}>player ${PLAYER_WORDS[p.player - 1]}</text>`);
+        // Beside the line, on its left when there is no room on its right.
+        const label = `player ${PLAYER_WORDS[p.player - 1]}`, left = x(i) + 4 + textWidth(svg, label) > W - R;
+        parts.push(`<text x="${left ? x(i) - 4 : x(i) + 4}" y="${H - 8}"${left ? ' text-anchor="end"' : ""}>${label}</text>`);
       }
       line.push(`${x(i).toFixed(1)},${y(p.chance).toFixed(1)}`);
     });
