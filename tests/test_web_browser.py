@@ -248,9 +248,15 @@ def test_play_a_seeded_game_to_the_end(open_page, table):
     assert feedback and feedback[0].startswith(("Not optimal", "Optimal"))
     assert all(text.startswith("Optimal") for text in feedback[1:]), feedback
     assert feedback[0].startswith("Not optimal")  # this seed's first roll has a worse move to blunder with
-    assert "giving away" in feedback[0] and state["lost"] > 0
+    # One word for what a move gives up, in the games page's form: "cost", never "gave away" or "loss".
+    cost = "cost %.2f percentage points of winning chance" % (100 * state["lost"])
+    assert state["lost"] > 0 and cost in feedback[0] and "the table's [" in feedback[0], feedback[0]
     summary = page.inner_text("#summary")
     assert page.is_visible("#summary") and ("Your moves: %d, optimal %d" % (state["moves"], state["optimal"])) in summary
+    assert "Your moves " + cost + " in all" in summary, summary
+    words = page.inner_text("#play").lower()
+    assert "cost %.2f percentage points (best [" % (100 * state["lost"]) in words
+    assert not any(word in words for word in ("gave away", "giving away", "loss")), words
     assert int(page.get_attribute("#chart", "data-points")) == len(state["chances"]) >= 3
     assert page.locator("#chart polyline").count() == 1
     assert "seed=12345" in page.url
@@ -517,7 +523,8 @@ def test_solo_a_seeded_game_by_clicks(open_page, solo_tables):
 
     state, feedback, choices = play_solo(page, solo, "shut", blunder_once=True)
     assert state["over"] and state["moves"] == len(feedback) >= 2
-    assert feedback[0].startswith("Not optimal") and "percentage points of shutting chance" in feedback[0]
+    assert feedback[0].startswith("Not optimal: [") and " cost " in feedback[0] and "the table's [" in feedback[0]
+    assert "percentage points of shutting chance" in feedback[0]
     assert all(text.startswith("Optimal") for text in feedback[1:]), feedback
     assert state["cost"] == state["costs"][0] > 0
     summary = page.inner_text("#solo-summary")

@@ -233,7 +233,7 @@ function pigPart(getTable, openInCoach) {
         costliest.length ? el("p", {}, "The costliest decisions:") : null,
         costliest.length ? el("ol", { class: "log", id: "pig-costliest" }, ...costliest.map(([d, n]) => row(d, n, { "data-decision": n }))) : null,
         el("details", { id: "pig-every-decision" }, el("summary", {}, `Every decision (${decisions.length}), with its cost in chance to win`),
-          el("p", { class: "hint" }, "A decision's cost is the chance to win it gave away against the table's choice, as " +
+          el("p", { class: "hint" }, "A decision's cost is how much less chance to win it leaves than the table's choice, as " +
             "ShutTheBox pig --options I J K prints it (I: your banked score, J: the computer's, K: the turn total)."),
           el("ol", { class: "log", id: "pig-decisions" }, ...decisions.map((d, n) => row(d, n, { "data-decision": n })))),
       ];

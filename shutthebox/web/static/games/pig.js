@@ -111,7 +111,7 @@ export function mount(section, ctx) {
     choicesTable.dataset.line = a.line;
     if (!a.choices.length) { choicesTable.replaceChildren(); return; }
     choicesTable.replaceChildren(
-      el("caption", {}, "Each choice's chance to win, and what it gives away against the best"),
+      el("caption", {}, "Each choice's chance to win, and what it costs against the best"),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Choice"), el("th", { scope: "col" }, "Chance to win"),
         el("th", { scope: "col" }, "Cost against the best"))),
       el("tbody", {}, ...a.choices.map((x) => el("tr", { class: x.optimal ? "best" : null, "data-choice": x.choice,

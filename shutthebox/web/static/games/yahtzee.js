@@ -113,10 +113,10 @@ export function mount(section, ctx) {
   const startLine = el("p", { class: "answer-start", id: "yahtzee-start", "data-answer": "" });
   const optionRows = el("tbody");
   const options = el("table", { class: "moves yahtzee-options", id: "yahtzee-options", hidden: true },
-    el("caption", {}, "Every choice, best first: the expected points to come after it and its loss against the best " +
+    el("caption", {}, "Every choice, best first: the expected points to come after it and its cost against the best " +
       "(highlighted: optimal, as good as the best)"),
     el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Choice"), el("th", { scope: "col", class: "num" }, "Expected"),
-      el("th", { scope: "col", class: "num" }, "Loss"))), optionRows);
+      el("th", { scope: "col", class: "num" }, "Cost"))), optionRows);
   return mountDiceGame(section, ctx, {
     id, title, noun: "boxes", names: CATEGORIES, cardOf, tableSpec, answer,
     own: (params, card, update) => (own = ownFields(params, card, update)),

@@ -369,7 +369,7 @@ export class Coach {
     moves.append(el("caption", { class: "hint", text: `${count} legal move${count > 1 ? "s" : ""} for roll ${answer.roll}, best first` }),
       el("tr", {}, el("th", { text: "Close" }), el("th", { text: "Leaves", class: "hide-narrow" }),
         el("th", { class: "num", text: "Wins" }), el("th", { class: "num", text: "Expected wins" }),
-        el("th", { class: "num", text: "vs best (points)" })));
+        el("th", { class: "num", text: "Cost (points)" })));
     for (const m of answer.moves) {
       const loss = top - m.value;
       moves.append(el("tr", { class: m.best ? "best" : "", "data-move": m.tiles.join("") },
@@ -377,7 +377,7 @@ export class Coach {
         el("td", { text: m.after || "shut!", class: "hide-narrow" }),
         el("td", { class: "num" }, pct(m.value), el("span", { class: "bar", style: `width:${(m.value * 3).toFixed(2)}rem` })),
         el("td", { class: "num", "data-value": String(m.value), text: sixDecimals(m.value) }),
-        el("td", { class: `num${loss > 0 ? " loss" : ""}`, text: m.best ? "best" : loss > 0 ? `−${(loss * 100).toFixed(2)}` : "equal" })));
+        el("td", { class: `num${loss > 0 ? " loss" : ""}`, text: m.best ? "best" : loss > 0 ? (loss * 100).toFixed(2) : "equal" })));
     }
   }
 

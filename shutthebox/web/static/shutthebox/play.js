@@ -225,10 +225,10 @@ export class Play extends GameMode {
         mistake = true;
         this.lost += loss;
         this.mistakes.push({ position: this.game.board.positionText(entry.position), roll: entry.roll, move, best, loss });
-        fb.textContent = `Not optimal: ${moveText(best)} was best (${pct(bestValue)}); ${moveText(move)} leaves you ${pct(value)}, ` +
-          `giving away ${points(loss)}.`;
+        fb.textContent = `Not optimal: ${moveText(move)} cost ${points(loss)} of winning chance; ` +
+          `the table's ${moveText(best)} gives you ${pct(bestValue)}, against ${pct(value)}.`;
         fb.className = "feedback mistake";
-        text += `, gave away ${points(loss)} (best ${moveText(best)}).`;
+        text += `, cost ${points(loss)} (best ${moveText(best)}).`;
       }
       fb.dataset.loss = String(loss);
     } else {
@@ -290,8 +290,8 @@ export class Play extends GameMode {
     const start = this.points.length && this.points[0].kind === "start" ? ` Your chance of winning at the start was ${pct(this.points[0].chance)}.` : "";
     const moves = this.moves ? `Your moves: ${this.moves}, optimal ${this.optimal}.` : "You made no move: the dice decided.";
     const lost = this.mistakes.length
-      ? ` You gave away ${points(this.lost)} of winning chance in all; the largest: ${this.worst()}.`
-      : this.moves ? " You gave away no winning chance: perfect play." : "";
+      ? ` Your moves cost ${points(this.lost)} of winning chance in all; the largest: ${this.worst()}.`
+      : this.moves ? " They cost nothing: perfect play." : "";
     summary.append(el("h2", { text: head }), el("p", { text: scores + start }), el("p", { text: moves + lost }),
       el("p", { class: "hint", text: `Seed ${g.seed}: Replay seed plays the same dice again.` }),
       // New game beside the summary too: on a phone the one at the top is a long way up

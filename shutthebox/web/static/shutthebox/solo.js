@@ -274,8 +274,8 @@ export class Solo extends GameMode {
     } else {
       this.cost += cost;
       this.mistakes.push({ position: this.game.board.positionText(entry.position), roll: entry.roll, move, best, cost });
-      fb.textContent = `Not optimal: ${moveText(best)} was best (${what} ${valueText(bestValue, objective)}); ` +
-        `${moveText(move)} leaves ${valueText(value, objective)}, costing ${costText(cost, objective)}.`;
+      fb.textContent = `Not optimal: ${moveText(move)} cost ${costText(cost, objective)}; ` +
+        `the table's ${moveText(best)} gives ${valueText(bestValue, objective)}, against ${valueText(value, objective)}.`;
       fb.className = "feedback mistake";
       text += `, cost ${costText(cost, objective)} (best ${moveText(best)}).`;
     }
@@ -371,7 +371,7 @@ export class Solo extends GameMode {
     moves.hidden = !this.hints || !t || !g || !g.mask || g.over || this.awaiting === "rolling";
     if (moves.hidden) return;
     const head = objective === "score" ? "Expected score" : "Chance to shut";
-    const vs = objective === "score" ? "vs best (score)" : "vs best (points)";
+    const vs = objective === "score" ? "Cost (score)" : "Cost (points)";
     if (this.awaiting === "move") {
       const answer = g.hint(); // the turn controller's hint, as in Play
       moves.append(el("caption", { class: "hint", text: `${answer.moves.length} legal move${answer.moves.length > 1 ? "s" : ""} for roll ${g.roll}, best first` }),
@@ -383,7 +383,7 @@ export class Solo extends GameMode {
           el("td", { text: m.after || "shut!", class: "hide-narrow" }),
           el("td", { class: "num", "data-value": String(m.value), text: valueText(m.value, objective) }),
           el("td", { class: `num${m.cost > 0 ? " loss" : ""}`, text: m.best ? "best" : m.cost > 0 ?
-            (objective === "score" ? `+${amount(m.cost, 3)}` : `−${amount(m.cost * 100, 2)}`) : "equal" })));
+            (objective === "score" ? amount(m.cost, 3) : amount(m.cost * 100, 2)) : "equal" })));
       }
       return;
     }
