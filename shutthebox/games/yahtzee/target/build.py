@@ -16,19 +16,25 @@ FULL = (ALL, 0, OPEN)  # the whole game's start: every box open, nothing scored
 NOWHERE = 2**32 - 1  # the position of a state a reduced table does not hold
 
 
-def unsure_indexes(values) -> list:
+def unsure_indexes(values, chunk: int = 1 << 22) -> list:
     """The indexes of the stored chances within their error bound of a 6-decimal rounding midpoint (refused
-    when asked); the build fails if there are many, or if any other could print wrong."""
-    scaled = values * 1e6
-    distance = np.abs(scaled - np.floor(scaled) - 0.5) * 1e-6
-    bound = values * ERROR_BOUND + ABSOLUTE_BOUND
-    unsure = np.flatnonzero(distance <= bound)
-    if len(unsure) > MAX_UNSURE:
-        raise AssertionError("yahtzee target: %d chances lie within their error bound of a rounding midpoint"
-                             % len(unsure))
-    rest = np.delete(values, unsure)
-    check_printing(rest, rest * ERROR_BOUND + ABSOLUTE_BOUND, "yahtzee target")
-    return unsure.tolist()
+    when asked); the build fails if there are many, if any other could print wrong, or if a chance lies
+    outside [CUT, 1]. A chunk at a time: the whole table's temporaries would double its memory."""
+    unsure = []
+    for start in range(0, len(values), chunk):
+        part = values[start:start + chunk]
+        if not ((part >= CUT) & (part <= 1)).all():
+            raise AssertionError("yahtzee target: a stored chance outside [CUT, 1]")
+        scaled = part * 1e6
+        distance = np.abs(scaled - np.floor(scaled) - 0.5) * 1e-6
+        near = np.flatnonzero(distance <= part * ERROR_BOUND + ABSOLUTE_BOUND)
+        unsure.extend((near + start).tolist())
+        if len(unsure) > MAX_UNSURE:
+            raise AssertionError("yahtzee target: over %d chances lie within their error bound of a rounding "
+                                 "midpoint" % MAX_UNSURE)
+        rest = np.delete(part, near)
+        check_printing(rest, rest * ERROR_BOUND + ABSOLUTE_BOUND, "yahtzee target")
+    return unsure
 
 
 def solve_table(joker: str, start: tuple = FULL, progress=True, workers=None, cluster=None) -> bytes:
@@ -37,8 +43,6 @@ def solve_table(joker: str, start: tuple = FULL, progress=True, workers=None, cl
     its blocks run (engine/layers.py; ``SHUTTHEBOX_WORKERS``, ``SHUTTHEBOX_CLUSTER``), the same bytes."""
     start = tuple(int(part) for part in start)
     ids, n, values = solve(joker, start, progress, workers, cluster)
-    if not ((values >= CUT) & (values <= 1)).all():
-        raise AssertionError("yahtzee target: a stored chance outside [CUT, 1]")
     unsure = unsure_indexes(values)
     offsets = np.zeros(len(ids) + 1, dtype=np.int64)
     np.cumsum(n, out=offsets[1:])
@@ -52,6 +56,7 @@ def solve_table(joker: str, start: tuple = FULL, progress=True, workers=None, cl
     arrays = {"position": pack_array(position.tobytes(), "<u4", (len(position),)),
               "offsets": pack_array(offsets.astype("<u4").tobytes(), "<u4", (len(offsets),)),
               "chance": pack_array(values.astype("<f8", copy=False).tobytes(), "<f8", (len(values),))}
+    del values  # its bytes are in ``arrays``: the file's bytes are made next
     # Text, not floats: the header stays free of types a question would need struct for.
     fields = {"error_bound": "%g" % ERROR_BOUND, "absolute_bound": "%g" % ABSOLUTE_BOUND, "cut": "%r" % CUT,
               "tie": "%g" % TIE, "start": "%d,%d,%d" % start, "unsure": ",".join(map(str, unsure))}
