@@ -12,9 +12,10 @@ from ..rules import rules_of as yazy_rules_of
 GAME = "yazy-duel"
 # The most each category scores (rules.score at its best roll).
 BEST = (5, 10, 15, 20, 25, 30, 30, 30, 25, 40, 50)
-# CPU seconds a (state, lead) column costs on one core of the build machine, rounded up (measured on the
-# six-category games ones..sixes and sixes..yazy: 26 and 19 microseconds, a loaded machine).
-SECONDS_PER_COLUMN = 30e-6
+# CPU seconds a (state, lead) column costs on one core of the build machine, rounded up (measured: 12.9
+# microseconds on the nine-category game threes..yazy, 19 to 26 on six- to eight-category games while the
+# machine was loaded).
+SECONDS_PER_COLUMN = 20e-6
 
 
 def rules_of(fields: dict):
