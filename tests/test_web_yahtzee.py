@@ -37,7 +37,7 @@ from shutthebox.games.yahtzee.table import load
 from shutthebox.games.yahtzee.turn import decimal
 
 from serving import COMMAND, ROOT, Mulberry32, screenshot
-from test_web_yazy import pips, spoken, unfold
+from test_web_yazy import pips, sheet_of, spoken, unfold
 
 STATIC = os.path.join(ROOT, "shutthebox", "web", "static")
 NODE = shutil.which("node")
@@ -421,12 +421,31 @@ def check_joker(page, card, box, dice, decided):
         assert len(state_of(page)["decisions"]) == decided
 
 
+def check_sheet(page, card, boxes, upper_bonus, bonuses, total):
+    """The score sheet after a box is scored: each box's points as scored (open ones none yet), the upper
+    total against 63 and the bonus to go, paid or out of reach (five of each open upper box's face at
+    most), the Yahtzee bonuses and the lower and game totals, all worked out here from Scored."""
+    sheet = sheet_of(page, "yahtzee")
+    assert sheet["parts"] == [list(CATEGORIES[:6]), list(CATEGORIES[6:])]
+    assert {name: points for name, points in sheet["boxes"].items() if not card >> CATEGORIES.index(name) & 1} == \
+        {CATEGORIES[c]: str(p) for c, p in boxes.items()}
+    upper = sum(p for c, p in boxes.items() if c < 6)
+    reach = upper + sum(5 * (c + 1) for c in range(6) if card >> c & 1)
+    assert sheet["rows"] == {
+        "Upper total": "%d of 63" % upper,
+        "Bonus 35 at 63": "+35" if upper_bonus else "%d to go" % (63 - upper) if reach >= 63 else "out of reach",
+        "Yahtzee bonus": "%d × 100" % bonuses if bonuses else "0",
+        "Lower total": str(sum(boxes.values()) - upper),
+        "Total": str(total)}
+    assert (upper >= 63) == bool(upper_bonus) and total == sum(boxes.values()) + upper_bonus + 100 * bonuses
+
+
 def play_by_keyboard(page, table, seed):
     """Play the seeded game shown to its end by keys only, checking the dice, each decision's loss and
     the total; -> (decisions as (review line, loss), total, Yahtzees scored on a filled yahtzee box)."""
     rng = Mulberry32(seed)
     card, upper, box, total, turn = ALL, 0, OPEN, 0, 0
-    decisions, jokers = [], 0
+    decisions, jokers, boxes, upper_bonus, bonuses = [], 0, {}, 0, 0
     while card:
         turn += 1
         page.keyboard.press("r")
@@ -449,10 +468,14 @@ def play_by_keyboard(page, table, seed):
                 press_box(page, words[1])
                 scored = Scored("official", card, upper, box, CATEGORIES.index(words[1]), tuple(sorted(dice)))
                 total += scored.total
+                boxes[CATEGORIES.index(words[1])] = scored.points
+                upper_bonus += scored.upper_bonus
+                bonuses += 1 if scored.yahtzee_bonus else 0
                 card, upper, box = scored.card, scored.upper, scored.box
                 check_feedback(page, move, loss)
                 assert page.evaluate("document.activeElement.id") == ("yahtzee-roll" if card else "yahtzee-new")
                 assert page.inner_text("#yahtzee-total") == "Total: %d" % total
+                check_sheet(page, card, boxes, upper_bonus, bonuses, total)
                 break
             lock(page, dice, [] if words[1] == "none" else [int(d) for d in words[1:]])
             page.keyboard.press("r")

@@ -252,6 +252,29 @@ def score_by_keyboard(page, name):
     page.keyboard.press("s" if name == "yazy" else "Enter")
 
 
+def sheet_of(page, game):
+    """The Play score sheet as shown: {row label: its value} for the totals and bonuses, and each box's points."""
+    return page.evaluate("""id => {
+        const sheet = document.getElementById(id + '-play-cats'), text = (node) => node.textContent.trim();
+        const rows = Object.fromEntries([...sheet.querySelectorAll('.sheet-sum')]
+            .map(row => [text(row.firstElementChild), text(row.lastElementChild)]));
+        const boxes = Object.fromEntries([...sheet.querySelectorAll('[data-cat]')].map(b => [b.dataset.cat, text(b.querySelector('.points'))]));
+        const parts = [...sheet.querySelectorAll('.sheet-part')].map(p => [...p.querySelectorAll('[data-cat]')].map(b => b.dataset.cat));
+        return { rows, boxes, parts };
+    }""", game)
+
+
+def check_sheet(page, scored):
+    """The score sheet at a game's end: ones to sixes above, the rest below, each box's points as scored
+    and each section's total worked out here from the rules' own points."""
+    sheet = sheet_of(page, "yazy")
+    assert sheet["parts"] == [list(CATEGORIES[:6]), list(CATEGORIES[6:])]
+    assert sheet["boxes"] == {CATEGORIES[c]: str(p) for c, p in scored.items()}
+    upper = sum(p for c, p in scored.items() if c < 6)
+    assert sheet["rows"] == {"Upper total": str(upper), "Lower total": str(sum(scored.values()) - upper),
+                             "Total": str(sum(scored.values()))}
+
+
 def check_feedback(page, move, cost):
     text = page.inner_text("#yazy-feedback")
     shown = spoken(move.split(" (")[0])
@@ -278,6 +301,7 @@ def test_a_seeded_game_played_by_clicks(open_page, table):
     total = sum(scored.values())
     assert state["total"] == total and page.inner_text("#yazy-total") == "Total: %d" % total
     assert {int(c): p for c, p in state["scores"].items()} == scored
+    check_sheet(page, scored)
     message = page.inner_text("#yazy-message")
     assert "your total is %d" % total in message and START in message
     costs = sum(d[4] for d in decisions)

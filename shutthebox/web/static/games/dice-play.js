@@ -24,12 +24,21 @@ const keptMask = (kept) => kept.reduce((mask, k, i) => mask | (k ? 1 << i : 0), 
  *   refusal(g, c) -> why box c cannot be scored now, or null, score(g, c) -> { total, words, say } (mutates
  *   the card), value(g) -> the table's value at the start of the turn, judge(g, move) -> { choice, best,
  *   value, cost, record, words } with move ["keep", kept dice] or ["score", c], hint(g) -> { say, choices },
- *   board(g) -> nodes beside the turn, total and seed, summary(g, cost), review(g) (optional),
- *   openInCoach(record) }
+ *   sheet(g, upper) -> the score sheet's own rows (optional; upper: the upper boxes' points):
+ *   { goal: the upper points a bonus needs, upper: [[label, value, id]] below the upper total, lower: the same
+ *   above the lower total }, summary(g, cost), review(g) (optional), openInCoach(record) }
  */
+
+/** The boxes of the upper section: ones to sixes, the first six of both games. */
+const UPPER_BOXES = 6;
+
+/** A row of the score sheet: its label, and its value at the right. */
+const sheetRow = ([label, value, id], cls = "sheet-sum") => el("p", { class: cls, ...(id ? { id } : {}) },
+  el("span", {}, label), el("span", { class: "points" }, String(value)));
+
 function dicePart(rules) {
   const { id, boxes, word } = rules;
-  let play, rollButton, dieButtons, boxButtons, boxGrid, board, selected = 0;
+  let play, rollButton, dieButtons, boxButtons, boxGrid, board, upperFoot, lowerFoot, sheetTotal, selected = 0;
   const over = "The game is over: press New game (N).";
   const turnNumber = (g) => boxes.length - boxes.filter((_, c) => (rules.open(g) >> c) & 1).length + 1;
   const select = (c) => { selected = c; mark(); };
@@ -62,7 +71,15 @@ function dicePart(rules) {
         onfocus: () => { const g = play.game(); if (g && (rules.open(g) >> c) & 1) select(c); },
         onclick: () => play.act(SCORE + c) },
       el("span", { class: "name" }, spoken(name)), " ", el("span", { class: "points" }, "open")));
-      boxGrid = el("div", { class: "yazy-cats", id: `${id}-play-cats`, role: "group", "aria-label": `${word}es: press one to score it` }, ...boxButtons);
+      // The card as a score sheet: the upper section with its total (and the bonus's progress), the lower
+      // section with its total, the game's total; the boxes stay one group for the arrow keys.
+      upperFoot = el("div", { class: "sheet-foot" });
+      lowerFoot = el("div", { class: "sheet-foot" });
+      sheetTotal = el("div", { class: "sheet-foot" });
+      const part = (title, buttons, foot) => el("div", { class: "sheet-part" }, el("h3", { class: "sheet-head" }, title), ...buttons, foot);
+      boxGrid = el("div", { class: "score-sheet", id: `${id}-play-cats`, role: "group", "aria-label": `${word}es: press one to score it` },
+        el("div", { class: "sheet-parts" }, part("Upper section", boxButtons.slice(0, UPPER_BOXES), upperFoot),
+          part("Lower section", boxButtons.slice(UPPER_BOXES), lowerFoot)), sheetTotal);
       return { board: el("div", {}, board, el("div", { class: "yazy-dice", id: `${id}-play-dice`, role: "group",
         "aria-label": "Dice: press one to keep it or roll it again" }, ...dieButtons)),
       items: dieButtons, groups: [dieButtons, boxButtons], controls: [rollButton], below: [boxGrid] };
@@ -151,8 +168,8 @@ function dicePart(rules) {
       board.replaceChildren(
         el("span", { id: `${id}-turn` }, g.over ? "Game over" : `Turn ${turnNumber(g)} of ${boxes.length}`),
         el("span", { id: `${id}-rerolls` }, `Rerolls left: ${g.dice ? g.rerolls : REROLLS}`),
-        el("span", { id: `${id}-total` }, `Total: ${g.total}`), ...(rules.board ? rules.board(g) : []),
-        el("span", { class: "seed" }, `Seed ${g.seed}`));
+        el("span", { id: `${id}-total` }, `Total: ${g.total}`), el("span", { class: "seed" }, `Seed ${g.seed}`));
+      renderSheet(g);
       dieButtons.forEach((b, i) => {
         const d = g.dice ? g.dice[i] : null;
         b.dataset.face = d ?? "";
@@ -200,6 +217,19 @@ function dicePart(rules) {
   }
 
   function say(text) { play.say(text); }
+
+  /** The sheet's totals: each section's points, the rules' own rows (bonuses), the game's total. */
+  function renderSheet(g) {
+    const sum = (from, to) => boxes.slice(from, to).reduce((total, _, i) => total + (g.scores[from + i] ?? 0), 0);
+    const upper = sum(0, UPPER_BOXES), own = rules.sheet ? rules.sheet(g, upper) : { upper: [], lower: [] };
+    upperFoot.replaceChildren(
+      sheetRow(["Upper total", own.goal ? `${upper} of ${own.goal}` : upper, `${id}-upper-total`]),
+      ...(own.goal ? [el("progress", { class: "track", max: String(own.goal), value: String(Math.min(upper, own.goal)), "aria-hidden": "true" })] : []),
+      ...own.upper.map((row) => sheetRow(row)));
+    lowerFoot.replaceChildren(...own.lower.map((row) => sheetRow(row)),
+      sheetRow(["Lower total", sum(UPPER_BOXES, boxes.length), `${id}-lower-total`]));
+    sheetTotal.replaceChildren(sheetRow(["Total", g.total, `${id}-sheet-total`], "sheet-sum sheet-total"));
+  }
 
   /** Keep die i (0-4) or roll it again. */
   function keep(g, i) {

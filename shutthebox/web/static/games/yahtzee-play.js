@@ -7,7 +7,7 @@ import { sixDecimals } from "../lib/notation.js";
 import { el, plural } from "../lib/ui.js";
 import { coachRow } from "./ui.js";
 import { DicePlay, sorted, spoken } from "./dice-play.js";
-import { ALL, CATEGORIES, FIFTY, OPEN, UPPER_GOAL, boxChoices, scored, stateIndex, stateWords } from "./yahtzee-rules.js";
+import { ALL, CATEGORIES, FIFTY, OPEN, SIXES, UPPER_BONUS, UPPER_GOAL, YAHTZEE_BONUS, boxChoices, scored, stateIndex, stateWords } from "./yahtzee-rules.js";
 import { optionsOf, turnOf } from "./yahtzee-turn.js";
 
 const sameMove = (a, b) => a[0] === b[0] && String(a[1]) === String(b[1]);
@@ -64,10 +64,13 @@ const yahtzeeRules = (table, coach) => {
       return { say: `Hint: ${found.best} (${found.value} expected points to come).`,
         choices: found.choices.map((c) => ({ text: c.text, value: c.value, cost: c.lossFloat, costWords: `cost ${c.loss}` })) };
     },
-    board: (g) => [
-      el("span", { id: "yahtzee-upper" }, `Upper: ${g.upper} of ${UPPER_GOAL}${g.upperBonus ? ` (+${g.upperBonus})` : ""}`),
-      el("span", { id: "yahtzee-holds" }, `Yahtzee box: ${g.box === OPEN ? "open" : g.box === FIFTY ? "50" : "0"}` +
-        `${g.yahtzeeBonuses ? `, ${g.yahtzeeBonuses} x 100 bonus` : ""}`)],
+    sheet(g, upper) {
+      // the most the open upper boxes can still add: five of their face each
+      const reach = upper + CATEGORIES.slice(0, SIXES + 1).reduce((most, _, c) => most + ((g.card >> c) & 1 ? 5 * (c + 1) : 0), 0);
+      const bonus = g.upperBonus ? `+${g.upperBonus}` : reach >= UPPER_GOAL ? `${UPPER_GOAL - upper} to go` : "out of reach";
+      return { goal: UPPER_GOAL, upper: [[`Bonus ${UPPER_BONUS} at ${UPPER_GOAL}`, bonus, "yahtzee-upper-bonus"]],
+        lower: g.joker === "none" ? [] : [["Yahtzee bonus", g.yahtzeeBonuses ? `${g.yahtzeeBonuses} × ${YAHTZEE_BONUS}` : "0", "yahtzee-bonus"]] };
+    },
     summary(g) {
       const diff = g.total - g.start, lost = g.decisions.reduce((sum, d) => sum + d.loss, 0);
       return `Game over: your total is ${g.total}. Optimal play expects ${sixDecimals(g.start)} points from the start ` +
