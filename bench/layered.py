@@ -3,6 +3,7 @@
 
     python3 bench/layered.py                  # workers 1 and 2 (needs the cluster extra for 2)
     python3 bench/layered.py --workers 1,2,4
+    python3 bench/layered.py --duel 6        # two-player yazy of the last 6 categories instead
 
 The job is yazy's target table (``yazy --target``: T(set, x) for the 2^11 sets of open categories
 and the 281 targets) solved as a layered job: layer k holds the sets of k open categories, in blocks
@@ -90,8 +91,12 @@ def table_of(result) -> np.ndarray:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--workers", default="1,2", help="worker counts to time, comma-separated (default 1,2)")
+    parser.add_argument("--duel", type=int, metavar="N", help="time instead two-player yazy of the last N categories "
+                        "(games/yazy/duel/solver.py's job), its bytes compared between the worker counts")
     args = parser.parse_args(argv)
     counts = [int(word) for word in args.workers.split(",")]
+    if args.duel:
+        return duel(args.duel, counts)
     import layered  # this script by its module name: the workers find solve_block by it, not in __main__
 
     started = time.perf_counter()
@@ -107,6 +112,26 @@ def main(argv=None) -> int:
         print("layered, %d worker%s: %.1f s, speed-up %.2f, bytes %s" % (
             count, "" if count == 1 else "s", seconds, first / seconds, "equal" if same else "DIFFER"))
         if not same:
+            return 1
+    print("load average at the end: %.2f %.2f %.2f" % os.getloadavg())
+    return 0
+
+
+def duel(size: int, counts) -> int:
+    from shutthebox.games.yazy.duel import solver
+
+    cats = ALL ^ ((1 << (len(CATEGORIES) - size)) - 1)
+    first = reference = None
+    for count in counts:
+        started = time.perf_counter()
+        result = solver.solve(cats, workers=count, progress=False, serial_seconds=0, checkpoint=None)
+        seconds = time.perf_counter() - started
+        data = [block.tobytes() for layer in result for block in layer]
+        reference, first = reference or data, first or seconds
+        print("two-player yazy, the last %d categories, %d worker%s: %.1f s, speed-up %.2f, bytes %s" % (
+            size, count, "" if count == 1 else "s", seconds, first / seconds, "equal" if data == reference
+            else "DIFFER"))
+        if data != reference:
             return 1
     print("load average at the end: %.2f %.2f %.2f" % os.getloadavg())
     return 0
