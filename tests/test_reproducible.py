@@ -43,6 +43,14 @@ ALLOWED = {
     ("shutthebox/games/yazy/solver.py", "solve", "sum"): "open_.sum() counts a boolean mask: an integer, exact",
     ("shutthebox/games/toggle/solver.py", "evaluate", "linalg"): "evaluate() (a fixed policy's values by a LAPACK "
                                                                  "solve) is not called by the build",
+    # Where rows of varying length start in a flat array: running sums of integer lengths, exact in any order.
+    **{(module, function, "cumsum"): "row offsets: a running sum of integer lengths, exact"
+       for module, function in (("shutthebox/games/yazy/duel/build.py", "arrays"),
+                                ("shutthebox/games/yazy/duel/solver.py", "solve_block"),
+                                ("shutthebox/games/yazy/duel/solver.py", "padded_rows"),
+                                ("shutthebox/games/yahtzee/target/build.py", "solve_table"),
+                                ("shutthebox/games/yahtzee/target/solver.py", "__init__"),
+                                ("shutthebox/games/yahtzee/target/solver.py", "solve"))},
 }
 
 
