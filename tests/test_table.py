@@ -103,7 +103,9 @@ def damaged_files():
     no_arrays = encode("two-player", Rules(tiles=3).as_dict(), {}, generator="test")
     wrong_game = encode("poker", Rules().as_dict(), two_player_arrays(solve_two_player(Rules(tiles=2))),
                         generator="test")
-    future = with_crc(bytes(data[:-4]).replace(b"\xa6format\x92\x01\x01", b"\xa6format\x92\x02\x00"))
+    version = msgpack.packb("format") + msgpack.packb([table_format.FORMAT_MAJOR, table_format.FORMAT_MINOR])
+    assert data.count(version) == 1
+    future = with_crc(bytes(data[:-4]).replace(version, msgpack.packb("format") + msgpack.packb([2, 0])))
     return {
         "empty": (b"", "not a ShutTheBox table"),
         "not a table": (b'{"json": true}', "not a ShutTheBox table"),
@@ -129,6 +131,56 @@ def test_a_bad_table_is_refused_with_the_path_and_the_fix(case, tmp_path):
     result = run("--table", str(path), "--one", "--expect", "12")
     assert result.returncode == 3 and result.stdout == ""
     assert result.stderr.count("\n") == 1 and str(path) in result.stderr and "Traceback" not in result.stderr
+
+
+def _reencoded(block_size):
+    """The shipped standard table written again with blocks of ``block_size`` bytes."""
+    fields = msgpack.unpackb(bytes(shipped_bytes()), raw=False)
+    keys = list(fields)
+    own = {key: fields[key] for key in keys[keys.index("rules") + 1 : keys.index("header_crc32")]}
+    arrays = {name: {key: d[key] for key in ("dtype", "shape", "data")} for name, d in fields["arrays"].items()}
+    return encode(fields["game"], fields["rules"], arrays, generator=fields["generator"], fields=own,
+                  block_size=block_size), arrays
+
+
+@pytest.mark.parametrize("block_size", [4096, 8192, 65536])
+def test_every_allowed_block_size_reads_the_same_elements(block_size, tmp_path):
+    """Format 1.2: the reader takes each array's block size from its descriptor (65536: a 1.1 file's), and
+    every element read block by block is the one msgpack decodes at its place."""
+    from array import array
+
+    from shutthebox.engine.reader import read_table
+
+    data, arrays = _reencoded(block_size)
+    path = tmp_path / "standard.msgpack"
+    path.write_bytes(data)
+    assert {d["block_size"] for d in msgpack.unpackb(data)["arrays"].values()} == {block_size}
+    with read_table(str(path)) as table:
+        for name, spec in arrays.items():
+            expected = array(table_format.DTYPES[spec["dtype"]][0], spec["data"])
+            lazy = table.arrays[name]
+            step = max(1, len(expected) // 5000)  # every block's first and last elements, and many between
+            indices = sorted(set(range(0, len(expected), step)) | {
+                i for b in range(0, len(spec["data"]), block_size)
+                for i in (b // expected.itemsize, (b + block_size) // expected.itemsize - 1) if i < len(expected)})
+            assert [lazy[i] for i in indices] == [expected[i] for i in indices], name
+            assert table.whole(name).tolist() == expected.tolist(), name
+    assert shutthebox.load(str(path)).expect_one("123456789") == shutthebox.load().expect_one("123456789")
+
+
+@pytest.mark.parametrize("block_size", [2048, 12288, 65535])
+def test_a_block_size_out_of_the_format_is_refused(block_size, tmp_path):
+    why = "not a power of two from 4096 to 65536"
+    for written in (block_size, 2 * 65536):
+        with pytest.raises(ValueError, match=why):
+            _reencoded(written)
+    old = msgpack.packb("block_size") + msgpack.packb(4096)
+    data, _ = _reencoded(4096)
+    assert data.count(old) == 4 and len(msgpack.packb(block_size)) == len(msgpack.packb(4096))
+    path = tmp_path / "forged.msgpack"
+    path.write_bytes(with_crc(data[:-4].replace(old, msgpack.packb("block_size") + msgpack.packb(block_size))))
+    with pytest.raises(TableError, match="malformed descriptor for array e1 .block_size %d is %s" % (block_size, why)):
+        shutthebox.load(str(path)).expect_one("12")
 
 
 def test_a_damaged_array_is_refused_only_when_a_lookup_reads_it(tmp_path):
@@ -163,4 +215,5 @@ def test_magic_and_version_constants_match_the_document():
     assert '"%s"' % table_format.MAGIC in document
     title = re.match(r"# The ShutTheBox table format, version (\d+)\.(\d+)\n", document)
     assert title and tuple(map(int, title.groups())) == (table_format.FORMAT_MAJOR, table_format.FORMAT_MINOR)
-    assert "(%d) bytes" % table_format.BLOCK_SIZE in document
+    assert "a power of two from %d to %d" % (table_format.MIN_BLOCK_SIZE, table_format.MAX_BLOCK_SIZE) in document
+    assert "our writer writes %d" % table_format.BLOCK_SIZE in document

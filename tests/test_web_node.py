@@ -213,11 +213,8 @@ def test_node_reader_refuses_damaged_solo_tables(tmp_path):
         assert reason in done.stderr and done.stdout == "", (name, done.stderr)
 
 
-BLOCK_SIZE = 65536
-
-
 def _rewritten(path, change, header_crc=True):
-    """A copy of a format 1.1 table with its header changed by ``change(fields)``, every
+    """A copy of a table with its header changed by ``change(fields)``, every
     checksum made right again as FORMAT.md section 4 says: ``header_crc32`` of the bytes
     before it (none with ``header_crc=False``, as in format 1.0), each array's ``crc32``
     and ``block_crc32`` seeded with the CRC-32 H of the bytes before "arrays", and the
@@ -238,8 +235,9 @@ def _rewritten(path, change, header_crc=True):
     for descriptor in arrays.values():
         data = descriptor["data"]
         descriptor["crc32"] = zlib.crc32(data, seed)
-        descriptor["block_crc32"] = b"".join(zlib.crc32(data[start : start + BLOCK_SIZE], seed).to_bytes(4, "little")
-                                             for start in range(0, len(data), BLOCK_SIZE))
+        size = descriptor["block_size"]
+        descriptor["block_crc32"] = b"".join(zlib.crc32(data[start : start + size], seed).to_bytes(4, "little")
+                                             for start in range(0, len(data), size))
     body += packer.pack("arrays") + packer.pack(arrays) + b"\xa5crc32\xce"
     return body + zlib.crc32(body).to_bytes(4, "big")
 
@@ -332,14 +330,15 @@ def test_node_reader_verifies_the_array_checksums(table, tmp_path, array, offset
     key = data.index(msgpack.packb(array), data.index(b"\xa6arrays"))
     start = data.index(b"\xa4data", key) + 5
     start += {0xC4: 2, 0xC5: 3, 0xC6: 5}[data[start]]  # the bin header
-    length = len(msgpack.unpackb(bytes(data), raw=False)["arrays"][array]["data"])
+    descriptor = msgpack.unpackb(bytes(data), raw=False)["arrays"][array]
+    length = len(descriptor["data"])
     at = start + (offset if offset >= 0 else length + offset)
     data[at] ^= 0x40
     changed = tmp_path / "array.msgpack"
     changed.write_bytes(_with_trailing_crc(data))
     done = _run(str(changed), [["e1", "123456789"]])
     assert done.returncode == 3 and done.stdout == "", done.stdout
-    block = (at - start) // BLOCK_SIZE
+    block = (at - start) // descriptor["block_size"]
     assert "is damaged (checksum mismatch in array %s, block %d)" % (array, block) in done.stderr, done.stderr
 
 
@@ -387,6 +386,7 @@ CORPUS_BAD = {
     "header-bit.msgpack": "header checksum mismatch",
     "array-bit.msgpack": "checksum mismatch",
     "future-version.msgpack": "format version 2.0",
+    "block-size.msgpack": "block_size is not a power of two",
     "unknown-rules-key.msgpack": "the rule 'jokers'",
     "other-game.msgpack": "answers the game 'poker'",
 }
@@ -854,8 +854,9 @@ def _rewritten_fields(fields, change):
     for descriptor in arrays.values():
         data = descriptor["data"]
         descriptor["crc32"] = zlib.crc32(data, seed)
-        descriptor["block_crc32"] = b"".join(zlib.crc32(data[start : start + BLOCK_SIZE], seed).to_bytes(4, "little")
-                                             for start in range(0, len(data), BLOCK_SIZE))
+        size = descriptor["block_size"]
+        descriptor["block_crc32"] = b"".join(zlib.crc32(data[start : start + size], seed).to_bytes(4, "little")
+                                             for start in range(0, len(data), size))
     body += packer.pack("arrays") + packer.pack(arrays) + b"\xa5crc32\xce"
     return body + zlib.crc32(body).to_bytes(4, "big")
 

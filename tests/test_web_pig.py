@@ -144,8 +144,9 @@ def rewritten(path, change):
     for descriptor in arrays.values():
         data = descriptor["data"]
         descriptor["crc32"] = zlib.crc32(data, seed)
-        descriptor["block_crc32"] = b"".join(zlib.crc32(data[at : at + 65536], seed).to_bytes(4, "little")
-                                             for at in range(0, len(data), 65536))
+        size = descriptor["block_size"]
+        descriptor["block_crc32"] = b"".join(zlib.crc32(data[at : at + size], seed).to_bytes(4, "little")
+                                             for at in range(0, len(data), size))
     body += packer.pack("arrays") + packer.pack(arrays) + b"\xa5crc32\xce"
     return body + zlib.crc32(body).to_bytes(4, "big")
 

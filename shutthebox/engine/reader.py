@@ -2,7 +2,7 @@
 
 The reader trusts nothing it has not checked. At open it reads the header
 and verifies its CRC-32 before using any field of it; an array's bytes are
-read with ``pread`` one 64 KiB block at a time, when a lookup first needs
+read with ``pread`` one block at a time (its descriptor's ``block_size``), when a lookup first needs
 them, and each block is verified against its CRC-32 before a value is taken
 from it. Verified blocks are kept, so an answer always comes from verified
 bytes: a file rewritten in place while a process reads it is refused at the
@@ -23,7 +23,6 @@ from ..errors import TableError
 from .decode import Cursor
 from .format import (
     ARRAYS_KEY,
-    BLOCK_SIZE,
     CRC_TAIL,
     DTYPES,
     FORMAT_KEY,
@@ -31,8 +30,11 @@ from .format import (
     HEADER_CRC_KEY,
     MAGIC_PREFIX,
     REBUILD,
+    MAX_BLOCK_SIZE,
+    MIN_BLOCK_SIZE,
     block_count,
     element_count,
+    valid_block_size,
 )
 
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # opening a FIFO must not wait for a writer
@@ -98,11 +100,11 @@ class TableFile:
             return self._whole[name]
         except KeyError:
             pass
-        typecode, _, start, length, _, blocks = self._specs[name]
+        typecode, _, start, length, _, blocks, size = self._specs[name]
         raw = self._pread(start, length, name, "")
         view = memoryview(raw)
-        for block in range(block_count(length)):
-            self._verify(view[block * BLOCK_SIZE : (block + 1) * BLOCK_SIZE], blocks, block, name)
+        for block in range(block_count(length, size)):
+            self._verify(view[block * size : (block + 1) * size], blocks, block, name)
         typed = _typed(view, typecode)
         values = self.values_of(name)
         if values is not None:
@@ -152,11 +154,11 @@ class TableFile:
 
     def _block(self, name, block):
         """Block ``block`` of array ``name``, read, verified and typed."""
-        typecode, _, start, length, _, blocks = self._specs[name]
-        if not 0 <= block < block_count(length):
+        typecode, _, start, length, _, blocks, size = self._specs[name]
+        if not 0 <= block < block_count(length, size):
             raise IndexError("%s index out of range" % name)
-        begin = block * BLOCK_SIZE
-        raw = self._pread(start + begin, min(BLOCK_SIZE, length - begin), name, ", block %d," % block)
+        begin = block * size
+        raw = self._pread(start + begin, min(size, length - begin), name, ", block %d," % block)
         self._verify(raw, blocks, block, name)
         return _typed(memoryview(raw), typecode)
 
@@ -194,13 +196,13 @@ class _Arrays:
 
 
 class LazyArray:
-    """One array of a table, read and verified one 64 KiB block at a time."""
+    """One array of a table, read and verified one block at a time."""
 
     __slots__ = ("_owner", "_name", "_blocks", "_shift", "_mask", "_length")
 
     def __init__(self, owner, name):
-        typecode, shape, _, _, _, _ = owner._specs[name]
-        per_block = BLOCK_SIZE // DTYPES_BY_CODE[typecode]
+        typecode, shape, _, _, _, _, size = owner._specs[name]
+        per_block = size // DTYPES_BY_CODE[typecode]
         self._owner, self._name, self._blocks = owner, name, {}
         self._shift, self._mask = per_block.bit_length() - 1, per_block - 1
         self._length = element_count(shape)
@@ -378,19 +380,22 @@ def _array_specs(cursor, path, fix):
             if not all(type(dimension) is int and dimension >= 0 for dimension in shape):
                 raise ValueError("bad shape")
             start, end = fields["data"]
-            blocks = fields["block_crc32"]
-            if fields["block_size"] != BLOCK_SIZE or type(blocks) is not bytes:
+            blocks, size = fields["block_crc32"], fields["block_size"]
+            if type(blocks) is not bytes:
                 raise ValueError("no block checksums")
+            if not valid_block_size(size):
+                raise ValueError("block_size %r is not a power of two from %d to %d"
+                                 % (size, MIN_BLOCK_SIZE, MAX_BLOCK_SIZE))
         except (KeyError, TypeError, ValueError) as error:
             raise damaged(path, "has a malformed descriptor for array %s (%s)" % (name, error), fix) from None
         length = end - start
         if length != element_count(shape) * item_size:
             raise damaged(path, "has array %s of %d bytes, expected %d"
                           % (name, length, element_count(shape) * item_size), fix)
-        if len(blocks) != 4 * block_count(length):
+        if len(blocks) != 4 * block_count(length, size):
             raise damaged(path, "has %d block checksums for array %s, expected %d"
-                          % (len(blocks) // 4, name, block_count(length)), fix)
-        specs[name] = (typecode, shape, start, length, fields.get("crc32"), blocks)
+                          % (len(blocks) // 4, name, block_count(length, size)), fix)
+        specs[name] = (typecode, shape, start, length, fields.get("crc32"), blocks, size)
     return specs
 
 

@@ -1,7 +1,7 @@
 """A table file on a web host, read by HTTP ranges (query time, imported only for a URL).
 
 ``read_table("https://host/goat-g100.msgpack")`` reads the table the way it reads a file: the header
-through small windows, then each 64 KiB block a lookup needs, each verified by its CRC-32 (reader.py);
+through small windows, then each block a lookup needs, each verified by its CRC-32 (reader.py);
 here every ``pread`` is a ``Range`` request (standard library ``urllib`` only), and what came is kept. A
 host that answers a range with the whole file (200) is read from that body. docs/FORMAT.md section 7.1.
 """

@@ -28,7 +28,10 @@ from .format import (
     HEADER_CRC_ENTRY,
     MAGIC,
     MAGIC_KEY,
+    MAX_BLOCK_SIZE,
+    MIN_BLOCK_SIZE,
     RULES_KEY,
+    valid_block_size,
 )
 
 
@@ -83,11 +86,15 @@ def printed_floats(numerators, denominator: int) -> list[float]:
     return [printed_float(numerator, denominator) for numerator in numerators]
 
 
-def encode(game: str, rules: dict, arrays: dict, *, generator: str, fields: dict | None = None) -> bytes:
+def encode(game: str, rules: dict, arrays: dict, *, generator: str, fields: dict | None = None,
+           block_size: int = BLOCK_SIZE) -> bytes:
     """The whole file (docs/FORMAT.md): the header, ``fields`` (the game's own
     header fields, in order), the header checksum, the arrays with their
-    checksums, and the trailing CRC-32. ``arrays`` maps names to
-    :func:`pack_array` results."""
+    checksums (one per ``block_size`` bytes), and the trailing CRC-32.
+    ``arrays`` maps names to :func:`pack_array` results."""
+    if not valid_block_size(block_size):
+        raise ValueError("block_size %r: not a power of two from %d to %d" % (block_size, MIN_BLOCK_SIZE,
+                                                                                MAX_BLOCK_SIZE))
     header = {MAGIC_KEY: MAGIC, FORMAT_KEY: [FORMAT_MAJOR, FORMAT_MINOR], GENERATOR_KEY: generator,
               GAME_KEY: game, RULES_KEY: rules}
     header.update(fields or {})
@@ -105,11 +112,11 @@ def encode(game: str, rules: dict, arrays: dict, *, generator: str, fields: dict
     for name, spec in arrays.items():
         data = spec["data"]
         blocks = b"".join(
-            zlib.crc32(data[start : start + BLOCK_SIZE], header_crc).to_bytes(4, "little")
-            for start in range(0, len(data), BLOCK_SIZE)
+            zlib.crc32(data[start : start + block_size], header_crc).to_bytes(4, "little")
+            for start in range(0, len(data), block_size)
         )
         checked[name] = {"dtype": spec["dtype"], "shape": spec["shape"], "crc32": zlib.crc32(data, header_crc),
-                         "block_size": BLOCK_SIZE, "block_crc32": blocks, "data": data}
+                         "block_size": block_size, "block_crc32": blocks, "data": data}
     parts.append(packer.pack(ARRAYS_KEY))
     parts.append(packer.pack(checked))
     parts.append(CRC_TAIL)

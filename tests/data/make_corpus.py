@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import os
 import sys
+import zlib
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
@@ -39,6 +40,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(HERE)))
 import msgpack  # noqa: E402
 
 from shutthebox import registry  # noqa: E402
+from shutthebox.engine.format import FORMAT_MAJOR, FORMAT_MINOR  # noqa: E402
 from shutthebox.engine.writer import encode  # noqa: E402
 
 # The small good tables, by game of the registry: corpus file name -> the game's own name of the
@@ -88,6 +90,18 @@ def _offset_of(data: bytes, needle: bytes, after: int = 0) -> int:
     return data.index(needle, after)
 
 
+def _replaced(data: bytes, old: bytes, new: bytes) -> bytes:
+    """``data`` with its one ``old`` replaced by ``new`` (a damaged copy that is not damaged is an error)."""
+    if data.count(old) != 1:
+        raise SystemExit("make_corpus.py: %r is not in the table once" % old)
+    return data.replace(old, new)
+
+
+def _with_trailing_crc(data: bytes) -> bytes:
+    """``data`` with its trailing CRC-32 made right: only the header or array checksums can tell."""
+    return data[:-4] + zlib.crc32(data[:-4]).to_bytes(4, "big")
+
+
 def bad(tables: dict) -> dict:
     """name -> bytes of damaged tables, each named for what is wrong; all made from the two-player one."""
     base = tables["two-player-t4.msgpack"]
@@ -95,6 +109,8 @@ def bad(tables: dict) -> dict:
     tiles_at = _offset_of(base, msgpack.packb("tiles")) + len(msgpack.packb("tiles"))
     e1 = _offset_of(base, msgpack.packb("e1"))
     data_at = _offset_of(base, msgpack.packb("data"), e1) + len(msgpack.packb("data")) + 2  # bin8 header
+    block_at = _offset_of(base, msgpack.packb("block_size"), e1) + len(msgpack.packb("block_size"))
+    block_size = msgpack.unpackb(base, raw=False)["arrays"]["e1"]["block_size"]
     arrays = {name: {"dtype": "<f8", "shape": [1], "data": b"\0" * 8} for name in ("x",)}
     return {
         "empty.msgpack": b"",
@@ -103,8 +119,11 @@ def bad(tables: dict) -> dict:
         "truncated-tail.msgpack": base[:-1],
         "header-bit.msgpack": _flip(base, tiles_at),  # tiles 4 -> 5: the header checksum catches it
         "array-bit.msgpack": _flip(base, data_at + 3, 5),  # a value of e1: its block checksum catches it
-        "future-version.msgpack": base.replace(msgpack.packb("format") + msgpack.packb([1, 1]),
-                                               msgpack.packb("format") + msgpack.packb([2, 0]), 1),
+        "future-version.msgpack": _replaced(base, msgpack.packb("format") + msgpack.packb([FORMAT_MAJOR, FORMAT_MINOR]),
+                                            msgpack.packb("format") + msgpack.packb([FORMAT_MAJOR + 1, 0])),
+        # e1's block_size not a power of two (of the same width; its one checksum still the right count)
+        "block-size.msgpack": _with_trailing_crc(base[:block_at] + msgpack.packb(block_size - 1000)
+                                                 + base[block_at + len(msgpack.packb(block_size)):]),
         "unknown-rules-key.msgpack": encode("two-player", dict(rules.as_dict(), jokers=2), arrays,
                                             generator="corpus", fields={"max_score": 10, "max_roll": 12}),
         "other-game.msgpack": encode("poker", {"cards": 52}, arrays, generator="corpus"),

@@ -26,7 +26,9 @@
 
 export const MAGIC = "ShutTheBox table";
 export const FORMAT_MAJOR = 1;
-export const BLOCK_SIZE = 65536;
+// An array's `block_size` (format 1.2): a power of two from MIN_BLOCK to MAX_BLOCK (1.1 files: always MAX_BLOCK).
+export const MIN_BLOCK = 4096;
+export const MAX_BLOCK = 65536;
 const REBUILD = "rebuild it with `make tables`";
 
 export const DTYPES = {
@@ -205,10 +207,18 @@ export function typed(data, dtype) {
   return new Kind(copy.buffer, 0, copy.length / size);
 }
 
+/** Whether a descriptor's `block_size` is one the format allows. */
+export const validBlockSize = (size) =>
+  Number.isInteger(size) && size >= MIN_BLOCK && size <= MAX_BLOCK && (size & (size - 1)) === 0;
+
 /** An array descriptor's checksum fields: `block_size`, one `block_crc32` per block of its `length` bytes, `crc32`. */
 export function checkSums(a, key, length, name) {
   const blocks = a.block_crc32;
-  if (a.block_size !== BLOCK_SIZE || !(blocks instanceof Uint8Array) || blocks.length !== 4 * Math.ceil(length / BLOCK_SIZE) ||
+  if (!validBlockSize(a.block_size)) {
+    throw damaged(name, `has an array ${key} whose block_size is not a power of two from ${MIN_BLOCK} to ${MAX_BLOCK}`);
+  }
+  if (!(blocks instanceof Uint8Array) ||
+      blocks.length !== 4 * Math.ceil(length / a.block_size) ||
       !isInt(a.crc32) || a.crc32 < 0 || a.crc32 > 0xffffffff) {
     throw damaged(name, `has no checksums for its array ${key}`);
   }
@@ -222,10 +232,11 @@ export const blockCrc = (a, block) => {
 
 function checkArray(a, key, seed, name) {
   const data = a.data;
-  const count = Math.ceil(data.length / BLOCK_SIZE);
+  const size = a.block_size;
+  const count = Math.ceil(data.length / size);
   for (let block = 0; block < count; block++) {
-    const start = block * BLOCK_SIZE;
-    if (crc32(data, start, Math.min(start + BLOCK_SIZE, data.length), seed) !== blockCrc(a, block)) {
+    const start = block * size;
+    if (crc32(data, start, Math.min(start + size, data.length), seed) !== blockCrc(a, block)) {
       throw damaged(name, `is damaged (checksum mismatch in array ${key}, block ${block})`);
     }
   }

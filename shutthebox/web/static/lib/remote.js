@@ -1,9 +1,9 @@
 /* A table read by HTTP ranges, the way a map client reads a PMTiles archive (docs/FORMAT.md section 4:
  * the header checksum, then each block's): the file's first bytes, more only if the header is longer;
  * then the array descriptors (one round of ranges, their places foreseen from the arrays the page
- * asks for); then only the 64 KiB blocks a question reads, each verified by its CRC-32 when it comes
- * and kept. A host that refuses ranges (a 200 with the whole body) gets today's whole-file read, its size
- * and progress said while it comes.
+ * asks for); then only the blocks a question reads (each array's `block_size`: 8 KiB in the shipped
+ * tables), each verified by its CRC-32 when it comes and kept. A host that refuses ranges (a 200 with
+ * the whole body) gets today's whole-file read, its size and progress said while it comes.
  *
  *   const opened = await openRemote(url, { name, arrays });    // lib/format.js's openTable, by ranges
  *   const t = readOpened(opened, options);                    // t.arrays.NAME[i] as before
@@ -15,7 +15,7 @@
  */
 
 import {
-  BLOCK_SIZE, CRC_TAIL, DTYPES, EndsEarly, TableError, blockCrc, checkHeaderCrc, checkStart, crc32, damaged, decoderOf,
+  CRC_TAIL, DTYPES, EndsEarly, TableError, blockCrc, checkHeaderCrc, checkStart, crc32, damaged, decoderOf,
   headerOf, keyAt, layoutOf, mapAt, openTable, readOpened, skipValue, typed,
 } from "./format.js";
 
@@ -25,6 +25,9 @@ const SLACK = 64; // bytes each side of a descriptor's foreseen place (its crc32
 // Foreseen places this close are asked in one request: on a phone each request costs a round trip, and
 // what lies between is most often a small array that the first question reads anyway.
 const MERGE = 65536;
+// The block size foreseen for a descriptor not read yet (the one our writer writes; the descriptor's own
+// is used once read): a wrong guess only moves the foreseen place, and the walk asks again.
+const FORESEEN_BLOCK = 8192;
 
 /** A block not fetched yet, where it cannot be fetched synchronously: `settle` fetches it and asks again. */
 export class BlockMissing extends Error {
@@ -204,9 +207,9 @@ function foreseen(key, dtype, shape) {
   const intSize = (v) => (v < 128 ? 1 : v < 256 ? 2 : v < 65536 ? 3 : 5);
   const binHead = (n) => (n < 256 ? 2 : n < 65536 ? 3 : 5);
   const length = shape.reduce((x, y) => x * y, 1) * DTYPES[dtype][1];
-  const blocks = 4 * Math.ceil(length / BLOCK_SIZE);
+  const blocks = 4 * Math.ceil(length / FORESEEN_BLOCK);
   const head = 1 + key.length + 1 + 6 + 1 + dtype.length + 6 + 1 + shape.reduce((n, v) => n + intSize(v), 0) +
-    6 + 5 + 11 + 5 + 12 + binHead(blocks) + blocks + 5 + binHead(length);
+    6 + 5 + 11 + intSize(FORESEEN_BLOCK) + 12 + binHead(blocks) + blocks + 5 + binHead(length);
   return { head, length };
 }
 
@@ -337,10 +340,11 @@ async function walk(file, first, arraysAt, expected) {
 /** An array read block by block: `array[i]` and `length` as a typed array's; each block verified when it comes. */
 function lazyArray(file, key, d, dtype, count, seed) {
   const [, size] = DTYPES[dtype];
-  const perBlock = BLOCK_SIZE / size;
+  const bytesPer = d.block_size; // checked by checkSums before the array is made
+  const perBlock = bytesPer / size;
   const blocks = new Map(); // block -> its elements (a typed array)
   const checks = [];
-  const range = (b) => [d.dataAt + b * BLOCK_SIZE, d.dataAt + Math.min((b + 1) * BLOCK_SIZE, d.length)];
+  const range = (b) => [d.dataAt + b * bytesPer, d.dataAt + Math.min((b + 1) * bytesPer, d.length)];
   const keep = (b, bytes) => {
     if (crc32(bytes, 0, bytes.length, seed) !== blockCrc(d, b)) {
       throw damaged(file.name, `is damaged (checksum mismatch in array ${key}, block ${b})`);
@@ -376,7 +380,7 @@ function lazyArray(file, key, d, dtype, count, seed) {
       await Promise.all(runs.map(async ([from, to]) => {
         const bytes = await file.get(range(from)[0], range(to - 1)[1], false);
         for (let b = from; b < to; b++) {
-          if (!blocks.has(b)) keep(b, bytes.subarray(b * BLOCK_SIZE - from * BLOCK_SIZE, range(b)[1] - range(from)[0]));
+          if (!blocks.has(b)) keep(b, bytes.subarray((b - from) * bytesPer, range(b)[1] - range(from)[0]));
         }
       }));
     },
