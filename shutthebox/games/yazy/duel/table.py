@@ -71,8 +71,9 @@ class DuelTable(Table):
         mover, other = self.open_set(mine, "the mover's"), self.open_set(theirs, "the opponent's")
         a, b = bin(mover).count("1"), bin(other).count("1")
         if not (a == b or a == b + 1) or not a:
-            raise InvalidQuery("the mover has %d categories open and the opponent %d: the mover is first in the "
-                               "round (as many open) or second (one more), with one open at least" % (a, b))
+            raise InvalidQuery("the mover has %d categor%s open and the opponent %d: the mover is first in the "
+                               "round (as many open) or second (one more), with one open at least"
+                               % (a, "y" if a == 1 else "ies", b))
         totals = self.totals(scores)
         for total, mask, whose in ((totals[0], mover, "the mover's"), (totals[1], other, "the opponent's")):
             most = sum(BEST[c] for c in self.opened if not mask >> c & 1)
