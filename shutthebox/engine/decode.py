@@ -38,8 +38,12 @@ class Cursor:
         offset = start - self._start
         if offset >= 0 and offset + length <= len(self._bytes):
             return self._bytes[offset : offset + length]
-        self._start, self._bytes = start, os.pread(self.fd, max(length, WINDOW), start)
+        self._start, self._bytes = start, self.pread(max(length, WINDOW), start)
         return self._bytes[:length]
+
+    def pread(self, length: int, start: int) -> bytes:
+        """The file's bytes from ``start`` (a reader of another kind of file overrides this)."""
+        return os.pread(self.fd, length, start)
 
     def _read(self, header_only: bool):
         window = WINDOW

@@ -13,7 +13,7 @@ import urllib.error
 import urllib.request
 
 from ..errors import TableError
-from .decode import WINDOW, Cursor
+from .decode import Cursor
 
 TIMEOUT = 60  # seconds a request may take
 PAGE = 1 << 14  # what is asked and kept: aligned pages, so the header's many small windows share requests
@@ -89,11 +89,5 @@ class RemoteFile:
 class RemoteCursor(Cursor):
     """The header's cursor (decode.Cursor) over a RemoteFile."""
 
-    def window(self, start: int, length: int) -> bytes:
-        if start < 0:
-            return b""
-        offset = start - self._start
-        if offset >= 0 and offset + length <= len(self._bytes):
-            return self._bytes[offset : offset + length]
-        self._start, self._bytes = start, self.fd.pread(max(length, WINDOW), start)
-        return self._bytes[:length]
+    def pread(self, length: int, start: int) -> bytes:
+        return self.fd.pread(length, start)
