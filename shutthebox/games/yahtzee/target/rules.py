@@ -28,13 +28,12 @@ def target_x(text) -> int:
     return x
 
 
-# The whole game's table, from the layers measured on the build machine (docs/YAHTZEE.md, "Reach a score"),
-# rounded up: at most 210 million chances of 8 bytes (fewer where they fall below the cut); the memory
-# holds every layer's blocks, then the file's bytes; the seconds on one core, at the 11 us a (state, x) row
-# measured on a busy machine (about 5 us when it is quiet). Without the Yahtzee bonus (``none``) at most 70
-# million. Not yet built whole here.
-_ESTIMATE = (1_700_000_000, 5_500_000_000, 2400)
-_ESTIMATE_NONE = (560_000_000, 1_900_000_000, 800)
+# The whole game's table as built once on the build machine (docs/YAHTZEE.md, "Reach a score"): 1.68 GB,
+# 30 minutes of CPU on one core; memory: 2.3 GB solving the layers, about 6 GB at the end (the chances,
+# their bytes and the file's bytes), rounded up. ``none`` (no Yahtzee bonus) from its bound: at most 70
+# million chances.
+_ESTIMATE = (1_680_000_000, 6_000_000_000, 1800)
+_ESTIMATE_NONE = (560_000_000, 2_000_000_000, 600)
 
 
 def estimate(rules: str):
