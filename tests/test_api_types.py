@@ -43,6 +43,17 @@ def _duel(tmp_path):
     return load_duel(Rules(categories="ones,yazy"))  # solved into the test's cache in a second
 
 
+def _yahtzee_target(tmp_path):
+    """A Yahtzee target table of the game from a late card (the whole game's is 1.7 GB: not shipped)."""
+    from shutthebox.games.yahtzee.rules import FIFTY, categories
+    from shutthebox.games.yahtzee.target.build import solve_table
+    from shutthebox.games.yahtzee.target.table import load_target
+
+    path = tmp_path / "yahtzee-target.official.msgpack"
+    path.write_bytes(solve_table("official", (categories("fours,chance"), 51, FIFTY), progress=False))
+    return load_target("official", str(path))
+
+
 def _shipped(game, header):
     def opened(tmp_path):
         family = next(family for family in registry.declaration(game).tables if header in family.headers)
@@ -70,6 +81,9 @@ EXAMPLES = {
     "yazy-duel": (_duel, {"probe_win": ("all", "yazy", "0,3", "13366", 2),
                           "probe_move": ("all", "yazy", "0,3", [1, 3, 3, 6, 6], 1),
                           "probe_options": ("ones,yazy", "yazy", "0,3", "13366", 0)}),
+    # (x, card, dice, rerolls, upper, box) on the late card the table was solved from
+    "yahtzee-target": (_yahtzee_target, {"probe_target": (20, "fours,chance", "13366", 2, 51, 50),
+                                         "probe_target_move": (20, "fours,chance", [1, 3, 3, 6, 6], 1, 51, "50")}),
     # (card, dice, rerolls, upper, box): a late card whose upper total and yahtzee box are both asked.
     "yahtzee": (_shipped("yahtzee", "yahtzee"), {"probe_expect": ("ones,chance", "13366", 2, 30, 50),
                                                  "probe_move": ("ones,chance", [1, 3, 3, 6, 6], 1, 30, "0"),

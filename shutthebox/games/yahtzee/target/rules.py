@@ -1,7 +1,7 @@
 """The target tables' rules: one table a joker rule (``yahtzee-target.{joker}``; Yatzy has none), the target
 X, and what a solve costs."""
 
-from ....engine.text import shown, whole
+from ....engine.text import shown, shown_value, whole
 from ....errors import InvalidQuery
 from ..rules import YATZY, joker_rule
 
@@ -24,7 +24,7 @@ def target_x(text) -> int:
     x = whole("target X", text) if isinstance(text, str) else text
     if type(x) is not int or not 0 <= x <= MOST:
         raise InvalidQuery("the target X is the points still to come, 0 to %d (the most a game scores), not %s"
-                           % (MOST, shown(str(text))))
+                           % (MOST, shown(text) if isinstance(text, str) else shown_value(text)))
     return x
 
 
