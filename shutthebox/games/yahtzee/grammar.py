@@ -109,7 +109,7 @@ options:
                  63; no Yahtzee bonus, no jokers, no --yahtzee-box. Its cards
                  take the names, the aliases (pair for one-pair too) and
                  all -LIST, not the letters. Its table is solved on first use
-                 (about 15 s, 11 MB) and cached.
+                 (at most 30 s, 11 MB) and cached.
       $ ShutTheBox yahtzee --variant yatzy --expect all
       248.439989
 

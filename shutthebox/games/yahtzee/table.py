@@ -30,8 +30,8 @@ _TURNS_KEPT = 256  # turn-start states whose turn is kept solved (a batch asks m
 
 def load(joker: str = DEFAULT_JOKER, path: str | None = None, build: bool = True) -> "YahtzeeTable":
     """The verified table of the rule set ``joker``: a joker rule of Yahtzee (official, free, none, bonus-only)
-    or ``yatzy`` (Scandinavian Yatzy); ``official`` is shipped, the others are solved on first use (Yahtzee's
-    about 6 s, Yatzy's about 15 s) and cached."""
+    or ``yatzy`` (Scandinavian Yatzy); ``official`` is shipped, the others are solved on first use (at most
+    Yahtzee's 15 s and Yatzy's 30 s, as their estimates say before they start) and cached."""
     if joker not in RULES:
         raise InvalidQuery("the rule set must be official, free, none, bonus-only or yatzy, not %s"
                            % shown_value(joker))
