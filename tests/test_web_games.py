@@ -341,7 +341,7 @@ def damaged(data, offset, fix_tail=False):
 
 
 @pytest.mark.parametrize("game, name, words", [
-    ("toggle", "toggle-c12-s6.msgpack", "damaged (checksum mismatch in array flip, block 0)"),
+    ("toggle", "toggle-c12-s6.msgpack", "damaged (checksum mismatch in array flip, block "),  # the middle's
     ("toggle-whole", "toggle-c12-s6.msgpack", "is damaged (checksum mismatch);"),
     ("goat", "goat-g100.msgpack", "is damaged (checksum mismatch);"),
     ("yazy", "yazy.msgpack", "damaged (header checksum mismatch)"),
