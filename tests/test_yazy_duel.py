@@ -286,8 +286,26 @@ def test_the_build_lists_the_values_near_a_rounding_midpoint():
     is not; the list is the same read in chunks or whole."""
     import numpy as np
 
-    from shutthebox.games.yazy.duel.build import unsure_indexes
+    from shutthebox.games.yazy.duel.build import fixed_point, unsure_indexes
 
     win = np.array([0.1234565, 0.1234565 + 1e-13, 0.1234565 + 5e-13, 0.5, 0.0000005, 1.0, 0.25])
-    assert unsure_indexes(win).tolist() == [0, 1, 4]
-    assert unsure_indexes(win, chunk=2).tolist() == [0, 1, 4]
+    high, low = fixed_point(win)
+    assert unsure_indexes(high, low).tolist() == [0, 1, 4]
+    assert unsure_indexes(high, low, chunk=2).tolist() == [0, 1, 4]
+
+
+def test_a_stored_chance_is_within_2_to_the_minus_48_of_the_solved_one():
+    """48-bit fixed point: 0 and 1/2 exactly, 1 as 1 - 2^-48, every chance within 2^-48 (below 1 - 2^-49:
+    within 2^-49), the same in chunks or whole."""
+    import numpy as np
+
+    from shutthebox.games.yazy.duel.build import fixed_point, stored
+
+    win = np.concatenate(([0.0, 0.5, 1.0, 1 - 2**-53, 2**-60], np.random.default_rng(5).random(10_000)))
+    high, low = fixed_point(win)
+    back = stored(high, low)
+    assert back[:3].tolist() == [0.0, 0.5, 1 - 2**-48]
+    assert np.abs(back - win).max() <= 2**-48
+    assert np.abs(back - win)[4:].max() <= 2**-49
+    assert high.dtype == np.dtype("<u4") and low.dtype == np.dtype("<u2")
+    assert [a.tolist() for a in fixed_point(win, chunk=7)] == [high.tolist(), low.tolist()]

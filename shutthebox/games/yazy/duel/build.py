@@ -2,11 +2,15 @@
 
 The file's arrays (docs/YAZY.md, "Two players"), for a game of n categories: a pair of sets ``(A, B)`` is
 numbered ``A' * 2^n + B'``, where ``A'`` keeps the bits of ``A`` at the game's categories (in their
-order); ``start``, ``first`` and ``count`` (4^n each) say where the pair's row is in ``win`` and which
-leads it holds: ``W(A, B, d) = win[start + d - first]`` for ``first <= d < first + count``, 0 below,
-1 above. Pairs that are not states (sizes other than equal or one more for the mover) have ``count`` 0.
-``unsure`` lists, in increasing order, the positions in ``win`` of the values lying within the error
-bound of a 6-decimal rounding midpoint: questions on them are refused (as Pig's are).
+order); ``start``, ``first`` and ``count`` (4^n each) say where the pair's row is in the chances and
+which leads it holds: ``W(A, B, d)`` is chance ``start + d - first`` for ``first <= d < first + count``,
+0 below, 1 above. Pairs that are not states (sizes other than equal or one more for the mover) have
+``count`` 0. A chance is stored in 48-bit fixed point, ``round(W * 2^48)`` (1 kept as ``2^48 - 1``),
+split into ``win_high`` (its high 32 bits) and ``win_low`` (its low 16): six bytes a chance instead of
+float64's eight puts the full game under 2 GB, and the rounding (at most 2^-48, 3.6e-15) stays inside
+the error bound (solver.py). ``unsure`` lists, in
+increasing order, the positions of the chances lying within the error bound of a 6-decimal rounding
+midpoint: questions on them are refused (as Pig's are).
 """
 
 import numpy as np
@@ -19,6 +23,8 @@ from .solver import ERROR_BOUND, SOLVER_VERSION, job_layers, plan, solve, split
 # More values this near a rounding midpoint than this means something is wrong, not bad luck (about
 # 4e-7 of the full game's 3e8 values are expected there).
 MAX_UNSURE = 10_000
+SCALE = float(1 << 48)  # a stored chance is round(W * 2^48), 1 kept as 2^48 - 1: a step of 3.6e-15
+CHUNK = 1 << 22  # values a step of the fixed-point pass and the printing check handles: the full game's are 2 GB
 
 
 def compress(mask: int, opened: list) -> int:
@@ -26,13 +32,29 @@ def compress(mask: int, opened: list) -> int:
     return sum(1 << j for j, c in enumerate(opened) if mask >> c & 1)
 
 
-def unsure_indexes(win, chunk: int = 1 << 22) -> np.ndarray:
-    """The positions of the values within the error bound of a 6-decimal rounding midpoint (the printing
-    check's distance); the rest are checked to print right. A chunk at a time: the full game's ``win`` is
-    gigabytes."""
-    found = []
+def fixed_point(win, chunk: int = CHUNK) -> tuple:
+    """(high, low): the chances ``win`` (float64) in 48-bit fixed point, split into uint32 and uint16."""
+    high, low = np.empty(len(win), dtype="<u4"), np.empty(len(win), dtype="<u2")
     for start in range(0, len(win), chunk):
-        part = win[start:start + chunk]
+        # W * 2^48 is exact, and so is its rounding to an integer (below 2^53)
+        fixed = np.minimum(np.rint(win[start:start + chunk] * SCALE), SCALE - 1).astype(np.int64)
+        high[start:start + chunk] = fixed >> 16
+        low[start:start + chunk] = fixed & 0xFFFF
+    return high, low
+
+
+def stored(high, low) -> np.ndarray:
+    """The chances a reader gets from ``high`` and ``low``: ``(high * 2^16 + low) / 2^48``, exactly."""
+    return (high.astype(np.int64) << 16 | low) / SCALE
+
+
+def unsure_indexes(high, low, chunk: int = CHUNK) -> np.ndarray:
+    """The positions of the stored chances within the error bound of a 6-decimal rounding midpoint (the
+    printing check's distance); the rest are checked to print right. A chunk at a time: the full game's
+    are gigabytes."""
+    found = []
+    for start in range(0, len(high), chunk):
+        part = stored(high[start:start + chunk], low[start:start + chunk])
         scaled = part * 1e6
         near = np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) * 1e-6 <= ERROR_BOUND)
         check_printing(np.delete(part, near), ERROR_BOUND, "yazy duel")  # the rest: proven to print right
@@ -62,12 +84,15 @@ def arrays(cats: int, layers) -> dict:
             parts.append(values)
             at += len(values)
     win = np.concatenate(parts)
+    del parts
     if not ((win >= 0) & (win <= 1)).all():
         raise AssertionError("yazy duel: a chance outside [0, 1]")
     if at >= 1 << 32:
         raise AssertionError("yazy duel: %d values do not fit 32-bit positions" % at)
-    return {"start": start.astype("<u4"), "first": first.astype("<i2"), "count": count.astype("<u2"), "win": win,
-            "unsure": unsure_indexes(win).astype("<u4")}
+    high, low = fixed_point(win)
+    del win
+    return {"start": start.astype("<u4"), "first": first.astype("<i2"), "count": count.astype("<u2"),
+            "win_high": high, "win_low": low, "unsure": unsure_indexes(high, low).astype("<u4")}
 
 
 def solve_table(rules, workers=None, **options) -> bytes:
@@ -75,7 +100,7 @@ def solve_table(rules, workers=None, **options) -> bytes:
     ``options`` go to the layered engine (``solver.solve``)."""
     cats = rules.mask
     found = arrays(cats, solve(cats, workers=workers, **options))
-    dtypes = {"start": "<u4", "first": "<i2", "count": "<u2", "win": "<f8", "unsure": "<u4"}
+    dtypes = {"start": "<u4", "first": "<i2", "count": "<u2", "win_high": "<u4", "win_low": "<u2", "unsure": "<u4"}
     packed = {}
     for name, dtype in dtypes.items():  # each numpy array let go once packed: the full game's are gigabytes
         values = found.pop(name)
@@ -107,7 +132,7 @@ def main(argv=None) -> int:
     first, _, values = split(layers[-1][0], 1)
     print("%s, %d worker(s): %.1f s, %.1f s of this process's CPU (%.1f us a column of %d), %d chances stored, "
           "%d unsure, peak %.0f MB; the first player's chance %.6f"
-          % (rules.categories, workers, wall, cpu, cpu / count * 1e6, count, len(found["win"]), len(found["unsure"]),
+          % (rules.categories, workers, wall, cpu, cpu / count * 1e6, count, len(found["win_high"]), len(found["unsure"]),
              resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3, values[-int(first[0])]))
     return 0
 

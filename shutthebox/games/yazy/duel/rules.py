@@ -66,12 +66,12 @@ def columns(cats: int) -> int:
 
 
 def estimate(rules):
-    """What solving the table costs: its bytes (at most 8 a column, the few chances within 1e-15 of 0 or 1
+    """What solving the table costs: its bytes (at most 6 a column, the few chances within 1e-15 of 0 or 1
     trimmed aside, and 8 a pair of sets), memory (four times the file: the writer holds the arrays' bytes,
     their msgpack, the file's body and the file at once) and time on one core (``SECONDS_PER_COLUMN``).
     The layers' checkpoints take about as much disk as the table while it is solved."""
     from ....engine.game import Estimate
 
     n = bin(rules.mask).count("1")
-    size = columns(rules.mask) * 8 + 8 * 4**n + 10**4
+    size = columns(rules.mask) * 6 + 8 * 4**n + 10**4
     return Estimate(size, 4 * size + 200 * 10**6, columns(rules.mask) * SECONDS_PER_COLUMN + 1)

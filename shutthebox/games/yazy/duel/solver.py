@@ -34,7 +34,8 @@ so errors are counted absolutely (unit roundoff u = 2^-53): ``1 - x`` adds at mo
 a mean of six (five additions of partial sums at most 2, 3, ..., 6, then a division) at most 4.4 u; a
 turn nests three keep trees of five levels of means, 66 u; making a value within ``EPS`` of 0 or 1 that
 value, ``EPS``. A layer thus adds at most 67 u + EPS to the error of the layer before, and the 22 layers of
-the full game stay within 22 * (67 u + 1e-15) = 1.9e-13 of the exact rationals: ``ERROR_BOUND = 2e-13``.
+the full game stay within 22 * (67 u + 1e-15) = 1.9e-13 of the exact rationals; the table stores each
+chance in 48-bit fixed point (build.py), at most 2^-48 = 3.6e-15 more: ``ERROR_BOUND = 2e-13``.
 """
 
 from functools import lru_cache

@@ -3,7 +3,7 @@ question inside a turn is worked out from the table when asked (``turn.py``)."""
 
 from bisect import bisect_left
 
-from ....engine.table import CHANCE, Table, Values, check_shapes, load_table
+from ....engine.table import Table, Values, check_shapes, load_table
 from ....engine.text import as_whole, shown, shown_value
 from ....errors import InvalidQuery
 from .. import DECLARATION
@@ -12,7 +12,8 @@ from ..table import YazyTable, _Sets
 from .rules import BEST, GAME, header_rules
 from .turn import DuelTurn, best, checked
 
-_POSITION = Values("a position in win", 0, (1 << 32) - 1)
+_POSITION = Values("a chance's position", 0, (1 << 32) - 1)
+SCALE = float(1 << 48)  # a chance is stored as round(W * 2^48), split into 32 high and 16 low bits
 
 
 def load_duel(rules=None, path: str | None = None) -> "DuelTable":
@@ -35,8 +36,10 @@ class DuelTable(Table):
     ``scores`` is the two totals, ``"S1,S2"`` or a pair: the mover's, the opponent's.
     """
 
-    ARRAYS = {"_start": "start", "_first": "first", "_count": "count", "_win": "win", "_unsure": "unsure"}
-    VALUES = {"win": CHANCE, "start": _POSITION, "unsure": _POSITION,
+    ARRAYS = {"_start": "start", "_first": "first", "_count": "count", "_high": "win_high", "_low": "win_low",
+              "_unsure": "unsure"}
+    VALUES = {"win_high": Values("a chance's high 32 bits", 0, (1 << 32) - 1),
+              "win_low": Values("a chance's low 16 bits", 0, (1 << 16) - 1), "start": _POSITION, "unsure": _POSITION,
               "first": Values("a lead", -sum(BEST), sum(BEST)), "count": Values("a row's length", 0, 2 * sum(BEST) + 1)}
 
     def __init__(self, tablefile, rules):
@@ -45,10 +48,11 @@ class DuelTable(Table):
         self.cats = cats = rules.mask
         self.opened = [c for c in range(len(CATEGORIES)) if cats >> c & 1]
         pairs = 4 ** len(self.opened)
-        check_shapes(self, {"start": (pairs,), "first": (pairs,), "count": (pairs,)},
+        chances = self.file.shapes.get("win_high") or (-1,)
+        check_shapes(self, {"start": (pairs,), "first": (pairs,), "count": (pairs,), "win_low": chances},
                      "two-player yazy of " + format_categories(cats))
-        self._start, self._first, self._count, self._win, self._unsure = (
-            tablefile.arrays[name] for name in ("start", "first", "count", "win", "unsure"))
+        self._start, self._first, self._count, self._high, self._low, self._unsure = (
+            tablefile.arrays[name] for name in ("start", "first", "count", "win_high", "win_low", "unsure"))
         self._codes: dict = {}  # set -> its bits at the game's categories, packed (made when first asked)
         self.sets = _Sets(rules)  # yazy's words for a set of categories
         self._open: dict = {}
@@ -118,7 +122,8 @@ class DuelTable(Table):
             return 0.0
         if k >= self._count[code]:
             return 1.0
-        return self._win[self._start[code] + k]
+        position = self._start[code] + k
+        return (self._high[position] << 16 | self._low[position]) / SCALE
 
     def _stored(self, mover: int, other: int, d: int) -> float:
         """``chance``, refused where the build found it within its bound of a rounding midpoint."""
