@@ -309,3 +309,22 @@ def test_a_stored_chance_is_within_2_to_the_minus_48_of_the_solved_one():
     assert np.abs(back - win)[4:].max() <= 2**-49
     assert high.dtype == np.dtype("<u4") and low.dtype == np.dtype("<u2")
     assert [a.tolist() for a in fixed_point(win, chunk=7)] == [high.tolist(), low.tolist()]
+
+
+def test_played_out_games_agree_with_the_exact_policy_chances():
+    """simulate.py's estimates (seeded, so the same every run) lie within four standard errors of
+    compare.py's exact chances on ones,yazy; runs side by side merge into the run of all their games."""
+    from shutthebox.games.yazy.duel.compare import Duel as Exact
+    from shutthebox.games.yazy.duel.simulate import merged, play, summary
+
+    rules = Rules(categories="ones,yazy")
+    exact = Exact(rules)
+    exact.solve()
+    tally = play(rules, 1500, seed=3)
+    for first, second in (("win", "score"), ("score", "win")):
+        n, gain, squares = tally["games"], tally[first + "-" + second], tally[first + "-" + second + " gain^2"]
+        error = ((squares / n - (gain / n) ** 2) / (n - 1)) ** 0.5
+        assert abs(0.5 + gain / n - exact.chance(first, second, rules.mask, rules.mask, 0)) <= 4 * error
+    assert 0 < tally["differ"] < tally["decisions"]
+    halves = merged([play(rules, 700, seed=3), play(rules, 800, seed=3, start=700)])
+    assert summary(halves) == summary(tally)

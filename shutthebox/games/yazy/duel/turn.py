@@ -6,9 +6,9 @@ and its means: ``engine/dicekeep.py``; the choices and the tie rule: yazy's ``tu
 
     V0(r) = max over c in A of  1 - W(B, A - c, -(d + score(c, r)))
 
-in the same order of operations as the solver, so a value here is the float64 the solver found (before
-its chances within 1e-15 of 0 or 1 are made 0 or 1). Errors are absolute, within ``ERROR_BOUND`` of the
-exact value; a value that close to a 6-decimal rounding midpoint is refused, never printed.
+in the same order of operations as the solver, from the stored chances (each within 2^-48 of the
+solver's float64). Errors are absolute, within ``ERROR_BOUND`` of the exact value; a value that close to a
+6-decimal rounding midpoint is refused, never printed.
 """
 
 from ....engine.printing import checked as checked_printing
