@@ -1,6 +1,6 @@
 """Full Yahtzee's questions on the command line.
 
-    ShutTheBox yahtzee --expect CARD [--upper N] [--yahtzee-box 50|0]                  ->  254.587729
+    ShutTheBox yahtzee --expect [CARD] [--upper N] [--yahtzee-box 50|0]                ->  254.587729
     ShutTheBox yahtzee --expect CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS     ->  the same, mid-turn
     ShutTheBox yahtzee --move CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS       ->  keep 6 6 | score chance
     ShutTheBox yahtzee --options CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS    ->  every choice valued
@@ -20,11 +20,11 @@ from . import DECLARATION
 from .table import load
 
 HELP = """\
-usage: ShutTheBox yahtzee [RULES] --expect CARD [--upper N] [--yahtzee-box 50|0]
+usage: ShutTheBox yahtzee [RULES] --expect [CARD] [--upper N] [--yahtzee-box 50|0]
        ShutTheBox yahtzee [RULES] --expect CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
        ShutTheBox yahtzee [RULES] --move CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
        ShutTheBox yahtzee [RULES] --options CARD [--upper N] [--yahtzee-box 50|0] DICE REROLLS
-       ShutTheBox yahtzee [RULES] --target X --expect CARD [...] [DICE REROLLS]
+       ShutTheBox yahtzee [RULES] --target X --expect [CARD] [...] [DICE REROLLS]
        ShutTheBox yahtzee [RULES] --target X --move CARD [...] DICE REROLLS
        ShutTheBox yahtzee [RULES] --batch < questions.txt
        ShutTheBox yahtzee [RULES] --rules
@@ -44,8 +44,9 @@ once the yahtzee box holds 50; jokers by --joker. Answers maximise the expected
 total, which is not the same as maximising the chance to beat an opponent.
 
 questions:
-  --expect CARD                the maximum expected points still to come from
+  --expect [CARD]              the maximum expected points still to come from
                                the start of a turn, bonuses to be earned included
+                               (CARD: all, the start of a game)
       $ ShutTheBox yahtzee --expect all
       254.587729
   --expect CARD DICE REROLLS   the same, mid-turn, before choosing
