@@ -4,7 +4,7 @@ The reference below is written from the rules alone (docs/YAHTZEE.md): its own s
 rules and bonuses, a direct recursion over the card and the dice (every keep, every outcome of
 the dice rolled with its multinomial chance), in floats; its values and the table's agree within
 1e-10, far below the 5e-7 of a printed digit. The tables are reduced builds: the game from a
-late-game card only, solved in a second or so.
+late-game card only, solved in a second or so. Also: the same bytes on one and two workers.
 """
 
 import math
@@ -340,6 +340,18 @@ def test_a_batch_on_a_target_table_answers_target_questions_only(tables):
     assert done.returncode == 1
     assert done.stdout.splitlines()[:2] == ["score sixes", "1.000000"]
     assert "answers --target questions only" in done.stdout.splitlines()[2]
+
+
+@pytest.mark.slow  # a local cluster's start: several seconds
+def test_the_same_bytes_on_one_and_two_workers(tmp_path):
+    """A reduced build (six layers, the yahtzee box open) solved in this process and on two Dask workers."""
+    pytest.importorskip("distributed", reason="the cluster extra is not installed")
+    start = (categories("twos,threes,full-house,yahtzee,chance"), 6, OPEN)
+    one = solve_table("official", start, progress=False, workers=1, checkpoint=str(tmp_path / "one"))
+    # the workers start at once (a small build would otherwise finish before they are worth starting)
+    two = solve_table("official", start, progress=False, workers=2, checkpoint=str(tmp_path / "two"),
+                      serial_seconds=0)
+    assert two == one
 
 
 def test_a_target_question_imports_only_query_time_modules(tables):

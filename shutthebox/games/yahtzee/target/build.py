@@ -37,12 +37,13 @@ def unsure_indexes(values, chunk: int = 1 << 22) -> list:
     return unsure
 
 
-def solve_table(joker: str, start: tuple = FULL, progress=True, workers=None, cluster=None) -> bytes:
+def solve_table(joker: str, start: tuple = FULL, progress=True, workers=None, cluster=None, **options) -> bytes:
     """Solve, check and encode the target table of the joker rule ``joker`` for the game from ``start``
     (card, upper total capped at 63, yahtzee box: rules.OPEN, ZERO, FIFTY); ``workers``, ``cluster``: where
-    its blocks run (engine/layers.py; ``SHUTTHEBOX_WORKERS``, ``SHUTTHEBOX_CLUSTER``), the same bytes."""
+    its blocks run (engine/layers.py; ``SHUTTHEBOX_WORKERS``, ``SHUTTHEBOX_CLUSTER``), the same bytes;
+    ``options`` (``checkpoint``, ``serial_seconds``) go to ``run_layers``."""
     start = tuple(int(part) for part in start)
-    ids, n, values = solve(joker, start, progress, workers, cluster)
+    ids, n, values = solve(joker, start, progress, workers, cluster, **options)
     unsure = unsure_indexes(values)
     offsets = np.zeros(len(ids) + 1, dtype=np.int64)
     np.cumsum(n, out=offsets[1:])

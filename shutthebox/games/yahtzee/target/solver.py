@@ -337,16 +337,16 @@ def job(joker: str, start: tuple):
                layers=block_keys(joker, start), solve=solve_block)
 
 
-def solve(joker: str, start: tuple, progress=None, workers=None, cluster=None):
+def solve(joker: str, start: tuple, progress=None, workers=None, cluster=None, **options):
     """(ids, n, values): the states solved for the game from ``start``, layer after layer (state numbers;
     ``game_of``'s ``canon`` maps the others to them), the number of stored targets of each, and their
     T(1..n) one state after another. ``workers``, ``cluster``:
     where the blocks run (engine/layers.py: this process, this machine's cores, or a Dask cluster); the
-    same bytes."""
+    same bytes. ``options`` (``checkpoint``, ``serial_seconds``) are ``run_layers``'."""
     from ....engine.layers import run_layers
 
-    blocks = [list(layer) for layer in
-              run_layers(job(joker, start), workers=workers, cluster=cluster, progress=bool(progress))]
+    blocks = [list(layer) for layer in run_layers(job(joker, start), workers=workers, cluster=cluster,
+                                                  progress=bool(progress), **options)]
     _SOLVERS.clear()
     layers = layers_of(joker, start)
     n_parts, value_parts = [], []
