@@ -11,6 +11,7 @@ machines are shared and noisy, so these figures are for people to read
 
     python3 bench/bench.py            # everything
     python3 bench/bench.py --quick    # fewer repetitions
+    python3 bench/bench.py --duel     # two-player yazy's questions only (its full table, once solved)
 """
 
 from __future__ import annotations
@@ -123,6 +124,45 @@ def bench_commands(repeat: int) -> None:
         limit = QUERY_OVER_FLOOR * (2 if game.endswith("mid-turn") else 1)
         report("ShutTheBox %s" % " ".join(argv)[:44], "%+.2f ms (ratio %.3f)" % ((seconds - base) * 1e3, seconds / base),
                "<= +%d ms" % round(limit * 1e3), seconds - base <= limit)
+
+
+def duel_line(rng, mid_turn: bool) -> list:
+    """A two-player yazy question on the full game: random open sets (the mover first or second in the
+    round), totals the closed categories can make, at a turn start or mid-turn."""
+    from shutthebox.games.yazy.duel.rules import BEST
+    from shutthebox.games.yazy.rules import format_categories
+
+    size = rng.randint(1, 11)
+    mover = sum(1 << c for c in rng.sample(range(11), size))
+    other = sum(1 << c for c in rng.sample(range(11), size - rng.randrange(2)))
+    scores = ",".join(str(rng.randint(0, sum(BEST[c] for c in range(11) if not mask >> c & 1)))
+                      for mask in (mover, other))
+    argv = ["yazy", "--players", "2", "--move" if mid_turn else "--expect", format_categories(mover),
+            format_categories(other) if other else "none", "--scores", scores]
+    return argv + ["".join(str(rng.randint(1, 6)) for _ in range(5)), str(rng.randrange(3))] if mid_turn else argv
+
+
+def bench_duel(repeat: int) -> None:
+    """Two-player yazy's questions on the full game's table, if it is solved: distinct random ones,
+    interleaved with the floor."""
+    cache = os.environ.get("SHUTTHEBOX_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "shutthebox")
+    if not os.path.exists(os.path.join(cache, "yazy-duel.msgpack")):
+        report("two-player yazy questions", "skipped: the full table is not solved", "", None)
+        return
+    command, floor = [os.path.join(VENV, "bin", "ShutTheBox")], [sys.executable, "-c", "import msgpack"]
+    rng = random.Random(11)
+    wall(command + duel_line(rng, False))  # the table's header in the page cache, as after any first question
+    floors, times = [], {False: [], True: []}
+    for _ in range(repeat):
+        floors.append(wall(floor)[0])
+        for mid_turn in (False, True):
+            times[mid_turn].append(wall(command + duel_line(rng, mid_turn))[0])
+    base = statistics.median(floors)
+    for mid_turn, what, limit in ((False, "turn start", 1e-3), (True, "mid-turn --move", 5e-3)):
+        seconds = statistics.median(times[mid_turn])
+        report("two-player yazy, %s (%d distinct)" % (what, repeat),
+               "%+.2f ms (ratio %.3f)" % ((seconds - base) * 1e3, seconds / base), "<= +%d ms" % round(limit * 1e3),
+               seconds - base <= limit)
 
 
 def bench_memory() -> None:
@@ -358,14 +398,19 @@ def bench_rl(seconds: float) -> None:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Speed and size figures with their targets.")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
+    parser.add_argument("--duel", action="store_true", help="only two-player yazy's questions (its full table)")
     args = parser.parse_args(argv)
     in_clean_venv()
     repeat = 7 if args.quick else 31
+    if args.duel:
+        bench_duel(4 * repeat)
+        return 0
     print("python %s, %d cores; command: %s (installed)" % (sys.version.split()[0], os.cpu_count(),
                                                            os.path.relpath(os.path.join(VENV, "bin", "ShutTheBox"),
                                                                            ROOT)))
     print("  %-46s %-34s %-14s %s" % ("figure", "measured", "target", ""))
     bench_commands(repeat)
+    bench_duel(repeat)
     bench_memory()
     bench_batch(200_000, 3)
     bench_api(3 if args.quick else 7)
