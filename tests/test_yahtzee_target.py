@@ -342,6 +342,34 @@ def test_a_batch_on_a_target_table_answers_target_questions_only(tables):
     assert "answers --target questions only" in done.stdout.splitlines()[2]
 
 
+def test_the_format_s_worked_example_reads_what_it_shows():
+    """docs/FORMAT.md section 12: its reduced table's arrays hold the positions, offsets and chances it reads."""
+    import msgpack
+    import numpy as np
+
+    from shutthebox.games.yahtzee.rules import state_index
+
+    with open(os.path.join(ROOT, "docs", "FORMAT.md"), encoding="utf-8") as handle:
+        section = " ".join(handle.read().split("## 12. ", 1)[1].split())
+    card = categories("fours,full-house,large-straight,chance")
+    data = solve_table("official", (card, 51, FIFTY), progress=False)
+    arrays = msgpack.unpackb(data, raw=False)["arrays"]
+    position, offsets, chance = (np.frombuffer(arrays[name]["data"], arrays[name]["dtype"])
+                                 for name in ("position", "offsets", "chance"))
+    index = state_index(card, 51, FIFTY)
+    i = int(position[index])
+    said = ["{:,} bytes".format(len(data)), "{:,} of its entries held".format(np.count_nonzero(position != 2**32 - 1)),
+            "%d rows" % (len(offsets) - 1), "`chance` {:,}".format(len(chance)), "= %d`" % index,
+            "`position[%d] = %d`" % (index, i), "`offsets[%d] = %d`" % (i, offsets[i]),
+            "`n = %d`" % (offsets[i + 1] - offsets[i]), "= %r" % float(chance[offsets[i] + 67 - 1])]
+    later = [state_index(categories("full-house,large-straight,chance"), upper, FIFTY) for upper in (51, 55, 59, 63)]
+    assert len({int(position[at]) for at in later[:3]}) == 1 and position[later[3]] != position[later[0]]
+    said += ["%d, %d, %d" % tuple(later[:3]), "`position` %d" % position[later[0]], "(index %d)" % later[3]]
+    said += ["chance[%d]` = %r" % (at, float(chance[at])) for at in (5054, 4281, 3871, 3428)]
+    assert [words for words in said if words not in section] == []
+    assert float(chance[5054]) == 0.9994506345100013  # the mid-turn example's best: the one --expect prints
+
+
 @pytest.mark.slow  # a local cluster's start: several seconds
 def test_the_same_bytes_on_one_and_two_workers(tmp_path):
     """A reduced build (six layers, the yahtzee box open) solved in this process and on two Dask workers."""
