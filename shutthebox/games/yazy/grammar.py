@@ -197,20 +197,32 @@ class Session(TableSession):
         self.options, self.rules = options, Rules.from_options(options)
         self._target = None
         self._duel = None
-        self._target_only = False  # a batch on --table of a target-mode table
+        self._only = None  # a batch on --table of a target-mode or two-player table: "target" or "duel"
 
     def answer_lines(self, lines) -> tuple[list, bool]:
-        """A batch: with ``--table`` of a target-mode table, its target questions are answered from it (as
-        single questions are) and every other line is refused; otherwise the engine's batch."""
-        if self._batch is None and self.path is not None and self._target_table():
-            self.target().preload()
-            self._target_only = True
-            self._batch = lambda lines: remembered_lines(self, lines, self._memo)
+        """A batch: with ``--table`` of a target-mode or two-player table, its own questions are answered from
+        it (as single questions are) and every other line is refused; otherwise the engine's batch."""
+        if self._batch is None and self.path is not None:
+            with read_table(self.path) as tablefile:
+                game = tablefile.game
+            if game in DECLARATION.tables[1].headers:
+                self.target().preload()
+                self._only = "target"
+            elif game in DECLARATION.tables[2].headers:
+                self.duel().preload()
+                self._only = "duel"
+            if self._only:
+                self._batch = lambda lines: remembered_lines(self, lines, self._memo)
         return super().answer_lines(lines)
 
-    def _target_table(self) -> bool:
-        with read_table(self.path) as tablefile:
-            return tablefile.game in DECLARATION.tables[1].headers
+    def _refuse_unless(self, kind: str) -> None:
+        """In a batch on a target-mode or two-player table, a question of another kind is refused."""
+        if self._only == "target" and kind != "target":
+            raise InvalidQuery("table file %s is a target-mode table: it answers --target questions only"
+                               % self.path)
+        if self._only == "duel" and kind != "duel":
+            raise InvalidQuery("table file %s is a two-player table: it answers --players 2 questions only"
+                               % self.path)
 
     def open_table(self):
         return load(self.path, self.rules_to_open(self.rules, self.options, DECLARATION.tables[0]))
@@ -239,21 +251,19 @@ class Session(TableSession):
         players, scores, tokens = duel_words(tokens)
         if players:
             question, args = parse_duel(tokens)
-            if self._target_only:
-                raise InvalidQuery("table file %s is a target-mode table: it answers --target questions only"
-                                   % self.path)
+            self._refuse_unless("duel")
             mine, theirs, *turn = args
             if question == "--move":
                 return self.duel().probe_move(mine, theirs, scores, *turn)
             return "%.6f" % self.duel().probe_win(mine, theirs, scores, *turn)
         question, args, target = parse(tokens)
         if target is not None:
+            self._refuse_unless("target")
             table = self.target()
             if question == "--move":
                 return table.probe_target_move(target, *args)
             return "%.6f" % table.probe_target(target, *(args or ["all"]))
-        if self._target_only:
-            raise InvalidQuery("table file %s is a target-mode table: it answers --target questions only" % self.path)
+        self._refuse_unless("one")
         table = self.table()
         if question == "--move":
             return table.probe_move(*args)
