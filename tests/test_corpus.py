@@ -1,5 +1,6 @@
 """The shared corpus of tests/data (docs/FORMAT.md section 8): good tables answer their golden
-questions, every damaged one is refused in one line with exit status 3."""
+questions (as single commands, in the Python session and in a batch), every damaged one is refused in one
+line with exit status 3."""
 
 import os
 import subprocess
@@ -64,19 +65,87 @@ def test_every_registered_game_has_golden_answers_on_a_small_table_or_its_shippe
         assert os.path.join(good, name.replace("-golden.txt", ".msgpack")) in golden_command(os.path.join(good, name))
 
 
-@pytest.mark.parametrize("name", slow_when(GOLDEN, {"goat-g5-golden.txt", "pig-two-dice-g8-golden.txt"}))
+def in_process(command):
+    """``answer(question) -> text`` of the Python session the golden file's command opens (its game's grammar,
+    in this process): the answer, or ``error: ...`` for a refusal, as the command prints them."""
+    from shutthebox.engine.command import split_options
+    from shutthebox.errors import InvalidQuery
+
+    game = command[0] if command[0] in registry.NAMED_FIRST else registry.DEFAULT
+    grammar = registry.grammar(game)
+    options, rest = split_options(command[1:] if game == command[0] else command, grammar.GAME_OPTIONS)
+    assert rest == [], rest
+    session = grammar.open_game(options["game"], options["table"])
+
+    def answer(question):
+        try:
+            return session.answer(question.split())
+        except InvalidQuery as error:
+            return "error: %s" % error
+
+    return answer
+
+
+@pytest.mark.parametrize("name", slow_when(GOLDEN, {"goat-g5-golden.txt", "pig-two-dice-g8-golden.txt",
+                                                    "yazy-duel-ones.yazy-golden.txt"}))
 def test_golden_answers_of_a_good_table_one_by_one_and_in_a_batch(name):
+    """Each golden line asked as a single command, in the Python session and in one batch."""
     path = os.path.join(DATA, "good", name)
     command = golden_command(path)
     pairs = golden(path)
     assert len(pairs) >= 10
+    session = in_process(command)
     for question, answer in pairs:
         result = run(*command, *question.split())
         printed = result.stdout.strip() or result.stderr.strip().replace("ShutTheBox: ", "error: ", 1)
         assert printed == answer, question
+        assert session(question) == answer, question
     batch = run(*command, "--batch", stdin="\n".join(question for question, _ in pairs) + "\n")
     assert batch.stdout.splitlines() == [answer for _, answer in pairs]
     assert batch.returncode == 1  # some golden questions are errors
+
+
+@pytest.mark.slow  # the exact solver in fractions: seconds
+def test_the_two_player_golden_answers_are_the_exact_solver_s():
+    """Every chance of yazy-duel-ones.yazy-golden.txt is the exact one (tests/test_yazy_duel.py's solver, in
+    fractions) rounded half to even, and every move is worth the exact best chance."""
+    from fractions import Fraction
+
+    from test_yazy_duel import Duel
+
+    game = ("ones", "yazy")
+    duel = Duel(game)
+    checked = 0
+    for question, answer in golden(os.path.join(DATA, "good", "yazy-duel-ones.yazy-golden.txt")):
+        if answer.startswith("error:"):
+            continue
+        words = question.split()  # --players 2 --expect|--move A B --scores S1,S2 [DICE REROLLS]
+        assert words[:2] == ["--players", "2"] and words[5] == "--scores", question
+        mine, theirs = (frozenset(game if text == "all" else () if text == "none" else text.split(","))
+                        for text in words[3:5])
+        mover, opponent = map(int, words[6].split(","))
+        if len(words) == 7:
+            exact = duel.win(mine, theirs, mover - opponent)
+        else:
+            options = duel.options(mine, theirs, mover - opponent, tuple(sorted(map(int, words[7]))), int(words[8]))
+            exact = max(chance for chance, _ in options)
+        if words[2] == "--expect":
+            assert answer == "%d.%06d" % divmod(round(exact * 10**6), 10**6), (question, float(exact))
+        else:
+            assert {move: chance for chance, move in options}[answer] >= exact - Fraction(1, 10**11), question
+        checked += 1
+    assert checked >= 15
+
+
+def test_a_batch_on_the_two_player_table_refuses_other_questions_by_the_line():
+    """Its two-player questions answered from it, a one-player line refused in one line (a single command
+    refuses the file itself: it is no one-player table)."""
+    path = os.path.join(DATA, "good", "yazy-duel-ones.yazy.msgpack")
+    batch = run("yazy", "--table", path, "--batch", stdin="--players 2 --expect all all --scores 0,0\n--expect all\n"
+                "--target 5 --expect all\n")
+    assert batch.returncode == 1 and batch.stdout.splitlines()[0] == "0.498983", batch.stderr
+    assert all(line == "error: table file %s is a two-player table: it answers --players 2 questions only" % path
+               for line in batch.stdout.splitlines()[1:]), batch.stdout
 
 
 def test_good_tables_hold_the_exact_solution():
