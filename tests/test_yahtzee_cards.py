@@ -183,12 +183,15 @@ def run_node(table_path, questions, cards):
 
 def page_question(line):
     """A corpus question as the page's ``answer`` takes it ({cats, upper, box, dice, rerolls}) with the word its
-    answer is read from, or None for a question the command's grammar refuses before reading the card."""
+    answer is read from, or None for a question the command's grammar refuses before reading the card, or a
+    target question (the page has no target mode)."""
     from shutthebox.games.yahtzee.grammar import card_words, query_options
 
     try:
         words, options = query_options(line.split())
     except InvalidQuery:
+        return None
+    if "--target" in options:
         return None
     words = card_words(words)
     if not words or words[0] not in ("--expect", "--move", "--options"):
