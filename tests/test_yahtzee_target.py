@@ -342,6 +342,31 @@ def test_a_batch_on_a_target_table_answers_target_questions_only(tables):
     assert "answers --target questions only" in done.stdout.splitlines()[2]
 
 
+def test_a_forged_position_or_offset_is_refused_in_one_line(tables, tmp_path):
+    """Checksums right, a row pointing outside the arrays: exit status 3 and one line (the command), TableError
+    (Python), never an index error."""
+    from forge import forge
+    from shutthebox.errors import TableError
+    from shutthebox.games.yahtzee.rules import state_index
+
+    path = tables[("official", "sixes,chance", 45, 50)]
+    with open(path, "rb") as handle:
+        data = handle.read()
+    table = load_target("official", path)
+    number = state_index(categories("sixes,chance"), 45, FIFTY)
+    row = table._position[number]
+    for array, index, value in (("position", number, len(table._offsets) - 1),
+                                ("offsets", row, len(table._chance) + 1)):
+        forged = tmp_path / ("forged-%s.msgpack" % array)
+        forged.write_bytes(forge(data, array, index, value))
+        done = run("--target", "53", "--expect", "sixes,chance", "--upper", "45", "--yahtzee-box", "50",
+                   "--table", str(forged))
+        assert done.returncode == 3 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+        assert "impossible value: %s[" % array in done.stderr, done.stderr
+        with pytest.raises(TableError, match="impossible value"):
+            load_target("official", str(forged)).probe_target(53, "sixes,chance", upper=45, box="50")
+
+
 def test_the_format_s_worked_example_reads_what_it_shows():
     """docs/FORMAT.md section 12: its reduced table's arrays hold the positions, offsets and chances it reads."""
     import msgpack

@@ -76,13 +76,27 @@ class TargetTable(Table):
                                                            "" if box == 0 else ", yahtzee box %d" % (50, 0)[2 - box]))
         return i
 
+    def row(self, number: int) -> tuple:
+        """(first, end): where the state ``number``'s chances are in ``chance``; TableError for a position or
+        offsets pointing outside the arrays (checksums vouch for the bytes, not for where they point)."""
+        i = self.position(number)
+        rows = len(self._offsets) - 1
+        if i >= rows:
+            raise TableError("table file %s holds an impossible value: position[%d] is %d, past its %d rows; give "
+                             "a valid table file" % (self.path, number, i, rows))
+        first, end = self._offsets[i], self._offsets[i + 1]
+        if not first <= end <= len(self._chance):
+            raise TableError("table file %s holds an impossible value: offsets[%d] and offsets[%d] are %d and %d, "
+                             "not a row of its %d chances; give a valid table file"
+                             % (self.path, i, i + 1, first, end, len(self._chance)))
+        return first, end
+
     def chance(self, number: int, x: int) -> float:
         """T(state ``number``, x) as stored: 1 for x <= 0, 0 beyond the stored targets."""
         if x <= 0:
             return 1.0
-        i = self.position(number)
-        low = self._offsets[i]
-        if x > self._offsets[i + 1] - low:
+        low, end = self.row(number)
+        if x > end - low:
             return 0.0
         return self._chance[low + x - 1]
 
@@ -124,10 +138,8 @@ class TargetTable(Table):
             card, total, holds = self.state(cats, upper, box)
             if x <= 0:
                 return 1.0
-            number = state_index(card, total, holds)
-            i = self.position(number)
-            low = self._offsets[i]
-            if x > self._offsets[i + 1] - low:
+            low, end = self.row(state_index(card, total, holds))
+            if x > end - low:
                 return 0.0
             if low + x - 1 in self.unsure:
                 raise InvalidQuery("the chance of this question lies within its error bound of a 6-decimal "
