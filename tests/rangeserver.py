@@ -89,10 +89,11 @@ class _Slice:
 
 
 @contextlib.contextmanager
-def serving(folder, refuse_ranges=False, gzip=False):
-    """Serve ``folder`` on a free loopback port; yield (base URL, the list of requests). Always stopped."""
+def serving(folder, refuse_ranges=False, gzip=False, base=None):
+    """Serve ``folder`` on a free loopback port; yield (base URL, the list of requests). Always stopped.
+    ``base``: a subclass of RangeHandler to serve with."""
     requests: list = []
-    handler = type("Handler", (RangeHandler,), {"refuse_ranges": refuse_ranges, "gzip": gzip, "requests": requests})
+    handler = type("Handler", (base or RangeHandler,), {"refuse_ranges": refuse_ranges, "gzip": gzip, "requests": requests})
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(folder)))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

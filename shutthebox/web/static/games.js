@@ -13,9 +13,7 @@ import { fetchGames } from "./gamelist.js";
 import { cancelButton, fetchOrSolve, solveQuestion } from "./solve.js";
 
 const params = new URLSearchParams(location.search);
-// The linked game's module (and the modules it imports) asked for at once, beside games.json, not after it:
-// on a phone each step of the chain is a round trip. show() imports it again once the list says it is a game.
-if (/^[a-z0-9-]+$/.test(params.get("game") ?? "")) import(`./games/${params.get("game")}.js`).catch(() => {});
+// (The linked game's modules are asked for by games.html's inline script, beside this one.)
 const tables = new Map(); // url -> Promise of a read table
 const mounted = new Map(); // game id -> controller
 const linkOf = new Map(); // game id -> its link parameters when another game was chosen

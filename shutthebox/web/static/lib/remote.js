@@ -19,15 +19,21 @@ import {
   headerOf, keyAt, layoutOf, mapAt, openTable, readOpened, skipValue, typed,
 } from "./format.js";
 
-const FIRST = 16384; // bytes asked first: the header and the first array's descriptor
+const FIRST = 4096; // bytes asked first: the header (a few hundred bytes in every table) and often the first descriptor
 const MOST_HEADER = 1 << 20; // a header longer than this is no table's
 const SLACK = 64; // bytes each side of a descriptor's foreseen place (its crc32's width is not known before)
-// Foreseen places this close are asked in one request: on a phone each request costs a round trip, and
-// what lies between is most often a small array that the first question reads anyway.
-const MERGE = 65536;
+// Foreseen places this close are asked in one request: on a phone each request costs a round trip (150 ms,
+// about 30 KB at 1.6 Mbit/s), but the bytes between cost their time too, and requests of one round go
+// side by side.
+const MERGE = 16384;
 // The block size foreseen for a descriptor not read yet (the one our writer writes; the descriptor's own
 // is used once read): a wrong guess only moves the foreseen place, and the walk asks again.
 const FORESEEN_BLOCK = 8192;
+// The ranges after the first bypass the browser's cache: a browser lets one request at a time write a URL's
+// cache entry, so concurrent ranges of one file would come one after another (a round trip each). Each
+// block is kept for the page's life here instead. (The first range goes through the cache: from a host
+// that refuses ranges, a reload then reads the whole file from it; see RangeFile.get.)
+const RANGES_CACHE = "no-store";
 
 /** A block not fetched yet, where it cannot be fetched synchronously: `settle` fetches it and asks again. */
 export class BlockMissing extends Error {
@@ -86,7 +92,7 @@ class Chunks {
 class RangeFile {
   constructor(url, name, size, hint, fetcher) {
     Object.assign(this, { url, name, size, hint, fetcher, chunks: new Chunks(), fetched: 0, requests: 0, arrays: new Map(),
-      recording: null });
+      recording: null, cache: RANGES_CACHE });
   }
 
   check(status, range, length, start, end) {
@@ -103,9 +109,18 @@ class RangeFile {
     if (start >= end) return new Uint8Array(0);
     const known = this.chunks.get(start, end);
     if (known) return known;
+    const ask = (cache, signal) => this.fetcher(this.url, { headers: { Range: `bytes=${start}-${end - 1}` }, cache, signal });
     let response;
     try {
-      response = await this.fetcher(this.url, { headers: { Range: `bytes=${start}-${end - 1}` }, cache: "no-cache" });
+      const stop = new AbortController();
+      response = await ask(this.cache, stop.signal);
+      if (response.status === 200 && this.cache === RANGES_CACHE) {
+        // A host that sends whole files, whose first range the browser's cache answered (it held the whole
+        // file, a reload's): the rest come from that cache too, never the whole file again for each.
+        stop.abort();
+        this.cache = "no-cache";
+        response = await ask(this.cache);
+      }
     } catch (error) {
       throw new TableError(`The table ${this.name} could not be loaded (${error.message}).` + this.hint);
     }
@@ -216,11 +231,13 @@ function foreseen(key, dtype, shape) {
 /**
  * Open the table at `url` by ranges (or whole, where ranges are refused).
  *   options: { name, decode, arrays: { name: [dtype, shape] } the arrays expected (to foresee where their
- *              descriptors are: one round of requests for all), hint (added to a load error's words),
- *              progress({ done, total }) (the whole-file read's), fetch (default globalThis.fetch) }
+ *              descriptors are: one round of requests for all), or a function of the header giving them,
+ *              hint (added to a load error's words),
+ *              progress({ done, total }) (the whole-file read's), fetch (default globalThis.fetch),
+ *              endLater (return before the file's end is checked: `ended`, a promise, says it) }
  * -> what lib/format.js's openTable returns, for readOpened; read by ranges, it has `remote` (the
- *    RangeFile: its bytes fetched and requests) and makes lazy arrays. Throws TableError (with `status`
- *    for an HTTP error).
+ *    RangeFile: its bytes fetched and requests) and `ended`, and makes lazy arrays. Throws TableError
+ *    (with `status` for an HTTP error).
  */
 export async function openRemote(url, options = {}) {
   const { name = url, hint = "", progress = null } = options;
@@ -281,14 +298,20 @@ export async function openRemote(url, options = {}) {
   }
   const header = headerOf(map, layout, name);
   const seed = crc32(first, 0, layout.arraysAt);
-  const descriptors = await walk(file, first, layout.arraysAt, options.arrays || {});
-  const opened = { name, size: file.size, header, map, arraysAt: layout.arraysAt, seed, descriptors, remote: file };
+  const expected = typeof options.arrays === "function" ? options.arrays(header) : options.arrays;
+  const { descriptors, ended } = await walk(file, first, layout.arraysAt, expected || {});
+  ended.catch(() => {}); // awaited below, or by the caller (endLater): never an unhandled rejection meanwhile
+  const opened = { name, size: file.size, header, map, arraysAt: layout.arraysAt, seed, descriptors, remote: file, ended };
   opened.lazyArray = (key, d, dtype, count) => lazyArray(file, key, d, dtype, count, seed);
+  if (!options.endLater) await ended;
   return opened;
 }
 
-/** Every array descriptor: { key: descriptor }. The places of the expected ones are foreseen and asked for
- * at once; the walk then reads each where the one before it ends, asking again only where foreseen wrong. */
+/** Every array descriptor, and the check of the file's end: { descriptors: { key: descriptor }, ended: a
+ * promise, rejected with the reason when the file does not end where its last array does }. The places of the
+ * expected descriptors and of the end are foreseen and asked for at once; the walk then reads each
+ * descriptor where the one before it ends, asking again only where foreseen wrong. It does not wait for
+ * the end (most often a request of its own), so that the first blocks can be asked for beside it. */
 async function walk(file, first, arraysAt, expected) {
   const name = file.name;
   const [key, afterKey] = keyAt(first, arraysAt, name);
@@ -304,14 +327,16 @@ async function walk(file, first, arraysAt, expected) {
     at += head + length;
   }
   const tail = file.size - CRC_TAIL.length - 4;
-  windows.push([Math.max(tail, 0), file.size]); // the 11 bytes every file ends with
+  windows.push([Math.max(tail, 0), file.size, true]); // the 11 bytes every file ends with
   const merged = [];
-  for (const [s, e] of windows.sort((x, y) => x[0] - y[0])) {
+  for (const [s, e, end] of windows.sort((x, y) => x[0] - y[0])) {
     const last = merged[merged.length - 1];
-    if (last && s - last[1] <= MERGE) last[1] = Math.max(last[1], e);
-    else merged.push([s, e]);
+    if (last && s - last[1] <= MERGE) Object.assign(last, { 1: Math.max(last[1], e), 2: last[2] || !end });
+    else merged.push([s, e, !end]);
   }
-  await Promise.all(merged.map(([s, e]) => file.get(s, e).catch(() => null)));
+  // waited for: the windows holding a descriptor (an error is the walk's to say, where it reads there)
+  const fetches = merged.map(([s, e, wanted]) => [wanted, file.get(s, e).catch(() => null)]);
+  await Promise.all(fetches.filter(([wanted]) => wanted).map(([, fetching]) => fetching));
   const out = {};
   at = start;
   for (let i = 0; i < count; i++) {
@@ -332,9 +357,12 @@ async function walk(file, first, arraysAt, expected) {
       }
     }
   }
-  const end = await file.get(Math.max(tail, 0), file.size);
-  if (at !== tail || CRC_TAIL.some((b, i) => end[i] !== b)) throw damaged(name, "is truncated (no checksum at its end)");
-  return out;
+  if (at !== tail) throw damaged(name, "is truncated (no checksum at its end)");
+  const ended = Promise.all(fetches.map(([, fetching]) => fetching)).then(async () => {
+    const end = await file.get(Math.max(tail, 0), file.size);
+    if (CRC_TAIL.some((b, i) => end[i] !== b)) throw damaged(name, "is truncated (no checksum at its end)");
+  });
+  return { descriptors: out, ended };
 }
 
 /** An array read block by block: `array[i]` and `length` as a typed array's; each block verified when it comes. */
@@ -343,6 +371,7 @@ function lazyArray(file, key, d, dtype, count, seed) {
   const bytesPer = d.block_size; // checked by checkSums before the array is made
   const perBlock = bytesPer / size;
   const blocks = new Map(); // block -> its elements (a typed array)
+  const pending = new Map(); // block -> the promise of its fetch, while it comes
   const checks = [];
   const range = (b) => [d.dataAt + b * bytesPer, d.dataAt + Math.min((b + 1) * bytesPer, d.length)];
   const keep = (b, bytes) => {
@@ -358,9 +387,8 @@ function lazyArray(file, key, d, dtype, count, seed) {
   const block = (b) => {
     const had = blocks.get(b);
     if (had) return had;
-    if (file.recording) { // warm's dry run: what is missing is noted, and the answer thrown away
-      if (!file.recording.has(key)) file.recording.set(key, new Set());
-      file.recording.get(key).add(b);
+    if (file.recording) { // a dry run (warm, prefetch): what is missing is noted, and the answer thrown away
+      file.recording.set(`${key}/${b}`, [key, b]);
       return zeros;
     }
     if (!file.sync) throw new BlockMissing(file, key, b);
@@ -368,21 +396,30 @@ function lazyArray(file, key, d, dtype, count, seed) {
   };
   const control = {
     key, count, blocks,
-    /** Fetch blocks `list` (not waited for by any reader): adjacent ones in one request. */
+    /** Of blocks `list`, those neither kept nor coming, once each, in their order. */
+    wanted: (list) => [...new Set(list)].filter((b) => b >= 0 && b * perBlock < count && !blocks.has(b) && !pending.has(b)),
+    /** Fetch blocks `list` (not waited for by any reader): adjacent ones in one request; those already
+     * coming are waited for, not asked again. */
     async fetch(list) {
-      const wanted = [...new Set(list)].filter((b) => b >= 0 && b * perBlock < count && !blocks.has(b)).sort((x, y) => x - y);
+      const coming = [...new Set(list)].filter((b) => pending.has(b)).map((b) => pending.get(b));
       const runs = [];
-      for (const b of wanted) {
+      for (const b of control.wanted(list).sort((x, y) => x - y)) {
         const last = runs[runs.length - 1];
         if (last && last[1] === b) last[1] = b + 1;
         else runs.push([b, b + 1]);
       }
-      await Promise.all(runs.map(async ([from, to]) => {
+      const fetching = runs.map(async ([from, to]) => {
         const bytes = await file.get(range(from)[0], range(to - 1)[1], false);
         for (let b = from; b < to; b++) {
           if (!blocks.has(b)) keep(b, bytes.subarray((b - from) * bytesPer, range(b)[1] - range(from)[0]));
         }
-      }));
+      });
+      runs.forEach(([from, to], i) => {
+        const done = fetching[i].finally(() => { for (let b = from; b < to; b++) pending.delete(b); });
+        done.catch(() => {}); // its error is the fetch's caller's (below)
+        for (let b = from; b < to; b++) pending.set(b, done);
+      });
+      await Promise.all([...fetching, ...coming]);
     },
     blockOf: (i) => Math.floor(i / perBlock),
     /** `check(values, first)` on every block, as it comes (a game's impossible values). */
@@ -415,31 +452,58 @@ function lazyArray(file, key, d, dtype, count, seed) {
 /** The control of a lazy array (fetch, blockOf, check), or null for a whole typed array. */
 export const remoteOf = (array) => (array && !ArrayBuffer.isView(array) && typeof array.blockOf === "function" ? array : null);
 
+/** The blocks `ask(table)` reads that are not fetched yet: [[array key, block]], each once, in the order
+ * read. `ask` runs on those blocks as if they held zeros (its answer and errors are thrown away), asked of a
+ * stand-in for `table` with the same arrays, so that no cache of the game's (keyed by its table) keeps
+ * what was read from zeros. */
+function dryRun(file, table, ask) {
+  const missing = new Map();
+  file.recording = missing;
+  try {
+    ask({ ...table, arrays: { ...table.arrays } });
+  } catch {
+    // an answer from zeros may be refused: only the blocks it asked for matter
+  } finally {
+    file.recording = null;
+  }
+  return [...missing.values()];
+}
+
+/** Fetch blocks `list` ([[array key, block]]) of `file`, each array's in one call. */
+function fetchBlocks(file, list) {
+  const byKey = new Map();
+  for (const [key, block] of list) byKey.set(key, [...(byKey.get(key) || []), block]);
+  return Promise.all([...byKey].map(([key, blocks]) => file.arrays.get(key).fetch(blocks)));
+}
+
 /**
  * Fetch, all at once, the blocks `ask(table)` reads (a page's first question, before the page asks it),
- * so that the page then answers with no request of its own: `ask` runs on blocks not fetched yet as if
- * they held zeros, noting them (its answer and errors are thrown away, and it is asked of a stand-in for
- * `table`, so that no cache of the game's keeps them), they are fetched, and it runs
- * again until it reads nothing new (a few rounds: an index may depend on a value read). A damaged
+ * so that the page then answers with no request of its own: found by a dry run (above), fetched, and
+ * found again until it reads nothing new (a few rounds: an index may depend on a value read). A damaged
  * block is refused here. No-op for a table read whole.
  */
 export async function warm(table, ask, rounds = 4) {
   const file = table.remote?.remote;
   if (!file) return;
-  // A stand-in with the same arrays: a game's caches (keyed by its table) never keep what was read from zeros.
-  const standIn = { ...table, arrays: { ...table.arrays } };
   for (let round = 0; round < rounds; round++) {
-    file.recording = new Map();
-    try {
-      ask(standIn);
-    } catch {
-      // an answer from zeros may be refused: only the blocks it asked for matter
-    }
-    const missing = file.recording;
-    file.recording = null;
-    if (!missing.size) return;
-    await Promise.all([...missing].map(([key, list]) => file.arrays.get(key).fetch([...list])));
+    const missing = dryRun(file, table, ask);
+    if (!missing.length) return;
+    await fetchBlocks(file, missing);
   }
+}
+
+/**
+ * Fetch ahead, without waiting, the blocks `ask(table)` reads (in a game, the decisions it will likely meet
+ * next), at most `most` of them, the first read first: found by one dry run (above), so that a question
+ * then reading them asks nothing while the player waits. Blocks already coming are not asked again.
+ * Never rejected: a block that cannot be had, or is damaged, is asked again and refused when a question
+ * reads it. No-op for a table read whole. -> a promise of the count of blocks asked for.
+ */
+export function prefetch(table, ask, most = 16) {
+  const file = table.remote?.remote;
+  if (!file) return Promise.resolve(0);
+  const list = dryRun(file, table, ask).filter(([key, block]) => file.arrays.get(key).wanted([block]).length).slice(0, most);
+  return fetchBlocks(file, list).then(() => list.length, () => list.length);
 }
 
 /**
@@ -460,10 +524,21 @@ export async function settle(ask, rounds = 10000) {
 
 /**
  * Fetch and read a table (openRemote, then lib/format.js's readOpened); a TableError (with the HTTP status) if it
- * cannot be had. `first(table)`: the page's first question, whose blocks are fetched before (warm).
+ * cannot be had. `first(table)`: the page's first question, whose blocks are fetched before (warm), beside
+ * the check of the file's end (whose refusal comes first).
  */
 export async function fetchTable(url, options, hint = "", progress = null, first = null) {
-  const table = readOpened(await openRemote(url, { ...options, hint, progress }), options);
-  if (first) await warm(table, first);
+  const opened = await openRemote(url, { ...options, hint, progress, endLater: true });
+  const ended = opened.ended || Promise.resolve();
+  let table;
+  try {
+    table = readOpened(opened, options);
+  } catch (error) {
+    await ended;
+    throw error;
+  }
+  const [end, warmed] = await Promise.allSettled([ended, first ? warm(table, first) : null]);
+  if (end.status === "rejected") throw end.reason;
+  if (warmed.status === "rejected") throw warmed.reason;
   return table;
 }

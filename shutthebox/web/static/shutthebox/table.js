@@ -315,6 +315,34 @@ export class SoloTable extends Board {
 
 const GAMES = ["two-player", "multi-player", "one-player"];
 
+/** The arrays a table of game `kind` holds for `rules` and `players`: { name: [dtype, shape] }, in the file's order. */
+function arraysOf(kind, rules, players) {
+  const P = 1 << rules.tiles, S = rules.maxScore + 1, R = rules.maxRoll + 1;
+  if (kind === "two-player") {
+    const arrays = { e1: ["<f8", [P]], m1: ["<u2", [P, R]], e2: ["<f8", [P, S]], m2: ["<u2", [P, S, R]] };
+    return rules.oneDieOptional ? Object.assign(arrays, { c1: ["|u1", [P]], c2: ["|u1", [P, S]] }) : arrays;
+  }
+  if (kind === "multi-player") {
+    const states = 1 + (rules.maxScore * players * (players - 1)) / 2;
+    const arrays = { e: ["<f8", [states, P]], m: ["<u2", [states, P, R]] };
+    return rules.oneDieOptional ? Object.assign(arrays, { c: ["|u1", [states, P]] }) : arrays;
+  }
+  const arrays = { shut: ["<f8", [P]], shut_move: ["<u2", [P, R]], score: ["<f8", [P]], score_move: ["<u2", [P, R]] };
+  return rules.oneDieOptional ? Object.assign(arrays, { shut_dice: ["|u1", [P]], score_dice: ["|u1", [P]] }) : arrays;
+}
+
+/** The arrays a table with this header holds, foreseen before they are read (lib/remote.js's `arrays`: where
+ * their descriptors are), or none for a header parseTable refuses (which it then says). */
+export function expectedArrays(header) {
+  try {
+    const rules = GAMES.includes(header.game) && rulesOfFile(header.rules);
+    const players = header.game === "multi-player" ? header.players : 2;
+    return rules && Number.isInteger(players) && players >= 2 && players <= 8 ? arraysOf(header.game, rules, players) : {};
+  } catch {
+    return {};
+  }
+}
+
 /**
  * Verify and read a Shut the Box table (Uint8Array or ArrayBuffer, or a file lib/remote.js's openRemote opened).
  *   options: { name, decode, game: "players" (two- or multi-player, the default), "one-player" or "any",
@@ -349,21 +377,8 @@ export function parseTable(input, { name = "file", decode, game = "players", rul
   if (wanted && wantedPlayers && (players !== wantedPlayers)) {
     throw new TableError(`The table ${name} is for ${players} players, not ${wantedPlayers}: it is no answer to this question.`);
   }
-  const P = 1 << rules.tiles, S = rules.maxScore + 1, R = rules.maxRoll + 1;
-  let arrays;
-  if (kind === "two-player") {
-    arrays = { e1: ["<f8", [P]], m1: ["<u2", [P, R]], e2: ["<f8", [P, S]], m2: ["<u2", [P, S, R]] };
-    if (rules.oneDieOptional) Object.assign(arrays, { c1: ["|u1", [P]], c2: ["|u1", [P, S]] });
-  } else if (kind === "multi-player") {
-    const states = 1 + (rules.maxScore * players * (players - 1)) / 2;
-    arrays = { e: ["<f8", [states, P]], m: ["<u2", [states, P, R]] };
-    if (rules.oneDieOptional) arrays.c = ["|u1", [states, P]];
-  } else {
-    arrays = { shut: ["<f8", [P]], shut_move: ["<u2", [P, R]], score: ["<f8", [P]], score_move: ["<u2", [P, R]] };
-    if (rules.oneDieOptional) Object.assign(arrays, { shut_dice: ["|u1", [P]], score_dice: ["|u1", [P]] });
-  }
   const read = readOpened(opened, {
-    game: kind, rules: wanted ? fileRules(wanted) : fields, arrays,
+    game: kind, rules: wanted ? fileRules(wanted) : fields, arrays: arraysOf(kind, rules, players),
     fields: (map) => (map.max_score !== rules.maxScore || map.max_roll !== rules.maxRoll
       ? "has max_score or max_roll inconsistent with its rules" : null),
   });

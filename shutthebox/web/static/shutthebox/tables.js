@@ -8,7 +8,7 @@
 import { TableError } from "../lib/format.js";
 import { openRemote } from "../lib/remote.js";
 import { fetchOrSolve } from "../solve.js";
-import { formatPosition, parseTable } from "./table.js";
+import { expectedArrays, formatPosition, parseTable } from "./table.js";
 import { tableName, ruleKey, oneDieText, STANDARD, soloTableName, soloName, variantOf } from "./rules.js";
 
 export const TABLE_FOLDERS = ["", "../../data/", "../../../data/"];
@@ -20,7 +20,7 @@ export async function fetchFirst(urls, fix) {
   let first = null;
   for (const url of urls) {
     try {
-      return { url, opened: await openRemote(url, { name: url }) };
+      return { url, opened: await openRemote(url, { name: url, arrays: expectedArrays }) };
     } catch (error) {
       if (first === null) first = error.status ?? 0;
       const why = error.status ? `HTTP ${error.status}` :
