@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from rangeserver import RangeHandler, serving
-from serving import COMMAND, page_opener
+from serving import COMMAND, page_opener, wait_for
 from test_web_goat import fixed_expected
 from shutthebox.engine.format import BLOCK_SIZE
 from shutthebox.games.goat.table import load as load_goat
@@ -97,6 +97,65 @@ def test_the_blocks_of_a_first_answer_are_asked_side_by_side(browser, site):
         assert page.get_attribute("#yahtzee-answer .answer-value", "data-answer")
     assert len([path for path, wanted in requests if path == "/yahtzee-official.msgpack"]) >= 1 + Together.WANT
     assert Together.state["most"] >= Together.WANT, Together.state
+
+
+# Synchronous requests (a block read before it came: the page waits) counted, and every request of a
+# table kept in the resource timings (set before the page's scripts).
+SYNC_READS = """
+performance.setResourceTimingBufferSize(100000);
+window.__syncReads = 0;
+const openRequest = XMLHttpRequest.prototype.open;
+XMLHttpRequest.prototype.open = function (method, url, async) {
+  if (async === false) window.__syncReads += 1;
+  return openRequest.apply(this, arguments);
+};
+"""
+
+
+def settled(page, requests, name):
+    """Until every request of table ``name`` the server was asked has ended in the page (prefetches done)."""
+    def done():
+        asked = len([path for path, _ in requests if path == "/" + name])
+        ended = page.evaluate("(n) => performance.getEntriesByType('resource').filter(e => e.name.endsWith('/' + n)).length", name)
+        return asked == ended
+
+    wait_for(lambda: done() and done(), "the requests of %s ending" % name)
+
+
+def test_yahtzee_play_fetches_each_turns_blocks_before_its_decisions(browser, site):
+    """Once a box is scored, the blocks the next turn's decisions read (the value after every box and points
+    they may take) are fetched ahead: its hints and costs read no block the page must wait for."""
+    with serving(site) as (url, requests), page_opener(browser, url, "games.html") as open_page:
+        page = open_page("?game=yahtzee&mode=play&seed=7&anim=0", init_script=SYNC_READS)
+        for turn in range(4):
+            settled(page, requests, "yahtzee-official.msgpack")
+            page.click("#yahtzee-roll")
+            page.keyboard.press("h")
+            moves = [item.get_attribute("data-move") for item in page.query_selector_all("#yahtzee-choices li")]
+            box = next(move.split()[1] for move in moves if move.startswith("score "))
+            page.click("#yahtzee-play .yazy-cat[data-cat='%s']" % box)
+            assert page.evaluate("window.games.yahtzee.play.state().decisions.length") == turn + 1
+        assert page.evaluate("window.__syncReads") == 0
+
+
+def test_goat_play_fetches_each_decisions_blocks_ahead(browser, site):
+    """Each of your decisions had its values fetched ahead (after the move before it, the computer's turn
+    included): its hint reads no block the page must wait for."""
+    state = "document.getElementById('goat-play').dataset.state"
+    with serving(site) as (url, requests), page_opener(browser, url, "games.html") as open_page:
+        page = open_page("?game=goat&mode=play&seed=7&anim=0", init_script=SYNC_READS)
+        decided = 0
+        for decided in range(15):
+            page.wait_for_function("['yours', 'over'].includes(%s)" % state)
+            if page.evaluate(state) == "over":
+                break
+            settled(page, requests, "goat-g100.msgpack")
+            before = page.evaluate("window.__syncReads")
+            page.keyboard.press("h")
+            action = page.get_attribute("#goat-play li.best", "data-action")
+            assert page.evaluate("window.__syncReads") == before, page.evaluate("window.games.goat.play.state().position")
+            page.keyboard.press("s" if action == "0" else action)
+        assert decided >= 10
 
 
 def test_goat_answers_by_ranges_are_the_python_apis(browser, site):

@@ -26,7 +26,8 @@ const keptMask = (kept) => kept.reduce((mask, k, i) => mask | (k ? 1 << i : 0), 
  *   value, cost, record, words } with move ["keep", kept dice] or ["score", c], hint(g) -> { say, choices },
  *   sheet(g, upper) -> the score sheet's own rows (optional; upper: the upper boxes' points):
  *   { goal: the upper points a bonus needs, upper: [[label, value, id]] below the upper total, lower: the same
- *   above the lower total }, summary(g, cost), review(g) (optional), openInCoach(record) }
+ *   above the lower total }, summary(g, cost), review(g) (optional), ahead(g) (optional: lib/play.js's),
+ *   openInCoach(record) }
  */
 
 /** The boxes of the upper section: ones to sixes, the first six of both games. */
@@ -162,6 +163,7 @@ function dicePart(rules) {
     costText: (cost, short) => `${sixDecimals(cost)}${short ? "" : " expected points"}`,
     summary: (g, cost) => rules.summary(g, cost),
     review: rules.review,
+    ahead: rules.ahead,
     render(g) {
       const open = boxes.map((_, c) => c).filter((c) => (rules.open(g) >> c) & 1);
       if (!open.includes(selected)) selected = open.length ? open[0] : 0;

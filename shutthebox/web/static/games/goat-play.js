@@ -9,7 +9,8 @@ import { dieNode, el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow, seatChooser } from "./ui.js";
 import { DICE, ROLLS, actionText } from "./goat-table.js";
-import { actionValues, costOf } from "./goat-values.js";
+import { THROWS, actionValues, costOf } from "./goat-values.js";
+import { prefetch } from "../lib/remote.js";
 
 /**
  * One game's rules and dice. Players 1 (first) and 2 (second) play rounds; after the second
@@ -91,6 +92,13 @@ export class Game {
     this.mover = 3 - this.mover;
   }
 
+  /** The next mover's decision once the mover banks `gain`; null when that ends the game. */
+  afterTurn(gain) {
+    const copy = Object.assign(Object.create(Game.prototype), this, { scores: [...this.scores] });
+    copy.endTurn(gain);
+    return copy.over ? null : copy.position();
+  }
+
   /** A copy for the tests (no dice generator, no table). */
   snapshot() {
     const { table, draw, ...rest } = this;
@@ -100,6 +108,9 @@ export class Game {
 
 
 const STOP = 0;
+// The most blocks fetched ahead at a decision (8 KiB each): its own, the next mover's after the turn ends
+// now, then the mover's after each throw, in that order.
+const DECISION_BLOCKS = 8;
 const chance = (value) => `${pct(value)} (${sixDecimals(value)})`;
 /** A cost in percentage points: two decimals, or, below 0.005, as many as show its first digit (the shell's
  * "less than" 0.000001 then reads "less than 0.0001 percentage points", not "less than 0.00"). */
@@ -178,6 +189,23 @@ function goatPart(getTable) {
       return { say: events.join(" "), row: { text, position: { player: row.player, my: row.my, opp: row.opp, turn: row.turn, rolls: row.rolls } } };
     },
     auto: (g) => (!g.over && g.mover !== g.seat ? actionValues(g.table, g.position()).best : null),
+    /** What the next decisions read, fetched while the mover thinks: this decision's values (the hint, the
+     * cost or the computer's move), the next mover's first decision if the turn ends now (banked, or a match),
+     * and this mover's next decision after each throw of this turn. */
+    ahead(g) {
+      const p = g.position(), key = `${p.player}/${p.my}/${p.opp}/${p.turn}/${p.rolls}`;
+      if (g.ahead === key) return;
+      g.ahead = key;
+      prefetch(g.table, (t) => {
+        const read = (q) => { try { if (q) actionValues(t, q); } catch { /* a position that cannot occur */ } };
+        read(p);
+        for (const gain of p.rolls ? [p.turn, 0] : [0]) read(g.afterTurn(gain));
+        if (p.rolls + 1 >= ROLLS) return;
+        for (let k = 1; k <= DICE; k++) {
+          for (const [sum] of THROWS[k].sums) read({ ...p, turn: p.turn + sum, rolls: p.rolls + 1 });
+        }
+      }, DECISION_BLOCKS);
+    },
     hint(g) {
       const values = actionValues(g.table, g.position());
       return { say: `Hint: ${actionText(values.best)}, win chance ${chance(values.value)}.`,

@@ -7,10 +7,15 @@ import { sixDecimals } from "../lib/notation.js";
 import { el, plural } from "../lib/ui.js";
 import { coachRow } from "./ui.js";
 import { DicePlay, sorted, spoken } from "./dice-play.js";
-import { ALL, CATEGORIES, FIFTY, OPEN, SIXES, UPPER_BONUS, UPPER_GOAL, YAHTZEE_BONUS, boxChoices, scored, stateIndex, stateWords } from "./yahtzee-rules.js";
-import { optionsOf, turnOf } from "./yahtzee-turn.js";
+import { ALL, CATEGORIES, FIFTY, OPEN, SIXES, UPPER_BONUS, UPPER_GOAL, YAHTZEE, YAHTZEE_BONUS, boxChoices, openBoxes, scored, stateIndex,
+  stateWords } from "./yahtzee-rules.js";
+import { Turn, optionsOf, turnOf } from "./yahtzee-turn.js";
+import { prefetch } from "../lib/remote.js";
 
 const sameMove = (a, b) => a[0] === b[0] && String(a[1]) === String(b[1]);
+// The most blocks fetched ahead for a turn: its decisions read at most 44 states (every open box with the
+// points it may take), about as many blocks.
+const TURN_BLOCKS = 48;
 
 /** The decision's line as `review` reads it: CARD [--upper N] [--yahtzee-box V] DICE REROLLS CHOICE. */
 /** A decision's card in a player's words: the boxes still open, the upper points, the yahtzee box. */
@@ -51,6 +56,22 @@ const yahtzeeRules = (table, coach) => {
         say: `Scored ${earned.total} in ${CATEGORIES[c]}${extras.length ? ` (${extras.join(", ")})` : ""}.` };
     },
     value: startValue,
+    /** The turn's decisions read the value after every box and points the dice may score: those states,
+     * fetched once a turn begins (before its first roll), while the player looks at the card. */
+    ahead(g) {
+      const key = `${g.card}/${g.upper}/${g.box}`;
+      if (g.ahead === key) return;
+      g.ahead = key;
+      prefetch(g.table, (t) => {
+        const turn = new Turn(g.joker, g.card, g.upper, g.box, (c, u, b) => t.arrays.turn[stateIndex(c, u, b)]);
+        for (const c of openBoxes(g.card)) {
+          // what box c can score: n of its face in the upper section, 0 or 50 in the Yahtzee box; the others'
+          // points add to the value after them
+          const points = c <= SIXES ? [0, 1, 2, 3, 4, 5].map((n) => n * (c + 1)) : c === YAHTZEE ? [0, 50] : [0];
+          for (const p of points) turn.after(c, p);
+        }
+      }, TURN_BLOCKS);
+    },
     judge(g, move, at) {
       const found = optionsOf(turn(g), at.dice, at.rerolls);
       const mine = found.choices.find((choice) => sameMove(choice.move, move)), best = found.choices[0];

@@ -54,6 +54,9 @@
  *                              confirm, so that Enter never repeats a key's move), over(game), started(game)
  *                              (a move made: asked before discarding)
  *     opening(game) -> text               the message of a new game (optional)
+ *     ahead(game)                         fetch ahead what the next decisions will likely read of the table
+ *                              (lib/remote.js's prefetch), while the player thinks (optional; asked after
+ *                              each change shown, not while a link's moves are replayed: it notes what it asked)
  *     costWord                            "cost" (default) or "loss": the word before a cost
  *     amount(value) -> text, costText(cost, short) -> text    a value and a cost in the game's words (short:
  *                              the number alone, for the history)
@@ -261,6 +264,7 @@ export function createPlay(part, page) {
     const done = part.over(game);
     hintButton.setAttribute("aria-disabled", done || busy ? "true" : "false");
     play.root.dataset.state = done ? "over" : busy ? "computer" : "yours";
+    if (!done && !replaying) part.ahead?.(game);
   }
 
   play.render = render;
