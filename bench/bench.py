@@ -128,14 +128,14 @@ def bench_commands(repeat: int) -> None:
 
 def duel_line(rng, mid_turn: bool) -> list:
     """A two-player yazy question on the full game: random open sets (the mover first or second in the
-    round), totals the closed categories can make, at a turn start or mid-turn."""
-    from shutthebox.games.yazy.duel.rules import BEST
+    round), totals the closed categories can make (a score drawn for each), at a turn start or mid-turn."""
+    from shutthebox.games.yazy.duel.rules import POINTS
     from shutthebox.games.yazy.rules import format_categories
 
     size = rng.randint(1, 11)
     mover = sum(1 << c for c in rng.sample(range(11), size))
     other = sum(1 << c for c in rng.sample(range(11), size - rng.randrange(2)))
-    scores = ",".join(str(rng.randint(0, sum(BEST[c] for c in range(11) if not mask >> c & 1)))
+    scores = ",".join(str(sum(rng.choice(POINTS[c]) for c in range(11) if not mask >> c & 1))
                       for mask in (mover, other))
     argv = ["yazy", "--players", "2", "--move" if mid_turn else "--expect", format_categories(mover),
             format_categories(other) if other else "none", "--scores", scores]

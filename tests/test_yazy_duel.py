@@ -105,6 +105,13 @@ def text(names) -> str:
     return ",".join(names) or "none"
 
 
+def totals(table, mine, theirs, d) -> str:
+    """"S1,S2": totals the closed categories can make, the mover's ahead by ``d``."""
+    mover, other = (table.cats & ~mask(names) for names in (mine, theirs))
+    return next("%d,%d" % (s1, s1 - d) for s1 in range(300)
+                if table.reachable(mover) >> s1 & 1 and s1 - d >= 0 and table.reachable(other) >> (s1 - d) & 1)
+
+
 GAMES = [("ones",), pytest.param(("full-house", "yazy"), marks=pytest.mark.slow)]
 
 
@@ -126,20 +133,22 @@ def test_every_reached_state_equals_the_exact_chance(names):
             firsts += 1
         else:
             seconds += 1
-        scores = "%d,%d" % (max(d, 0), max(-d, 0))
+        scores = totals(table, mine, theirs, d)
         assert abs(table.probe_win(text(sorted(mine)), text(sorted(theirs)), scores) - exact) <= BOUND
     assert firsts and seconds
 
 
 def test_the_second_mover_ties_at_the_edge():
-    """yazy alone, the opponent 50 ahead: only a yazy of one's own ties (half a win); 47 ahead, it wins. The
+    """yazy alone, the opponent 50 ahead: only a yazy of one's own ties (half a win); 47 ahead (no game's
+    total, so only the exact solver is asked), it wins. The
     chance of a yazy in three rolls is 2783176 / 6^10 (keep the most of one face)."""
     table, duel = solved(("yazy",))
     yazy = Fraction(2783176, 6**10)
     assert duel.win(frozenset({"yazy"}), frozenset(), -50) == yazy / 2
     assert duel.win(frozenset({"yazy"}), frozenset(), -47) == yazy
     assert "%.6f" % table.probe_win("yazy", "none", "0,50") == "%.6f" % (yazy / 2)
-    assert "%.6f" % table.probe_win("yazy", "none", "0,47") == "%.6f" % yazy
+    with pytest.raises(InvalidQuery, match="not a sum"):  # no game of yazy alone reaches a total of 47
+        table.probe_win("yazy", "none", "0,47")
     # level: a miss ties, a yazy wins
     assert abs(table.probe_win("yazy", "none", "0,0") - (Fraction(1, 2) + yazy / 2)) <= BOUND
     assert abs(table.probe_win("yazy", "yazy", "0,0") - 0.5) <= BOUND  # the same chances: a fair game
@@ -157,7 +166,7 @@ DICE = ("11111", "22333", "12345", "66653", "22456")
 def test_mid_turn_chances_moves_and_options_equal_the_exact_solver(state):
     table, duel = solved(("full-house", "yazy"))
     mine, theirs, d = state
-    scores = "%d,%d" % (max(d, 0), max(-d, 0))
+    scores = totals(table, mine, theirs, d)
     for dice in DICE:
         for rerolls in (0, 1, 2):
             exact = duel.options(frozenset(mine), frozenset(theirs), d, tuple(sorted(map(int, dice))), rerolls)
@@ -193,6 +202,8 @@ def test_the_command_answers_and_refuses_in_one_line():
             (("--players", "2", "--expect", "none", "all", "--scores", "0,0"), "first in the round"),
             (("--players", "2", "--expect", "all", "all", "--scores", "0,x"), "S1,S2"),
             (("--players", "2", "--expect", "all", "all", "--scores", "1,0"), "more than its closed categories"),
+            (("--players", "2", "--expect", "all", "none", "--scores", "0,7"), "not a sum its closed categories"),
+            (("--players", "2", "--options", "all", "all", "--scores", "0,0"), "takes A B DICE REROLLS"),
             (("--players", "2", "--expect", "ones", "all", "--scores", "0,0"), "not played in this game"),
             (("--players", "2", "--move", "all", "all", "--scores", "0,0"), "takes A B DICE REROLLS"),
             (("--players", "2", "--expect", "all", "all", "--scores", "0,0", "66653", "3"), "rerolls")]:
@@ -328,3 +339,66 @@ def test_played_out_games_agree_with_the_exact_policy_chances():
     assert 0 < tally["differ"] < tally["decisions"]
     halves = merged([play(rules, 700, seed=3), play(rules, 800, seed=3, start=700)])
     assert summary(halves) == summary(tally)
+
+
+def test_each_category_s_points_are_what_it_can_score():
+    """duel/rules.py's POINTS, written out for the query path, are rules.score over every roll."""
+    from shutthebox.games.yazy.duel.rules import BEST, POINTS
+    from shutthebox.games.yazy.rules import CATEGORIES, ROLLS, score
+
+    assert POINTS == tuple(tuple(sorted({score(c, roll) for roll in ROLLS})) for c in range(len(CATEGORIES)))
+    assert BEST == tuple(max(score(c, roll) for roll in ROLLS) for c in range(len(CATEGORIES)))
+
+
+def test_totals_the_closed_categories_cannot_make_are_refused():
+    """A total is a sum of what each closed category can score: yazy alone makes 0 or 50, ones and yazy 0 to
+    5 and 50 to 55; the rest is refused (the command's refusals are in the test above)."""
+    table, _ = solved(("ones",))
+    big = load_duel(Rules(categories="ones,yazy"))
+    for scores in ("0,0", "0,50", "50,55", "50,3"):  # the mover has yazy closed, the opponent both
+        big.probe_win("ones", "none", scores)
+    for scores, whose in (("6,0", "mover's"), ("0,6", "opponent's"), ("49,0", "mover's"), ("0,49", "opponent's")):
+        with pytest.raises(InvalidQuery, match="the %s total .* is not a sum its closed categories" % whose):
+            big.probe_win("ones", "none", scores)
+    assert table.reachable(0) == 1 and big.reachable(mask(("yazy",)) << 0) == 1 | 1 << 50
+
+
+def test_options_list_every_choice_best_first_as_the_move_and_the_chance_say():
+    """--options: the first choice is --move's, its chance --expect's mid-turn, each loss the gap to the
+    best; the command, --batch and Python give the same line."""
+    table = load_duel(Rules(categories="ones,yazy"))
+    args = ("all", "all", "0,0", "13366", 2)
+    line = table.options_line(*args)
+    listed = [part.rsplit(" ", 2) for part in line.split("; ")]
+    assert listed[0][0] == table.probe_move(*args)
+    assert listed[0][1:] == ["%.6f" % table.probe_win(*args), "0.000000"]
+    chances = {move: chance for chance, move in table.probe_options(*args)}
+    assert sorted(move for move, _, _ in listed) == sorted(chances)
+    assert [float(chance) for _, chance, _ in listed] == sorted((float(chance) for _, chance, _ in listed), reverse=True)
+    for move, chance, loss in listed:
+        assert chance == "%.6f" % chances[move]
+        assert loss == "%.6f" % (max(chances.values()) - chances[move])
+    game = ("yazy", "--categories", "ones,yazy", "--players", "2")
+    assert run(*game, "--options", "all", "all", "--scores", "0,0", "13366", "2").stdout == line + "\n"
+    batch = run("yazy", "--categories", "ones,yazy", "--batch",
+                stdin="--players 2 --options all all --scores 0,0 13366 2\n")
+    assert batch.stdout == line + "\n"
+
+
+def test_a_forged_start_is_refused_in_one_line(tmp_path):
+    """Checksums right, a row pointing past the chances: exit status 3 and one line (the command), TableError
+    (Python), never an index error."""
+    from forge import forge
+
+    table, _ = solved(("ones",))
+    with open(table.path, "rb") as handle:
+        data = handle.read()
+    code = table.pair(mask(("ones",)), mask(("ones",)))
+    forged = tmp_path / "forged.msgpack"
+    forged.write_bytes(forge(data, "start", code, 100_000))
+    done = run("yazy", "--categories", "ones", "--players", "2", "--expect", "all", "all", "--scores", "0,0",
+               "--table", str(forged))
+    assert done.returncode == 3 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+    assert "impossible value: start[" in done.stderr
+    with pytest.raises(TableError, match="impossible value"):
+        load_duel(Rules(categories="ones"), str(forged)).probe_win("all", "all", "0,0")

@@ -8,6 +8,7 @@
     ShutTheBox yazy --categories ones,yazy --expect             ->  the game of those categories only
     ShutTheBox yazy --players 2 --expect A B --scores S1,S2 [DICE REROLLS]  ->  the mover's chance to win
     ShutTheBox yazy --players 2 --move A B --scores S1,S2 DICE REROLLS      ->  the move that gives it
+    ShutTheBox yazy --players 2 --options A B --scores S1,S2 DICE REROLLS   ->  every choice's chance
 """
 
 from ...engine.command import (SHARED_HELP, TableSession, no_question, one_question, option_value, remembered_lines,
@@ -29,6 +30,7 @@ usage: ShutTheBox yazy [--categories LIST] --expect [CATS]
        ShutTheBox yazy [--categories LIST] --target X --move CATS DICE REROLLS
        ShutTheBox yazy [--categories LIST] --players 2 --expect A B --scores S1,S2 [DICE REROLLS]
        ShutTheBox yazy [--categories LIST] --players 2 --move A B --scores S1,S2 DICE REROLLS
+       ShutTheBox yazy [--categories LIST] --players 2 --options A B --scores S1,S2 DICE REROLLS
        ShutTheBox yazy [--categories LIST] --batch < questions.txt
        ShutTheBox yazy [--categories LIST] --rules
        ShutTheBox yazy simulate [--games N] [--seed S]
@@ -78,6 +80,10 @@ questions:
                                the move that gives that chance
       $ ShutTheBox yazy --categories yazy --players 2 --move all all --scores 0,0 66653 1
       keep 6 6 6
+  --players 2 --options A B --scores S1,S2 DICE REROLLS
+                               every choice, best first, as "CHOICE CHANCE
+                               LOSS; ...": its chance to win and what it loses
+                               against the best
 
 subcommands: simulate and report (seeded games; the report adds, exactly, each
 category's share, the law of the final total and the chance of reaching 150,
@@ -116,7 +122,8 @@ COMMANDS = ("simulate", "report", "distribution")
 _FORMS = {"--expect": ((0, 1, 3), "[CATS] or CATS DICE REROLLS"), "--move": ((3,), "CATS DICE REROLLS")}
 _TARGET = "--target"
 _PLAYERS, _SCORES = "--players", "--scores"
-_DUEL_FORMS = {"--expect": ((2, 4), "A B [DICE REROLLS]"), "--move": ((4,), "A B DICE REROLLS")}
+_DUEL_FORMS = {"--expect": ((2, 4), "A B [DICE REROLLS]"), "--move": ((4,), "A B DICE REROLLS"),
+               "--options": ((4,), "A B DICE REROLLS")}
 
 
 def target_x(text: str) -> int:
@@ -180,8 +187,8 @@ def parse_duel(tokens) -> tuple[str, list]:
     if any(word.partition("=")[0] == _TARGET for word in tokens):
         raise InvalidQuery("--target is a one-player question: two players' questions are the chance to win")
     question, args = one_question(tokens, _DUEL_FORMS, "a two-player yazy question is --players 2 --expect A B "
-                                  "--scores S1,S2 [DICE REROLLS] or --players 2 --move A B --scores S1,S2 DICE "
-                                  "REROLLS", "--expect A B [DICE REROLLS] or --move A B DICE REROLLS",
+                                  "--scores S1,S2 [DICE REROLLS] or --players 2 --move|--options A B --scores S1,S2 "
+                                  "DICE REROLLS", "--expect A B [DICE REROLLS] or --move|--options A B DICE REROLLS",
                                   GAME_OPTIONS)
     counts, names = _DUEL_FORMS[question]
     if len(args) not in counts:
@@ -255,6 +262,8 @@ class Session(TableSession):
             mine, theirs, *turn = args
             if question == "--move":
                 return self.duel().probe_move(mine, theirs, scores, *turn)
+            if question == "--options":
+                return self.duel().options_line(mine, theirs, scores, *turn)
             return "%.6f" % self.duel().probe_win(mine, theirs, scores, *turn)
         question, args, target = parse(tokens)
         if target is not None:

@@ -1,16 +1,20 @@
 """Two-player yazy's table at query time: the mover's chance to win and the move that gives it; a
 question inside a turn is worked out from the table when asked (``turn.py``)."""
 
+import functools
+import operator
 from bisect import bisect_left
 
+from ....engine.printing import checked as checked_printing
 from ....engine.table import Table, Values, check_shapes, load_table
 from ....engine.text import as_whole, shown, shown_value
-from ....errors import InvalidQuery
+from ....errors import InvalidQuery, TableError
 from .. import DECLARATION
 from ..rules import CATEGORIES, FULL, format_categories
 from ..table import YazyTable, _Sets
-from .rules import BEST, GAME, header_rules
-from .turn import DuelTurn, best, checked
+from .rules import BEST, GAME, POINTS, header_rules
+from ..turn import TIE
+from .turn import ERROR_BOUND, DuelTurn, best, checked
 
 _POSITION = Values("a chance's position", 0, (1 << 32) - 1)
 SCALE = float(1 << 48)  # a chance is stored as round(W * 2^48), split into 32 high and 16 low bits
@@ -53,7 +57,9 @@ class DuelTable(Table):
                      "two-player yazy of " + format_categories(cats))
         self._start, self._first, self._count, self._high, self._low, self._unsure = (
             tablefile.arrays[name] for name in ("start", "first", "count", "win_high", "win_low", "unsure"))
+        self._size = self.file.shapes["win_high"][0]
         self._codes: dict = {}  # set -> its bits at the game's categories, packed (made when first asked)
+        self._totals: dict = {}  # closed set -> the totals it can make, as the bits of an int
         self.sets = _Sets(rules)  # yazy's words for a set of categories
         self._open: dict = {}
 
@@ -80,11 +86,26 @@ class DuelTable(Table):
                                % (a, "y" if a == 1 else "ies", b))
         totals = self.totals(scores)
         for total, mask, whose in ((totals[0], mover, "the mover's"), (totals[1], other, "the opponent's")):
-            most = sum(BEST[c] for c in self.opened if not mask >> c & 1)
+            closed = self.cats & ~mask
+            most = sum(BEST[c] for c in self.opened if closed >> c & 1)
             if total > most:
                 raise InvalidQuery("%s total %d is more than its closed categories can score (%d)"
                                    % (whose, total, most))
+            if not self.reachable(closed) >> total & 1:
+                raise InvalidQuery("%s total %d is not a sum its closed categories (%s) can score"
+                                   % (whose, total, format_categories(closed)))
         return mover, other, totals[0] - totals[1]
+
+    def reachable(self, closed: int) -> int:
+        """The totals the categories ``closed`` can score together, as the bits of an int."""
+        bits = self._totals.get(closed)
+        if bits is None:
+            bits = 1
+            for c in self.opened:
+                if closed >> c & 1:
+                    bits = functools.reduce(operator.or_, (bits << points for points in POINTS[c]))
+            self._totals[closed] = bits
+        return bits
 
     @staticmethod
     def totals(scores) -> tuple:
@@ -113,16 +134,21 @@ class DuelTable(Table):
         return codes[mover] << len(self.opened) | codes[other]
 
     def chance(self, mover: int, other: int, d: int) -> float:
-        """``W(mover, other, d)`` from the table (no checks; ``d`` a lead some game reaches)."""
+        """``W(mover, other, d)`` from the table (the question unchecked: ``d`` a lead some game reaches)."""
         if not mover and not other:
             return 1.0 if d > 0 else 0.5 if d == 0 else 0.0
         code = self.pair(mover, other)
         k = d - self._first[code]
         if k < 0:
             return 0.0
-        if k >= self._count[code]:
+        count = self._count[code]
+        if k >= count:
             return 1.0
-        position = self._start[code] + k
+        start = self._start[code]
+        if start + count > self._size:  # the checksums vouch for the bytes, not for where they point
+            raise TableError("table file %s holds an impossible value: start[%d] + count[%d] is %d, past its %d "
+                             "chances; give a valid table file" % (self.path, code, code, start + count, self._size))
+        position = start + k
         return (self._high[position] << 16 | self._low[position]) / SCALE
 
     def _stored(self, mover: int, other: int, d: int) -> float:
@@ -167,4 +193,16 @@ class DuelTable(Table):
         mover, other, d = self.state(mine, theirs, scores)
         roll, rerolls = self._roll(dice, rerolls)
         return self.turn(mover, other, d).choices(roll, rerolls)
+
+    def options_line(self, mine, theirs, scores, dice, rerolls) -> str:
+        """``CHOICE CHANCE LOSS; ...``: every choice, best first (among chances within 1e-11 of the best, the
+        tie rule's order, so the first is ``probe_move``'s), its chance to win and what it loses against the
+        best, every digit vouched for."""
+        choices = self.probe_options(mine, theirs, scores, dice, rerolls)
+        top = best(choices)[0]
+        listed = sorted(choices, key=lambda choice: -top if choice[0] >= top - TIE else -choice[0])
+        return "; ".join("%s %.6f %.6f" % (move, checked(chance, "the chance of " + move),
+                                           checked_printing(max(top - chance, 0.0), 2 * ERROR_BOUND,
+                                                            "yazy duel: the loss of " + move, error=TableError))
+                         for chance, move in listed)
 
