@@ -216,7 +216,7 @@ class Session(TableSession):
                 self.target().preload()
                 self._only = "target"
             elif game in DECLARATION.tables[2].headers:
-                self.duel().preload()
+                self.duel()  # read block by block, never whole: the full game's table is 1.87 GB
                 self._only = "duel"
             if self._only:
                 self._batch = lambda lines: remembered_lines(self, lines, self._memo)
