@@ -248,9 +248,9 @@ needs_proc = pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason=
 def test_log_lines_escape_control_characters():
     with running_server() as (url, proc):
         answer = exchange(url, b"GET /\x1b[31mred\x07\x9b HTTP/1.0\r\n\r\n")
-        assert answer.startswith(b"HTTP/1.0 404 ")
+        assert answer.startswith(b"HTTP/1.1 404 ")
         answer = exchange(url, b"BREW\x1b[2J / HTTP/1.0\r\n\r\n")  # an unknown method: logged by the standard library
-        assert answer.startswith(b"HTTP/1.0 501 ")
+        assert answer.startswith(b"HTTP/1.1 501 ")
     log = proc.stderr_text
     assert "GET /\\x1b[31mred\\x07\\x9b HTTP/1.0" in log and "BREW\\x1b[2J" in log, log
     assert not any(ord(c) < 0x20 and c != "\n" or 0x7F <= ord(c) < 0xA0 for c in log), repr(log)
@@ -351,7 +351,7 @@ def test_a_client_leaving_mid_download_prints_nothing():
             encoding = b"Accept-Encoding: gzip\r\n" if n % 2 else b""
             with socket.create_connection(address(url), timeout=10) as sock:
                 sock.sendall(b"GET /goat-g100.msgpack HTTP/1.1\r\nHost: 127.0.0.1\r\n" + encoding + b"\r\n")
-                assert sock.recv(1 << 16).startswith(b"HTTP/1.0 200 ")
+                assert sock.recv(1 << 16).startswith(b"HTTP/1.1 200 ")
                 if n % 4 == 3:  # a reset rather than a close
                     sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
         assert fetch(url, "/standard.msgpack")[2] == open(TABLE, "rb").read()
@@ -401,7 +401,7 @@ def test_slow_clients_disconnects_and_2000_parallel_requests():
                 answer = b""
                 while chunk := sock.recv(1 << 16):
                     answer += chunk
-            if not (answer.startswith(b"HTTP/1.0 200 ") and answer.endswith(expected["/app.js"])):
+            if not (answer.startswith(b"HTTP/1.1 200 ") and answer.endswith(expected["/app.js"])):
                 note("slow sender: %r" % answer[:40])
 
     def slow_reader(url):  # reads the two-player table 8 KB at a time

@@ -53,7 +53,7 @@ def test_a_foreign_host_is_refused_on_get_and_head_too(tmp_path):
         for host in ("127.0.0.1:%d" % port, "localhost:%d" % port, "LOCALHOST", "[::1]:%d" % port):
             assert call(url + "standard.msgpack", headers={"Host": host})[0] == 200, host
         # HTTP/1.0 without Host: no browser's request (a browser always names the host).
-        assert exchange(url, b"GET /games.json HTTP/1.0\r\n\r\n").startswith(b"HTTP/1.0 200 ")
+        assert exchange(url, b"GET /games.json HTTP/1.0\r\n\r\n").startswith(b"HTTP/1.1 200 ")
 
 
 def test_own_names_are_an_address_localhost_the_host_given_or_this_machine_s_beyond_loopback():
@@ -177,7 +177,7 @@ def test_a_flood_of_slow_connections_gives_way_to_a_new_one():
             silent.append(socket.create_connection(address(url), timeout=30))
             silent[-1].sendall(b"GET / HTTP/1.1\r\n")
         for _ in range(10):
-            assert exchange(url, b"GET /games.json HTTP/1.0\r\n\r\n").startswith(b"HTTP/1.0 200 ")
+            assert exchange(url, b"GET /games.json HTTP/1.0\r\n\r\n").startswith(b"HTTP/1.1 200 ")
         closed = 0
         for sock in silent:
             sock.settimeout(0.5)

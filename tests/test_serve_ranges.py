@@ -86,7 +86,7 @@ def test_head_and_raw_http_1_0_ranges(served):
     url, proc = served
     data = open(TABLE, "rb").read()
     answer = exchange(url, b"HEAD /standard.msgpack HTTP/1.0\r\nRange: bytes=10-19\r\n\r\n")
-    assert answer.startswith(b"HTTP/1.0 206 ") and answer.endswith(b"\r\n\r\n"), answer[-40:]
+    assert answer.startswith(b"HTTP/1.1 206 ") and answer.endswith(b"\r\n\r\n"), answer[-40:]
     assert head_of(answer)["content-length"] == "10"
     answer = exchange(url, b"GET /standard.msgpack HTTP/1.0\r\nRange: bytes=-3\r\n\r\n")
     assert answer.split(b"\r\n\r\n", 1)[1] == data[-3:]

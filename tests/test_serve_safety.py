@@ -181,7 +181,7 @@ def test_every_answer_carries_the_policy_and_names_no_python(tmp_path):
                 (b"400", b"POST /\r\n\r\n"))
         for code, raw in raws:
             answer = exchange(url, raw)
-            assert answer.startswith(b"HTTP/1.0 %s " % code), (code, answer[:80])
+            assert answer.startswith(b"HTTP/1.1 %s " % code), (code, answer[:80])
             head = head_of(answer)
             assert {key: head.get(key) for key in FRAMES} == FRAMES, (code, answer[:600])
             assert head["content-security-policy"] == policy, (code, answer[:600])
@@ -535,7 +535,7 @@ def test_slow_readers_hold_no_worker():
                 sock.sendall(b"GET /yazy.msgpack HTTP/1.0\r\n\r\n")
                 readers.append(sock)
             for sock in readers:  # every answer has started; none is read further
-                assert sock.recv(12) == b"HTTP/1.0 200"
+                assert sock.recv(12) == b"HTTP/1.1 200"
             results = []
 
             def other(n):
@@ -590,7 +590,7 @@ def test_an_answer_that_fails_is_a_500_never_a_closed_connection(capsys):
     try:
         url = "http://127.0.0.1:%d/" % server.server_address[1]
         answer = exchange(url, b"GET /app.js HTTP/1.0\r\n\r\n")
-        assert answer.startswith(b"HTTP/1.0 500 ") and b"standard error says why" in answer, answer[:120]
+        assert answer.startswith(b"HTTP/1.1 500 ") and b"standard error says why" in answer, answer[:120]
     finally:
         server.shutdown()
         thread.join(timeout=10)
@@ -654,12 +654,12 @@ def test_other_machines_cannot_start_solves_unless_allowed(tmp_path):
             request = ("%s /solve/%s HTTP/1.0\r\nHost: %s:%d\r\nX-ShutTheBox: solve\r\n\r\n"
                        % (method, SMALL, outside, port)).encode()
             answer = exchange(outside_url, request, source=outside)
-            assert answer.startswith(b"HTTP/1.0 403 "), answer[:80]
+            assert answer.startswith(b"HTTP/1.1 403 "), answer[:80]
             error = json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]
             assert error == ("a solve is started and stopped only from this machine, not from %s (ShutTheBox serve "
                              "--allow-remote-solves allows other machines)" % outside), error
         page = exchange(outside_url, b"GET / HTTP/1.0\r\n\r\n", source=outside)  # the pages: readable
-        assert page.startswith(b"HTTP/1.0 200 ")
+        assert page.startswith(b"HTTP/1.1 200 ")
         assert call("http://127.0.0.1:%d/solve/%s" % (port, SMALL), "POST", SOLVE)[0] == 202  # this machine may
     assert proc.stderr_text.startswith("ShutTheBox serve: warning: listening on 0.0.0.0: every machine that can "
                                        "reach it can read the pages and tables; solves are refused to them "
@@ -668,7 +668,7 @@ def test_other_machines_cannot_start_solves_unless_allowed(tmp_path):
         port = address(url)[1]
         request = ("POST /solve/goat-g20.msgpack HTTP/1.0\r\nHost: %s:%d\r\nX-ShutTheBox: solve\r\n\r\n"
                    % (outside, port)).encode()
-        assert exchange("http://%s:%d/" % (outside, port), request, source=outside).startswith(b"HTTP/1.0 202 ")
+        assert exchange("http://%s:%d/" % (outside, port), request, source=outside).startswith(b"HTTP/1.1 202 ")
     assert "and start and stop solves (--allow-remote-solves)" in proc.stderr_text
     with running_server() as (url, proc):  # this machine only: no warning
         pass
@@ -685,7 +685,7 @@ def test_refusals_echo_once_escaped_and_command_line_errors_are_one_escaped_line
                 header = b"Host: 127.0.0.1:%d\r\n" % address(url)[1] + header
             request = b"POST /solve/%s HTTP/1.0\r\nX-ShutTheBox: solve\r\n%s\r\n" % (SMALL.encode(), header)
             answer = exchange(url, request)
-            assert answer.startswith(b"HTTP/1.0 403 "), answer[:80]
+            assert answer.startswith(b"HTTP/1.1 403 "), answer[:80]
             error = json.loads(answer.split(b"\r\n\r\n", 1)[1])["error"]
             assert words in error and "\\\\" not in error and error.isprintable(), error
     for args, words in ((["--host", "\x1b[31mevil"], "cannot listen on address '\\x1b[31mevil'"),

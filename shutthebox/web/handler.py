@@ -31,7 +31,12 @@ several ranges at once are not served as parts: the answer is the whole file
 
 Under ``pool.Server`` an answer is made in memory (headers and a short body) with,
 for a file, a duplicate of its descriptor; the server's selector thread sends it,
-so a client that reads slowly holds no worker thread.
+so a client that reads slowly holds no worker thread. HTTP/1.1: the connection of
+an HTTP/1.1 request stays open for the next one (the server reads its head as it
+read the first), unless the client says ``Connection: close``, the request has a
+body (``Content-Length`` or ``Transfer-Encoding``: not read here) or the answer is
+an error of the standard library's (its ``Connection: close``). Every answer says
+its ``Content-Length`` (a ``304`` has no body).
 """
 
 from __future__ import annotations
@@ -148,8 +153,8 @@ class RequestHandler(BaseHTTPRequestHandler):
     """One answer. What it serves is set as class attributes of the subclass :func:`make_handler` makes."""
 
     server_version = "ShutTheBox"  # and no Python version after it (version_string)
-    # HTTP/1.0: one request per connection, so no idle keep-alive connection holds a worker.
-    protocol_version = "HTTP/1.0"
+    # HTTP/1.1: persistent connections (an idle one holds no worker: pool.Server reads every request head).
+    protocol_version = "HTTP/1.1"
     # A request line without a version is HTTP/0.9 to the standard library, whose answers then have no status
     # line and no headers: its refusals (400) are sent as HTTP/1.0 answers, with the headers, instead.
     default_request_version = "HTTP/1.0"
@@ -171,6 +176,7 @@ class RequestHandler(BaseHTTPRequestHandler):
         super().setup()
         self._body = None  # (descriptor, length) of a file the server sends after the answer made here
         self._deferred = False
+        self._keep = False  # the connection stays open for the next request
         head = getattr(self.server, "take_head", None)
         if head is not None:  # the server read the request head already (pool.Server)
             self.rfile.close()  # else the socket stays open until this file is collected
@@ -179,9 +185,18 @@ class RequestHandler(BaseHTTPRequestHandler):
             self._deferred = True
             self.wfile = io.BytesIO()
 
+    def handle(self):
+        if not self._deferred:
+            super().handle()
+            return
+        # pool.Server: this request only; on a kept connection the server reads the next head as it read this one
+        self.close_connection = True
+        self.handle_one_request()
+        self._keep = not self.close_connection
+
     def finish(self):
         if self._deferred:
-            self.server.keep_answer(self.request, self.wfile.getvalue(), self._body)
+            self.server.keep_answer(self.request, self.wfile.getvalue(), self._body, self._keep)
             self._body = None
         super().finish()
 
@@ -199,6 +214,11 @@ class RequestHandler(BaseHTTPRequestHandler):
         if len(self.requestline.split()) == 2:  # GET PATH, HTTP/0.9: refused, with a status line and headers
             self.send_error(400, "Bad request version: HTTP/0.9 is not served")
             return False
+        # Kept open only for an HTTP/1.1 request without a body (a body is never read: its bytes would be
+        # taken for the next request's); an HTTP/1.0 client's keep-alive is not offered.
+        if (self.request_version < "HTTP/1.1" or self.headers.get("Transfer-Encoding") is not None
+                or self.headers.get("Content-Length", "0").strip() != "0"):
+            self.close_connection = True
         return True
 
     def do_GET(self):

@@ -21,7 +21,12 @@ sending their heads, a new one takes the place of the one furthest behind
 still arrives during a flood of slow connections. Other bounds: ``WAITING``
 complete requests queued for a worker, ``CONNECTIONS`` connections in all;
 beyond them a connection is answered 503 at once. The listen backlog is 128.
-Standard library only.
+
+HTTP/1.1: once an answer is sent whole, a connection the handler keeps (an HTTP/1.1
+request without ``Connection: close`` or a body) waits for its next request head
+exactly as a new connection does (the same deadlines, so an idle one is closed
+after ``GRACE`` seconds); one whose answer was cut short, or that sent bytes past
+its request head (pipelined, or a body), is closed. Standard library only.
 """
 
 from __future__ import annotations
@@ -57,7 +62,7 @@ def _answer(status: str, text: str, headers=security_headers()) -> bytes:
     """An answer made before (or without) the handler, with the headers every answer carries."""
     body = text.encode()
     extra = "".join("%s: %s\r\n" % header for header in headers).encode("latin-1")
-    return (b"HTTP/1.0 %s\r\nServer: ShutTheBox\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n"
+    return (b"HTTP/1.1 %s\r\nServer: ShutTheBox\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\n"
             b"Retry-After: 1\r\n%sConnection: close\r\n\r\n%s" % (status.encode(), len(body), extra, body))
 
 
@@ -112,10 +117,11 @@ class _Arriving:
 class _Sending:
     """An answer on its way: bytes made by a worker, then (maybe) a file read a chunk at a time."""
 
-    __slots__ = ("address", "pending", "descriptor", "left", "moved", "deadline")
+    __slots__ = ("address", "pending", "descriptor", "left", "moved", "deadline", "keep")
 
-    def __init__(self, address, data, body, now, answer_time):
+    def __init__(self, address, data, body, now, answer_time, keep=False):
         self.address = address
+        self.keep = keep  # once sent whole, the connection waits for its next request
         self.pending = memoryview(data)
         self.descriptor, self.left = body if body is not None else (None, 0)
         self.moved = now  # when the client last took bytes
@@ -140,7 +146,9 @@ class Server(HTTPServer):
         headers = getattr(handler, "security", security_headers())
         self._said = {name: _answer(*words, headers) for name, words in _WORDS.items()}
         self._heads: dict = {}
-        self._answers: dict = {}  # socket -> (bytes, file body) made by a worker
+        self._answers: dict = {}  # socket -> (bytes, file body, keep the connection) made by a worker
+        self._spilled: set = set()  # sockets that sent bytes past their request head: closed after the answer
+        self._arriving = _Arriving(timeout)
         self._queue: queue.Queue = queue.Queue(WAITING)
         self._made: queue.SimpleQueue = queue.SimpleQueue()  # (socket, address) whose answer is made
         self._connections = 0  # open: arriving, waiting, answered and being sent (the selector thread's alone)
@@ -159,20 +167,21 @@ class Server(HTTPServer):
         """The request head the selector thread read for ``request`` (the handler reads it from here)."""
         return self._heads.pop(request, b"")
 
-    def keep_answer(self, request, data: bytes, body) -> None:
+    def keep_answer(self, request, data: bytes, body, keep=False) -> None:
         """The answer the handler made for ``request``: ``data`` (headers and a short body) and ``body``,
-        None or ``(descriptor, length)`` of a file to send after it (the server closes the descriptor)."""
+        None or ``(descriptor, length)`` of a file to send after it (the server closes the descriptor);
+        ``keep``: the connection then waits for its next request (HTTP/1.1), else it is closed."""
         old = self._answers.pop(request, None)
         if old is not None and old[1] is not None:
             os.close(old[1][0])
-        self._answers[request] = (data, body)
+        self._answers[request] = (data, body, keep)
 
     def serve_forever(self, poll_interval=0.5):
         selector = selectors.DefaultSelector()
         self.socket.setblocking(False)
         selector.register(self.socket, selectors.EVENT_READ)
         selector.register(self._wake_read, selectors.EVENT_READ)
-        arriving = _Arriving(self.head_timeout)
+        arriving = self._arriving
         sending: dict = {}  # socket -> _Sending
         try:
             while not self._stop.is_set():
@@ -237,15 +246,19 @@ class Server(HTTPServer):
             return
         entry[0] += chunk
         head = entry[0]
-        if b"\r\n\r\n" in head or b"\n\n" in head:
+        ends = [at + len(mark) for mark in (b"\r\n\r\n", b"\n\n") if (at := head.find(mark)) >= 0]
+        if ends:
             selector.unregister(sock)
             arriving.pop(sock)
             sock.setblocking(True)
+            if len(head) > min(ends):
+                self._spilled.add(sock)
             self._heads[sock] = head
             try:
                 self._queue.put_nowait((sock, entry[1]))
             except queue.Full:
                 self._heads.pop(sock, None)
+                self._spilled.discard(sock)
                 self._gone(entry[1])
                 _refuse(sock, self._said["busy"])
         elif len(head) > HEAD_LIMIT:
@@ -299,8 +312,11 @@ class Server(HTTPServer):
                 sock, address = self._made.get_nowait()
             except queue.Empty:
                 return
-            data, body = self._answers.pop(sock, (b"", None))
-            answer = sending[sock] = _Sending(address, data, body, now, self.answer_time)
+            data, body, keep = self._answers.pop(sock, (b"", None, False))
+            if sock in self._spilled:
+                self._spilled.discard(sock)
+                keep = False
+            answer = sending[sock] = _Sending(address, data, body, now, self.answer_time, keep)
             try:
                 sock.setblocking(False)
             except OSError:
@@ -309,7 +325,7 @@ class Server(HTTPServer):
             if answer.pending or answer.left:
                 self._push(selector, sending, sock)
             else:
-                self._end(selector, sending, sock)
+                self._end(selector, sending, sock, sent=True)
 
     def _push(self, selector, sending, sock):
         """Send what the client takes now; the answer ends when all is sent or the client is gone."""
@@ -322,8 +338,8 @@ class Server(HTTPServer):
                     chunk = os.read(answer.descriptor, min(_CHUNK, answer.left))
                 except OSError:
                     chunk = b""
-                if not chunk:  # the file shrank: the client sees a short answer
-                    answer.left = 0
+                if not chunk:  # the file shrank: the client sees a short answer, and the connection ends
+                    answer.left, answer.keep = 0, False
                     break
                 answer.left -= len(chunk)
                 answer.pending = memoryview(chunk)
@@ -332,23 +348,28 @@ class Server(HTTPServer):
             except (BlockingIOError, InterruptedError):
                 return
             except OSError:  # reset or closed by the client: nothing to report
-                answer.pending, answer.left = memoryview(b""), 0
+                answer.pending, answer.left, answer.keep = memoryview(b""), 0, False
                 break
             answer.pending = answer.pending[sent:]
             answer.moved = time.monotonic()
         else:
             return  # more to send: after the other connections' turn
         if not answer.pending and not answer.left:
-            self._end(selector, sending, sock)
+            self._end(selector, sending, sock, sent=True)
 
-    def _end(self, selector, sending, sock):
-        """The answer is sent (or cut off): the connection is closed."""
+    def _end(self, selector, sending, sock, sent=False):
+        """The answer is sent (``sent``: whole) or cut off: a kept connection waits for its next request head,
+        as a new one does; any other is closed."""
         answer = sending.pop(sock)
         answer.close_file()
         try:
             selector.unregister(sock)
         except (KeyError, ValueError):
             pass
+        if sent and answer.keep and not self._stop.is_set():
+            self._arriving.add(sock, answer.address, time.monotonic())
+            selector.register(sock, selectors.EVENT_READ)
+            return
         self._gone(answer.address)
         self.shutdown_request(sock)
 
