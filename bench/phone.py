@@ -8,12 +8,16 @@ network of DevTools' "Slow 4G" preset (150 ms latency, 1.6 Mbit/s down, 750 kbit
 Network.emulateNetworkConditions) and the CPU slowed 4x (Emulation.setCPUThrottlingRate). Each page is
 opened in a fresh context (an empty cache). The first answer is when the page says it is ready
 (``body[data-state=ready]``, set once the table can answer); its bytes are the transfer sizes of the
-requests finished by then (Resource Timing), the whole game's those of every request (DevTools).
+requests finished by then (Resource Timing), the whole game's those of every request (DevTools). A whole
+game also counts its pauses: the synchronous requests of a block a decision read before it came (their
+count, their time in all, the longest); ``--think`` waits that long before each decision, as a player
+thinks, while the page fetches ahead.
 
     python3 bench/phone.py                   # the static copy (serve --export), served with ranges and gzip
     python3 bench/phone.py --against serve   # ShutTheBox serve
     python3 bench/phone.py --no-ranges       # the static copy from a host that refuses ranges
     python3 bench/phone.py --only goat       # one game's pages
+    python3 bench/phone.py --think 1         # the whole games with a second's thought before each decision
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ CPU_SLOWDOWN = 4
 PHONE = {"width": 390, "height": 844}
 EMULATE = {"on": True}
 TARGETS = {"seconds": 3.0, "bytes": 200_000, "game": 2_000_000}
+THINK = {"seconds": 0.0}  # before each decision of a whole game
 # The moment the page is ready, and what it had fetched by then (set before any script of the page runs).
 WATCH = """
 new MutationObserver(() => {
@@ -48,6 +53,32 @@ new MutationObserver(() => {
 """
 PAGES = [("shutthebox", "index.html"), ("toggle", "games.html?game=toggle"), ("goat", "games.html?game=goat"),
          ("pig", "games.html?game=pig"), ("yazy", "games.html?game=yazy"), ("yahtzee", "games.html?game=yahtzee")]
+# The synchronous requests (a block read before it came: the page waits), timed (set before the page's scripts).
+PAUSES = """
+window.__pauses = { count: 0, ms: 0, longest: 0 };
+const openRequest = XMLHttpRequest.prototype.open, sendRequest = XMLHttpRequest.prototype.send;
+XMLHttpRequest.prototype.open = function (method, url, async) {
+  this.__sync = async === false;
+  return openRequest.apply(this, arguments);
+};
+XMLHttpRequest.prototype.send = function () {
+  const start = performance.now();
+  try {
+    return sendRequest.apply(this, arguments);
+  } finally {
+    if (this.__sync) {
+      const ms = performance.now() - start, p = window.__pauses;
+      Object.assign(p, { count: p.count + 1, ms: p.ms + ms, longest: Math.max(p.longest, ms) });
+    }
+  }
+};
+"""
+
+
+def think(page):
+    """A player's thought before a decision (--think)."""
+    if THINK["seconds"]:
+        page.wait_for_timeout(THINK["seconds"] * 1000)
 
 
 def phone_page(browser):
@@ -83,6 +114,7 @@ def play_goat(page):
         page.wait_for_function("['yours', 'over'].includes(document.getElementById('goat-play').dataset.state)", timeout=120000)
         if page.evaluate("document.getElementById('goat-play').dataset.state") == "over":
             return
+        think(page)
         page.keyboard.press("h")
         action = page.get_attribute("#goat-play li.best", "data-action", timeout=120000)
         page.keyboard.press("s" if action == "0" else action)
@@ -98,6 +130,7 @@ def play_yahtzee(page):
         if not page.evaluate("window.games.yahtzee.play.state().dice"):
             page.click("#yahtzee-roll")
             continue
+        think(page)
         page.keyboard.press("h")
         best = page.get_attribute("#yahtzee-choices li.best", "data-move", timeout=120000).split()
         if best[0] == "score":
@@ -119,8 +152,10 @@ def play_yahtzee(page):
 
 
 def whole_game(browser, url, play, timeout=600):
-    """-> (seconds, bytes) of a whole game in Play: from opening the page to the game's end."""
+    """-> (seconds, bytes, pauses {count, ms, longest}) of a whole game in Play: from opening the page to the
+    game's end."""
     context, page, received = phone_page(browser)
+    page.add_init_script(PAUSES)
     try:
         page.set_default_timeout(timeout * 1000)
         started = time.monotonic()
@@ -131,7 +166,7 @@ def whole_game(browser, url, play, timeout=600):
             raise AssertionError("the page is not ready: %s: %s" % (state, page.inner_text("main")[:300]))
         play(page)
         page.wait_for_timeout(500)  # prefetches in flight
-        return time.monotonic() - started, sum(received.values())
+        return time.monotonic() - started, sum(received.values()), page.evaluate("window.__pauses")
     finally:
         context.close()
 
@@ -152,9 +187,11 @@ def figures(base, only, games):
         for game, play in (("goat", play_goat), ("yahtzee", play_yahtzee)):
             if game not in games or (only and game not in only):
                 continue
-            seconds, size = whole_game(browser, base + "games.html?game=%s&mode=play&anim=0&seed=7" % game, play)
+            seconds, size, pauses = whole_game(browser, base + "games.html?game=%s&mode=play&anim=0&seed=7" % game, play)
             mark = "" if size <= TARGETS["game"] else "  (over the target)"
-            print("%-10s whole game in Play: %9s bytes, %.0f s%s" % (game, format(size, ","), seconds, mark), flush=True)
+            print("%-10s whole game in Play: %9s bytes, %.0f s; %d pauses (synchronous requests), %.1f s in all, "
+                  "the longest %.2f s%s" % (game, format(size, ","), seconds, pauses["count"], pauses["ms"] / 1000,
+                                          pauses["longest"] / 1000, mark), flush=True)
     return rows
 
 
@@ -167,7 +204,10 @@ def main(argv=None):
     parser.add_argument("--no-game", action="store_true", help="skip the whole games")
     parser.add_argument("--root", default=ROOT, help="the checkout whose pages and tables are served (another commit's)")
     parser.add_argument("--throttle", type=float, default=1.0, help="1 (the phone), 0: no emulation (to try the script)")
+    parser.add_argument("--think", type=float, default=0.0, metavar="SECONDS",
+                        help="in the whole games, wait this long before each decision (default 0: at once)")
     args = parser.parse_args(argv)
+    THINK["seconds"] = max(args.think, 0.0)
     games = () if args.no_game else ("goat", "yahtzee")
     command = [sys.executable, os.path.join(os.path.abspath(args.root), "ShutTheBox")]
     EMULATE["on"] = args.throttle > 0
