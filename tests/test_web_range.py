@@ -99,36 +99,38 @@ def test_the_blocks_of_a_first_answer_are_asked_side_by_side(browser, site):
     assert Together.state["most"] >= Together.WANT, Together.state
 
 
-# Synchronous requests (a block read before it came: the page waits) counted, and every request of a
-# table kept in the resource timings (set before the page's scripts).
+# Synchronous requests (a block read before it came: the page waits) and the tables' fetches counted as they
+# start; every request kept in the resource timings as it ends (set before the page's scripts).
 SYNC_READS = """
 performance.setResourceTimingBufferSize(100000);
 window.__syncReads = 0;
-const openRequest = XMLHttpRequest.prototype.open;
+window.__tableFetches = 0;
+const openRequest = XMLHttpRequest.prototype.open, fetchFirst = window.fetch;
 XMLHttpRequest.prototype.open = function (method, url, async) {
   if (async === false) window.__syncReads += 1;
   return openRequest.apply(this, arguments);
 };
+window.fetch = function (url) {
+  if (String(url).endsWith(".msgpack")) window.__tableFetches += 1;
+  return fetchFirst.apply(this, arguments);
+};
 """
 
 
-def settled(page, requests, name):
-    """Until every request of table ``name`` the server was asked has ended in the page (prefetches done)."""
-    def done():
-        asked = len([path for path, _ in requests if path == "/" + name])
-        ended = page.evaluate("(n) => performance.getEntriesByType('resource').filter(e => e.name.endsWith('/' + n)).length", name)
-        return asked == ended
-
-    wait_for(lambda: done() and done(), "the requests of %s ending" % name)
+def settled(page, name):
+    """Until every request of table ``name`` the page started has ended (its prefetches done)."""
+    ended = ("(n) => window.__tableFetches + window.__syncReads === "
+             "performance.getEntriesByType('resource').filter(e => e.name.endsWith('/' + n)).length")
+    wait_for(lambda: page.evaluate(ended, name), "the requests of %s ending" % name)
 
 
 def test_yahtzee_play_fetches_each_turns_blocks_before_its_decisions(browser, site):
     """Once a box is scored, the blocks the next turn's decisions read (the value after every box and points
     they may take) are fetched ahead: its hints and costs read no block the page must wait for."""
-    with serving(site) as (url, requests), page_opener(browser, url, "games.html") as open_page:
+    with serving(site) as (url, _), page_opener(browser, url, "games.html") as open_page:
         page = open_page("?game=yahtzee&mode=play&seed=7&anim=0", init_script=SYNC_READS)
         for turn in range(4):
-            settled(page, requests, "yahtzee-official.msgpack")
+            settled(page, "yahtzee-official.msgpack")
             page.click("#yahtzee-roll")
             page.keyboard.press("h")
             moves = [item.get_attribute("data-move") for item in page.query_selector_all("#yahtzee-choices li")]
@@ -142,14 +144,14 @@ def test_goat_play_fetches_each_decisions_blocks_ahead(browser, site):
     """Each of your decisions had its values fetched ahead (after the move before it, the computer's turn
     included): its hint reads no block the page must wait for."""
     state = "document.getElementById('goat-play').dataset.state"
-    with serving(site) as (url, requests), page_opener(browser, url, "games.html") as open_page:
+    with serving(site) as (url, _), page_opener(browser, url, "games.html") as open_page:
         page = open_page("?game=goat&mode=play&seed=7&anim=0", init_script=SYNC_READS)
         decided = 0
         for decided in range(15):
             page.wait_for_function("['yours', 'over'].includes(%s)" % state)
             if page.evaluate(state) == "over":
                 break
-            settled(page, requests, "goat-g100.msgpack")
+            settled(page, "goat-g100.msgpack")
             before = page.evaluate("window.__syncReads")
             page.keyboard.press("h")
             action = page.get_attribute("#goat-play li.best", "data-action")

@@ -108,6 +108,7 @@ export class Game {
 
 
 const STOP = 0;
+const fetchedFor = new WeakMap(); // game -> the position whose next decisions were fetched ahead
 // The most blocks fetched ahead at a decision (8 KiB each): its own, the next mover's after the turn ends
 // now, then the mover's after each throw, in that order.
 const DECISION_BLOCKS = 8;
@@ -194,8 +195,8 @@ function goatPart(getTable) {
      * and this mover's next decision after each throw of this turn. */
     ahead(g) {
       const p = g.position(), key = `${p.player}/${p.my}/${p.opp}/${p.turn}/${p.rolls}`;
-      if (g.ahead === key) return;
-      g.ahead = key;
+      if (fetchedFor.get(g) === key) return;
+      fetchedFor.set(g, key);
       prefetch(g.table, (t) => {
         const read = (q) => { try { if (q) actionValues(t, q); } catch { /* a position that cannot occur */ } };
         read(p);

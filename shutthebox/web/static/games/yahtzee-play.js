@@ -16,6 +16,7 @@ const sameMove = (a, b) => a[0] === b[0] && String(a[1]) === String(b[1]);
 // The most blocks fetched ahead for a turn: its decisions read at most 44 states (every open box with the
 // points it may take), about as many blocks.
 const TURN_BLOCKS = 48;
+const fetchedFor = new WeakMap(); // game -> the position whose next decisions were fetched ahead
 
 /** The decision's line as `review` reads it: CARD [--upper N] [--yahtzee-box V] DICE REROLLS CHOICE. */
 /** A decision's card in a player's words: the boxes still open, the upper points, the yahtzee box. */
@@ -60,8 +61,8 @@ const yahtzeeRules = (table, coach) => {
      * fetched once a turn begins (before its first roll), while the player looks at the card. */
     ahead(g) {
       const key = `${g.card}/${g.upper}/${g.box}`;
-      if (g.ahead === key) return;
-      g.ahead = key;
+      if (fetchedFor.get(g) === key) return;
+      fetchedFor.set(g, key);
       prefetch(g.table, (t) => {
         const turn = new Turn(g.joker, g.card, g.upper, g.box, (c, u, b) => t.arrays.turn[stateIndex(c, u, b)]);
         for (const c of openBoxes(g.card)) {
