@@ -107,8 +107,10 @@ def test_solo_query_path_stays_light():
 
 @pytest.mark.slow
 def test_ctrl_c_stops_a_simulation_without_a_traceback():
+    # SIGINT as a terminal leaves it: a suite started in the background (`cmd &` in a script) has it ignored
     process = subprocess.Popen([sys.executable, COMMAND, "simulate", "--games", "100000000", "--strategy", "greedy"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(1.0)
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=30)
