@@ -19,6 +19,10 @@ BEST = tuple(max(points) for points in POINTS)  # the most each category scores
 # microseconds on the nine-category game threes..yazy, 19 to 26 on six- to eight-category games while the
 # machine was loaded).
 SECONDS_PER_COLUMN = 20e-6
+# Bytes of memory a column costs at the peak, in the process that writes the table: the layers' float64
+# values, their concatenation, the fixed-point arrays, then the writer's copies (the full game measured
+# 10.18 GB, 33.2 bytes a column; each worker holds a few blocks more, under 1 GB).
+MEMORY_PER_COLUMN = 34
 
 
 def rules_of(fields: dict):
@@ -70,11 +74,11 @@ def columns(cats: int) -> int:
 
 def estimate(rules):
     """What solving the table costs: its bytes (at most 6 a column, the few chances within 1e-15 of 0 or 1
-    trimmed aside, and 8 a pair of sets), memory (four times the file: the writer holds the arrays' bytes,
-    their msgpack, the file's body and the file at once) and time on one core (``SECONDS_PER_COLUMN``).
-    The layers' checkpoints take about as much disk as the table while it is solved."""
+    trimmed aside, and 8 a pair of sets), memory (``MEMORY_PER_COLUMN``) and time on one core
+    (``SECONDS_PER_COLUMN``). The layers' checkpoints take 8 bytes a column on disk while it is solved."""
     from ....engine.game import Estimate
 
     n = bin(rules.mask).count("1")
     size = columns(rules.mask) * 6 + 8 * 4**n + 10**4
-    return Estimate(size, 4 * size + 200 * 10**6, columns(rules.mask) * SECONDS_PER_COLUMN + 1)
+    return Estimate(size, columns(rules.mask) * MEMORY_PER_COLUMN + 200 * 10**6,
+                    columns(rules.mask) * SECONDS_PER_COLUMN + 1)
