@@ -12,8 +12,8 @@ from ....errors import InvalidQuery, TableError
 from .. import DECLARATION
 from ..rules import CATEGORIES, FULL, format_categories
 from ..table import YazyTable, _Sets
-from .rules import BEST, GAME, POINTS, header_rules
 from ..turn import TIE
+from .rules import BEST, GAME, POINTS, header_rules
 from .turn import ERROR_BOUND, DuelTurn, best, checked
 
 _POSITION = Values("a chance's position", 0, (1 << 32) - 1)
