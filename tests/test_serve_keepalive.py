@@ -130,6 +130,7 @@ def test_each_request_of_a_kept_connection_is_checked_as_a_first_one(served):
         assert answer_on(sock)[:1] == (206,)
 
 
+@pytest.mark.slow
 def test_a_kept_connection_sending_its_next_head_slowly_is_dropped():
     """The head's rate holds for each request: a second head sent a byte every half second (its whole 40
     bytes would take 20 s) is dropped without an answer, as a first one is, long before the timeout."""
@@ -153,6 +154,7 @@ def test_a_kept_connection_sending_its_next_head_slowly_is_dropped():
 
 
 @needs_proc
+@pytest.mark.slow
 def test_idle_kept_connections_hold_no_thread_and_are_closed():
     with running_server(env={"SHUTTHEBOX_SERVE_TIMEOUT": "1"}) as (url, proc):
         socks = []

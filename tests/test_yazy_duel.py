@@ -322,6 +322,7 @@ def test_a_stored_chance_is_within_2_to_the_minus_48_of_the_solved_one():
     assert [a.tolist() for a in fixed_point(win, chunk=7)] == [high.tolist(), low.tolist()]
 
 
+@pytest.mark.slow
 def test_played_out_games_agree_with_the_exact_policy_chances():
     """simulate.py's estimates (seeded, so the same every run) lie within four standard errors of
     compare.py's exact chances on ones,yazy; runs side by side merge into the run of all their games."""
