@@ -66,9 +66,10 @@ class Turn:
             v = list(map(max, v0, best_sub_keeps(means)))
         return scoring, v0, trees
 
-    def choices(self, r: int, rerolls: int) -> list:
-        """[(chance, move text)] for roll number ``r`` with ``rerolls`` left, in the tie rule's order."""
-        scoring, _, trees = self.values(rerolls)
+    def choices(self, r: int, rerolls: int, values: tuple | None = None) -> list:
+        """[(chance, move text)] for roll number ``r`` with ``rerolls`` left, in the tie rule's order;
+        ``values``: the turn's ``values(k)`` for some k >= ``rerolls``, when already worked out."""
+        scoring, _, trees = values or self.values(rerolls)
         out = [(chances[r], "score " + CATEGORIES[c]) for c, chances in scoring]
         if rerolls:
             means = trees[rerolls - 1]

@@ -73,16 +73,9 @@ class Duel:
     def _win_moves(self, mover: int, other: int, d: int) -> dict:
         """(roll, rerolls) -> the two-player table's move (its turn worked out once)."""
         turn = self.win_table.turn(mover, other, d)
-        scoring, _, trees = turn.values(2)
-        moves = {}
-        for r, roll in enumerate(ROLLS):
-            for rerolls in range(3):
-                choices = [(chances[r], "score " + CATEGORIES[c]) for c, chances in scoring]
-                if rerolls:
-                    means = trees[rerolls - 1]
-                    choices.extend((means[level][i], text) for level, i, _, text in tree().sub_keeps(roll))
-                moves[r, rerolls] = best(choices)[1]
-        return moves
+        values = turn.values(2)
+        return {(r, rerolls): best(turn.choices(r, rerolls, values))[1]
+                for r in range(len(ROLLS)) for rerolls in range(3)}
 
     def _score_moves_of(self, mover: int) -> dict:
         found = self._score_moves.get(mover)

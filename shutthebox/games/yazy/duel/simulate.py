@@ -23,7 +23,6 @@ import random
 import sys
 from math import sqrt
 
-from ....engine.dicekeep import tree
 from ..rules import CATEGORIES, ROLLS, Rules, roll_index, score
 from ..table import load
 from .table import load_duel
@@ -43,18 +42,15 @@ class Players:
     def turn(self, policy: str, mover: int, other: int, d: int, rng: random.Random, tally: dict) -> tuple:
         """Play one turn: (category scored, points)."""
         dice = sorted(rng.randint(1, 6) for _ in range(5))
-        scoring = trees = None
+        turn = values = None
         if policy == "win":
-            scoring, _, trees = self.win_table.turn(mover, other, d).values(2)
+            turn = self.win_table.turn(mover, other, d)
+            values = turn.values(2)
         for rerolls in (2, 1, 0):
             text = "".join(map(str, dice))
             move = self.score_table.probe_move(mover, text, rerolls)
             if policy == "win":
-                r = roll_index(text)
-                choices = [(chances[r], "score " + CATEGORIES[c]) for c, chances in scoring]
-                if rerolls:
-                    means = trees[rerolls - 1]
-                    choices.extend((means[level][i], keep) for level, i, _, keep in tree().sub_keeps(ROLLS[r]))
+                choices = turn.choices(roll_index(text), rerolls, values)
                 top, win_move = best(choices)
                 tally["decisions"] += 1
                 tally["differ"] += next(chance for chance, choice in choices if choice == move) < top - TIE
