@@ -17,7 +17,7 @@ from conftest import ROOT
 from shutthebox import registry
 
 ENGINE_QUERY_TIME = {"format", "reader", "decode", "store", "command", "notation", "game", "table", "text", "rules", "printing",
-                     "dicekeep"}
+                     "dice", "dicekeep"}
 GAME_QUERY_TIME = {"grammar", "table", "rules", "boxtable", "turn"}
 HEAVY_STDLIB = {"fractions", "argparse", "dataclasses", "typing", "http", "importlib.util", "random", "decimal", "re",
                 "statistics"}
@@ -104,6 +104,35 @@ def test_a_question_imports_only_query_time_modules(argv, capfd):
     # The reader decodes the small header itself: importing msgpack would cost more than the question.
     assert foreign <= {"shutthebox"}, foreign
     assert not HEAVY_STDLIB & set(probe["new"]), HEAVY_STDLIB & set(probe["new"])
+
+
+# A question at the start of a yazy turn is a lookup: the modules of a turn (the keep tree, the turn's
+# choices) are imported only by a question inside one. Each module costs a question a fraction of a ms.
+TURN_MODULES = {"shutthebox.engine.dicekeep", "shutthebox.engine.printing", "shutthebox.games.yazy.turn",
+                "shutthebox.games.yazy.duel.turn"}
+
+
+@pytest.mark.parametrize("argv, turn", [
+    (["yazy", "--expect", "ones,twos,yazy"], False),
+    (["yazy", "--move", "ones,twos,yazy", "13366", "2"], False),  # a lookup too, in the one-player table
+    (["yazy", "--categories", "ones,yazy", "--players", "2", "--expect", "all", "yazy", "--scores", "0,3"], False),
+    (["yazy", "--categories", "ones,yazy", "--players", "2", "--move", "all", "yazy", "--scores", "0,3", "11166",
+      "1"], True),
+], ids=lambda value: " ".join(value) if isinstance(value, list) else "turn" if value else "start")
+def test_a_yazy_question_at_a_turn_start_imports_no_turn_module(argv, turn):
+    from shutthebox.games.yazy.duel.table import load_duel
+    from shutthebox.games.yazy.rules import Rules
+
+    load_duel(Rules(categories="ones,yazy"))  # solved, if it is not yet, before the question is probed
+    result = subprocess.run([sys.executable, "-c", PROBE % (argv,)], capture_output=True, text=True, cwd=ROOT,
+                            timeout=120)
+    probe = ast.literal_eval(result.stdout.splitlines()[-1])
+    assert probe["status"] == 0, result.stderr
+    imported = TURN_MODULES & set(probe["new"])
+    if turn:  # the probe sees them when they are needed
+        assert {"shutthebox.engine.dicekeep", "shutthebox.games.yazy.duel.turn"} <= imported, sorted(imported)
+    else:
+        assert not imported, sorted(imported)
 
 
 def test_package_import_alone_does_not_load_a_reader():

@@ -215,12 +215,12 @@ def test_the_command_answers_and_refuses_in_one_line():
 def test_a_stored_chance_near_a_rounding_midpoint_is_refused():
     table, _ = solved(("ones",))
     code = table.pair(mask(("ones",)), mask(("ones",)))
-    table._unsure = [table._start[code] + 0 - table._first[code]]  # the start's chance, at lead 0
+    table._unsure_positions = {table._start[code] + 0 - table._first[code]}  # the start's chance, at lead 0
     try:
         with pytest.raises(InvalidQuery, match="cannot be vouched for"):
             table.probe_win("all", "all", "0,0")
     finally:
-        table._unsure = table.file.arrays["unsure"]
+        table._unsure_positions = None
 
 
 def test_a_table_of_other_categories_is_refused(tmp_path):

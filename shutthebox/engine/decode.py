@@ -46,6 +46,15 @@ class Cursor:
         return os.pread(self.fd, length, start)
 
     def _read(self, header_only: bool):
+        offset = self.position - self._start
+        if 0 <= offset < len(self._bytes):  # most objects lie whole in the window read for the one before
+            try:
+                found, end = decode(self._bytes, offset, header_only, 0)
+            except Short:
+                pass
+            else:
+                self.position += end - offset
+                return found
         window = WINDOW
         while True:
             data = self.window(self.position, window)

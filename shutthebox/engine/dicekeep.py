@@ -25,10 +25,9 @@ try:  # the C module itself: importing operator.py would cost a question 0.3 ms
 except ImportError:  # pragma: no cover - Pythons without it
     from operator import add, itemgetter, truediv
 
-DICE, SIDES = 5, 6
+from .dice import DICE, ROLLS, SIDES  # noqa: F401 - ROLLS: level 5, for the importers of this module
+
 SIZES = (1, 6, 21, 56, 126, 252)  # keeps of 0 .. 5 dice
-# The 252 sorted rolls in lexicographic order (11111, 11112, ..., 66666).
-ROLLS = tuple(combinations_with_replacement(range(1, SIDES + 1), DICE))
 
 
 def levels() -> list:

@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from .dicekeep import DICE, SIDES
+from .dice import DICE, SIDES
 from .printing import checked
 
 RELATIVE = 2e-11  # the relative error bound of every chance, mean and standard deviation computed here

@@ -45,6 +45,7 @@ SERIAL_SECONDS = 2.0
 # faulted in afresh, twice a block's CPU time. These keep freed memory for the next block instead: 25%
 # less CPU time than glibc's defaults on the yazy target blocks (bench/layered.py's).
 MALLOC = {"MALLOC_TRIM_THRESHOLD_": str(2**30), "MALLOC_MMAP_THRESHOLD_": str(2**25)}
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
 CONNECT_TIMEOUT = "20s"  # how long an existing cluster's scheduler is waited for
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
 _LAYER_FILE = re.compile(r"layer-[0-9]{3,6}\.npy")
@@ -104,6 +105,7 @@ def run_layers(job: Job, workers=None, cluster=None, checkpoint=None, progress=T
             what = "the cluster %s" % address if address is not None else "%d workers" % count
             raise LayersError("building on %s needs Dask distributed: %s" % (what, INSTALL))
         distribute = False  # the default count: this process, as without the extra
+    keep_freed_memory()
     store = Checkpoint(checkpoint if checkpoint is not None else default_folder(job.name), job)
     done = store.load()
     total = sum(len(layer) for layer in job.layers)
@@ -120,6 +122,20 @@ def run_layers(job: Job, workers=None, cluster=None, checkpoint=None, progress=T
     if not keep:
         store.remove()
     return tuple(done)
+
+
+def keep_freed_memory() -> None:
+    """Let this process keep freed memory for the next block, as ``MALLOC`` makes the workers do (the
+    blocks run here too). glibc reads those variables only at start, so its ``mallopt`` is called; other C
+    libraries keep their defaults."""
+    import ctypes
+
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # no mallopt: not glibc
+        return
+    mallopt(M_TRIM_THRESHOLD, int(MALLOC["MALLOC_TRIM_THRESHOLD_"]))
+    mallopt(M_MMAP_THRESHOLD, int(MALLOC["MALLOC_MMAP_THRESHOLD_"]))
 
 
 def worker_count(workers=None) -> tuple[int, bool]:

@@ -2,13 +2,15 @@
 
 The reader trusts nothing it has not checked. At open it reads the header
 and verifies its CRC-32 before using any field of it; an array's bytes are
-read with ``pread`` one block at a time (its descriptor's ``block_size``), when a lookup first needs
-them, and each block is verified against its CRC-32 before a value is taken
-from it. Verified blocks are kept, so an answer always comes from verified
-bytes: a file rewritten in place while a process reads it is refused at the
-first block that no longer matches, never misread, and a truncated file is
-an error, not a crash (nothing is memory-mapped). A URL (``http://``, ``https://``)
-is read the same way by HTTP ranges (``remote.py``, imported only then).
+read with ``pread`` one block at a time (its descriptor's ``block_size``),
+when a lookup first needs them, and each block is verified against its CRC-32
+before a value is taken from it (a large array's checksums, too, are read
+when needed: :class:`Checksums`). Verified blocks are kept, so an answer
+always comes from verified bytes: a file rewritten in place while a process
+reads it is refused at the first block that no longer matches, never misread,
+and a truncated file is an error, not a crash (nothing is memory-mapped). A
+URL (``http://``, ``https://``) is read the same way by HTTP ranges
+(``remote.py``, imported only then).
 
 The header's msgpack is decoded by ``decode`` (a :class:`~.decode.Cursor` over
 the open file); this module checks what it means, then serves the arrays.
@@ -37,6 +39,8 @@ from .format import (
     valid_block_size,
 )
 
+# An array's block checksums are read at open up to this many bytes (16,384 blocks), later beyond it.
+LATE_CHECKSUMS = 1 << 16
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # opening a FIFO must not wait for a writer
 
 
@@ -148,9 +152,22 @@ class TableFile:
 
     def _verify(self, raw, blocks, block, name):
         found = zlib.crc32(raw, self._header_crc)
-        if found != int.from_bytes(blocks[4 * block : 4 * block + 4], "little"):
+        expected = blocks[4 * block : 4 * block + 4] if type(blocks) is bytes else self._checksum(blocks, block, name)
+        if found != int.from_bytes(expected, "little"):
             raise damaged(self.path, "is damaged or was rewritten while in use (checksum mismatch in array %s, "
                           "block %d)" % (name, block), self.fix)
+
+    def _checksum(self, checksums, block, name) -> bytes:
+        """Block ``block``'s stored CRC-32, from a page of a large array's checksums (read once)."""
+        page = block >> Checksums.PAGE_SHIFT
+        raw = checksums.pages.get(page)
+        if raw is None:
+            begin = page << (Checksums.PAGE_SHIFT + 2)
+            raw = checksums.pages[page] = self._pread(
+                checksums.start + begin, min(4 << Checksums.PAGE_SHIFT, checksums.length - begin), name,
+                ", its block checksums,")
+        at = 4 * (block & ((1 << Checksums.PAGE_SHIFT) - 1))
+        return raw[at : at + 4]
 
     def _block(self, name, block):
         """Block ``block`` of array ``name``, read, verified and typed."""
@@ -161,6 +178,24 @@ class TableFile:
         raw = self._pread(start + begin, min(size, length - begin), name, ", block %d," % block)
         self._verify(raw, blocks, block, name)
         return _typed(memoryview(raw), typecode)
+
+
+class Checksums:
+    """Where a large array's block checksums lie in the file (``LATE_CHECKSUMS`` bytes or more). They
+    are read a page (1,024 checksums) at a time, when a block of that page is first verified: a table of
+    1.8 GB has 0.9 MB of them, which would cost a question milliseconds to read at open. They are the
+    file's bytes either way: a checksum read late that does not match refuses the block, as one read at
+    open would."""
+
+    PAGE_SHIFT = 10
+
+    __slots__ = ("start", "length", "pages")
+
+    def __init__(self, start: int, end: int):
+        self.start, self.length, self.pages = start, end - start, {}
+
+    def __len__(self):
+        return self.length
 
 
 class _Arrays:
@@ -373,7 +408,12 @@ def _array_specs(cursor, path, fix):
         fields = {}
         for _ in range(cursor.map_header()):
             field = cursor.value()
-            fields[field] = cursor.bin_span() if field == "data" else cursor.value()
+            if field == "data":
+                fields[field] = cursor.bin_span()
+            elif field == "block_crc32":
+                fields[field] = _checksums(cursor)
+            else:
+                fields[field] = cursor.value()
         try:
             typecode, item_size = DTYPES[fields["dtype"]]
             shape = tuple(fields["shape"])
@@ -381,7 +421,7 @@ def _array_specs(cursor, path, fix):
                 raise ValueError("bad shape")
             start, end = fields["data"]
             blocks, size = fields["block_crc32"], fields["block_size"]
-            if type(blocks) is not bytes:
+            if type(blocks) is not bytes and type(blocks) is not Checksums:
                 raise ValueError("no block checksums")
             if not valid_block_size(size):
                 raise ValueError("block_size %r is not a power of two from %d to %d"
@@ -397,6 +437,15 @@ def _array_specs(cursor, path, fix):
                           % (len(blocks) // 4, name, block_count(length, size)), fix)
         specs[name] = (typecode, shape, start, length, fields.get("crc32"), blocks, size)
     return specs
+
+
+def _checksums(cursor):
+    """An array's block checksums: their bytes, or :class:`Checksums` when there are ``LATE_CHECKSUMS``
+    bytes or more (anything but a bin is returned as decoded, for the descriptor's check to refuse)."""
+    if cursor.window(cursor.position, 1) not in (b"\xc4", b"\xc5", b"\xc6"):
+        return cursor.value()
+    start, end = cursor.bin_span()
+    return Checksums(start, end) if end - start >= LATE_CHECKSUMS else cursor.window(start, end - start)
 
 
 def _typed(raw: memoryview, typecode: str):

@@ -13,8 +13,8 @@ capped at 63 (``UPPER_GOAL``), and, in Yahtzee, what the yahtzee box holds:
 always ``OPEN`` (the yatzy box is a box like the others).
 """
 
-from ...engine.dicekeep import DICE, SIDES
-from ...engine.dicekeep import ROLLS as ROLLS  # the 252 sorted rolls, for the modules of the game
+from ...engine.dice import DICE, SIDES
+from ...engine.dice import ROLLS as ROLLS  # the 252 sorted rolls, for the modules of the game
 from ...engine.text import shown, whole
 from ...engine.notation import format_names
 from ...errors import InvalidQuery

@@ -18,9 +18,7 @@ from ...engine.reader import read_table
 from ...errors import InvalidQuery
 from . import DECLARATION
 from ...engine.store import describe as describe_file
-from .rules import REROLLS, ROLLS, Rules, describe_move, format_categories, subsets
-from .table import load, load_target
-from .turn import TARGETS
+from .rules import REROLLS, ROLLS, TARGETS, Rules, describe_move, format_categories, subsets
 
 HELP = """\
 usage: ShutTheBox yazy [--categories LIST] --expect [CATS]
@@ -232,11 +230,15 @@ class Session(TableSession):
                                % self.path)
 
     def open_table(self):
+        from .table import load  # here: two players' questions need none of the one-player modules
+
         return load(self.path, self.rules_to_open(self.rules, self.options, DECLARATION.tables[0]))
 
     def target(self):
         """The target mode's table (``--table`` names it for target questions), opened when first asked."""
         if self._target is None:
+            from .table import load_target
+
             self._target = load_target(self.path, self.rules_to_open(self.rules, self.options, DECLARATION.tables[1]))
         return self._target
 

@@ -10,9 +10,9 @@ non-decreasing 5-tuples of 1-6 in lexicographic order). A move is a byte
 of the sorted roll whose positions are the set bits (0: keep none).
 """
 
-from ...engine.dicekeep import DICE, ROLLS, SIDES
+from ...engine.dice import DICE, ROLLS, SIDES
 from ...engine.rules import Option, RuleSet
-from ...engine.text import shown, shown_value
+from ...engine.text import as_whole, shown, shown_value
 from ...engine.notation import format_names, parse_names
 from ...errors import InvalidQuery
 
@@ -20,10 +20,11 @@ GAME = "yazy"
 CATEGORIES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three-kind", "four-kind", "full-house",
               "straight", "yazy")
 ALL = (1 << len(CATEGORIES)) - 1
-REROLLS = 2  # of five 6-sided dice (engine/dicekeep.py: DICE, SIDES, ROLLS)
+REROLLS = 2  # of five 6-sided dice (engine/dice.py: DICE, SIDES, ROLLS)
 RULES = {"categories": list(CATEGORIES), "dice": DICE, "sides": SIDES, "rerolls": REROLLS}
 SCORE = 32  # move codes SCORE + c score category c; below it, kept positions
 NO_MOVE = 255  # no category open: no turn to play
+TARGETS = 281  # the target mode's x = 0 .. 280: the most a game scores is 280 (target/build.py's MAX_TOTAL)
 
 _INDEX = {"".join(map(str, roll)): index for index, roll in enumerate(ROLLS)}
 
@@ -166,6 +167,42 @@ def rows(mask: int):
     """set -> its row in the tables of the game of categories ``mask`` (None for the full game: the set itself,
     no lookup)."""
     return None if mask == ALL else {sub: row for row, sub in enumerate(subsets(mask))}
+
+
+class Sets:
+    """The sets of open categories of one game (``rules``): what a question's CATS may be, and their rows."""
+
+    def __init__(self, rules: Rules):
+        self.rules, self.game = rules, rules.mask
+        self.rows = rows(self.game)  # None: all eleven, the row is the set
+        self._sets: dict = {}
+
+    def row(self, mask: int) -> int:
+        return mask if self.rows is None else self.rows[mask]
+
+    def categories(self, cats) -> int:
+        """The bitmask of ``cats`` (text or a bitmask), within the game's categories (``all``: the game's)."""
+        if type(cats) is int and 0 <= cats <= ALL:
+            return self._within(cats)
+        if as_whole(cats) is not None and 0 <= as_whole(cats) <= ALL:  # a numpy integer
+            return self._within(as_whole(cats))
+        if not isinstance(cats, str):
+            raise InvalidQuery("categories must be text such as ones,yazy or all, or a bitmask from 0 to %d, not %s"
+                               % (ALL, shown_value(cats)))
+        mask = self._sets.get(cats)
+        if mask is None:
+            mask = self.game if cats == "all" else self._within(categories(cats))
+            if len(self._sets) < 1 << 12:
+                self._sets[cats] = mask
+        return mask
+
+    def _within(self, mask: int) -> int:
+        outside = [name for c, name in enumerate(CATEGORIES) if (mask & ~self.game) >> c & 1]
+        if outside:
+            raise InvalidQuery("%s not played in this game (--categories %s)" % (
+                "category %s is" % outside[0] if len(outside) == 1 else "categories %s are" % ",".join(outside),
+                self.rules.categories))
+        return mask
 
 
 # The table name's slot: the categories joined by dots (a file name the server serves takes no commas).

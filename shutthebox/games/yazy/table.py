@@ -12,9 +12,8 @@ from ...engine.table import CHANCE, Table, Values, load_table
 from ...engine.text import as_whole, shown_value, whole
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
-from .turn import TARGETS, Turn, best, checked
-from .rules import (ALL, CATEGORIES, FULL, NO_MOVE, REROLLS, ROLLS, SCORE, Rules, categories, describe_move,
-                    roll_index, rows)
+from .rules import (ALL, CATEGORIES, FULL, NO_MOVE, REROLLS, ROLLS, SCORE, TARGETS, Rules, Sets, describe_move,
+                    roll_index)
 
 _FAMILY, _TARGET = DECLARATION.tables[:2]
 
@@ -38,42 +37,6 @@ def open_rules(rules) -> "YazyTable":
     return load(rules=rules)
 
 
-class _Sets:
-    """The sets of open categories of one game (``rules``): what a question's CATS may be, and their rows."""
-
-    def __init__(self, rules: Rules):
-        self.rules, self.game = rules, rules.mask
-        self.rows = rows(self.game)  # None: all eleven, the row is the set
-        self._sets: dict = {}
-
-    def row(self, mask: int) -> int:
-        return mask if self.rows is None else self.rows[mask]
-
-    def categories(self, cats) -> int:
-        """The bitmask of ``cats`` (text or a bitmask), within the game's categories (``all``: the game's)."""
-        if type(cats) is int and 0 <= cats <= ALL:
-            return self._within(cats)
-        if as_whole(cats) is not None and 0 <= as_whole(cats) <= ALL:  # a numpy integer
-            return self._within(as_whole(cats))
-        if not isinstance(cats, str):
-            raise InvalidQuery("categories must be text such as ones,yazy or all, or a bitmask from 0 to %d, not %s"
-                               % (ALL, shown_value(cats)))
-        mask = self._sets.get(cats)
-        if mask is None:
-            mask = self.game if cats == "all" else self._within(categories(cats))
-            if len(self._sets) < 1 << 12:
-                self._sets[cats] = mask
-        return mask
-
-    def _within(self, mask: int) -> int:
-        outside = [name for c, name in enumerate(CATEGORIES) if (mask & ~self.game) >> c & 1]
-        if outside:
-            raise InvalidQuery("%s not played in this game (--categories %s)" % (
-                "category %s is" % outside[0] if len(outside) == 1 else "categories %s are" % ",".join(outside),
-                self.rules.categories))
-        return mask
-
-
 class YazyTable(Table):
     """Exact answers for yazy.
 
@@ -92,7 +55,7 @@ class YazyTable(Table):
 
     def __init__(self, tablefile, rules: Rules = FULL):
         super().__init__(tablefile)
-        self.rules, self.sets = rules, _Sets(rules)
+        self.rules, self.sets = rules, Sets(rules)
         shape = (len(self.sets.rows or range(ALL + 1)), REROLLS + 1, len(ROLLS))
         shapes = tablefile.shapes
         if shapes.get("turn") != shape[:1] or shapes.get("expect") != shape or shapes.get("move") != shape:
@@ -166,7 +129,7 @@ class TargetTable(Table):
     def __init__(self, tablefile, rules: Rules = FULL):
         super().__init__(tablefile)
         self.targets = TARGETS
-        self.rules, self.sets = rules, _Sets(rules)
+        self.rules, self.sets = rules, Sets(rules)
         if tablefile.shapes.get("target") != (len(self.sets.rows or range(ALL + 1)), TARGETS):
             raise TableError("table file %s has arrays of the wrong shape for the yazy target mode; delete it to "
                              "solve it again" % self.path)
@@ -187,6 +150,8 @@ class TargetTable(Table):
         return x
 
     def _turn(self, cats, dice, rerolls, x):
+        from .turn import Turn  # a turn's modules (the keep tree): only for a question inside a turn
+
         x = self._x(x)
         _, roll = self._state(cats, dice, rerolls)
         mask = self.sets.categories(cats)
@@ -204,8 +169,12 @@ class TargetTable(Table):
         if dice is None and rerolls is None:
             x = self._x(x)
             return self._target[self.sets.row(self.sets.categories(cats)) * self.targets + x]
+        from .turn import best, checked
+
         return checked(best(self._turn(cats, dice, rerolls, x))[0], "the chance")
 
     def probe_target_move(self, x, cats, dice, rerolls) -> str:
         """The move that gives that chance: ``score CATEGORY``, ``keep D D D`` or ``keep none``."""
+        from .turn import best
+
         return best(self._turn(cats, dice, rerolls, x))[1]

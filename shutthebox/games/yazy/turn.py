@@ -24,8 +24,6 @@ from ...engine.dicekeep import best_sub_keeps, keep_means, tree
 from ...engine.printing import checked as checked_printing
 from ...errors import TableError
 from .rules import CATEGORIES, ROLLS, score
-
-TARGETS = 281  # x = 0 .. 280 (target.MAX_TOTAL)
 TIE = 1e-11
 ERROR_BOUND = 2e-13  # relative
 

@@ -1,20 +1,17 @@
 """Two-player yazy's table at query time: the mover's chance to win and the move that gives it; a
-question inside a turn is worked out from the table when asked (``turn.py``)."""
+question inside a turn is worked out from the table when asked (``turn.py``).
 
-import functools
-import operator
-from bisect import bisect_left
+A question at the start of a turn is a lookup: the modules of a turn (``turn.py``, yazy's ``turn.py`` and
+``table.py``, the keep tree) are imported only by a question inside one, each saving it a fraction of a
+millisecond (bench/README.md).
+"""
 
-from ....engine.printing import checked as checked_printing
 from ....engine.table import Table, Values, check_shapes, load_table
 from ....engine.text import as_whole, shown, shown_value
 from ....errors import InvalidQuery, TableError
 from .. import DECLARATION
-from ..rules import CATEGORIES, FULL, format_categories
-from ..table import YazyTable, _Sets
-from ..turn import TIE
+from ..rules import CATEGORIES, FULL, Sets, format_categories
 from .rules import BEST, GAME, POINTS, header_rules
-from .turn import ERROR_BOUND, DuelTurn, best, checked
 
 _POSITION = Values("a chance's position", 0, (1 << 32) - 1)
 SCALE = float(1 << 48)  # a chance is stored as round(W * 2^48), split into 32 high and 16 low bits
@@ -60,8 +57,9 @@ class DuelTable(Table):
         self._size = self.file.shapes["win_high"][0]
         self._codes: dict = {}  # set -> its bits at the game's categories, packed (made when first asked)
         self._totals: dict = {}  # closed set -> the totals it can make, as the bits of an int
-        self.sets = _Sets(rules)  # yazy's words for a set of categories
+        self.sets = Sets(rules)  # yazy's words for a set of categories
         self._open: dict = {}
+        self._unsure_positions = None  # frozenset, read when first needed
 
     # -- the words of a question --------------------------------------------------------------------------
 
@@ -103,7 +101,10 @@ class DuelTable(Table):
             bits = 1
             for c in self.opened:
                 if closed >> c & 1:
-                    bits = functools.reduce(operator.or_, (bits << points for points in POINTS[c]))
+                    sums = 0
+                    for points in POINTS[c]:
+                        sums |= bits << points
+                    bits = sums
             self._totals[closed] = bits
         return bits
 
@@ -156,19 +157,24 @@ class DuelTable(Table):
         code = self.pair(mover, other)
         k = d - self._first[code]
         if 0 <= k < self._count[code]:
-            position = self._start[code] + k
-            at = bisect_left(self._unsure, position)
-            if at < len(self._unsure) and self._unsure[at] == position:
+            if self._unsure_positions is None:  # the few the build could not vouch for: 115 in the full game
+                self._unsure_positions = frozenset(self.file.whole("unsure"))
+            if self._start[code] + k in self._unsure_positions:
                 raise InvalidQuery("this chance lies within the table's error bound of a 6-decimal rounding "
                                    "midpoint, so its 6th decimal cannot be vouched for (docs/YAZY.md); --move is "
                                    "answered")
         return self.chance(mover, other, d)
 
-    def turn(self, mover: int, other: int, d: int) -> DuelTurn:
+    def turn(self, mover: int, other: int, d: int):
+        """The mover's turn (``turn.DuelTurn``)."""
+        from .turn import DuelTurn
+
         chance = self.chance
         return DuelTurn(mover, lambda c, points: 1.0 - chance(other, mover & ~(1 << c), -(d + points)))
 
     def _roll(self, dice, rerolls) -> tuple:
+        from ..table import YazyTable
+
         _, roll = YazyTable._state(self, self.cats, dice, rerolls)
         return roll, int(rerolls)
 
@@ -178,12 +184,16 @@ class DuelTable(Table):
         mover, other, d = self.state(mine, theirs, scores)
         if dice is None and rerolls is None:
             return self._stored(mover, other, d)
+        from .turn import best, checked
+
         roll, rerolls = self._roll(dice, rerolls)
         return checked(best(self.turn(mover, other, d).choices(roll, rerolls))[0], "the chance")
 
     def probe_move(self, mine, theirs, scores, dice, rerolls) -> str:
         """The move that gives that chance: ``score CATEGORY``, ``keep D D D`` or ``keep none`` (moves whose
         chances differ by less than 1e-11 are tied, broken by yazy's rule)."""
+        from .turn import best
+
         mover, other, d = self.state(mine, theirs, scores)
         roll, rerolls = self._roll(dice, rerolls)
         return best(self.turn(mover, other, d).choices(roll, rerolls))[1]
@@ -198,6 +208,10 @@ class DuelTable(Table):
         """``CHOICE CHANCE LOSS; ...``: every choice, best first (among chances within 1e-11 of the best, the
         tie rule's order, so the first is ``probe_move``'s), its chance to win and what it loses against the
         best, every digit vouched for."""
+        from ....engine.printing import checked as checked_printing
+        from ..turn import TIE
+        from .turn import ERROR_BOUND, best, checked
+
         choices = self.probe_options(mine, theirs, scores, dice, rerolls)
         top = best(choices)[0]
         listed = sorted(choices, key=lambda choice: -top if choice[0] >= top - TIE else -choice[0])

@@ -1,7 +1,7 @@
 """The target table's rules: yazy's (the categories played, in its name's slot), and what a solve costs."""
 
+from ..rules import TARGETS
 from ..rules import fields_of, rules_of  # noqa: F401 - the family's hooks: yazy's own
-from ..turn import TARGETS
 
 
 def estimate(rules):
