@@ -352,9 +352,12 @@ def test_stored_values_agree_with_their_successors(rule):
 
 
 def test_the_dice_tables_are_made_from_the_rules():
-    from shutthebox.engine import dicekeep
+    from itertools import combinations_with_replacement
+
+    from shutthebox.engine import dice, dicekeep
     from shutthebox.games.yahtzee import turn
 
+    assert dice.ROLLS == tuple(combinations_with_replacement(range(1, 7), 5))  # written out in engine/dice.py
     assert dicekeep.make_tree().hex() == dicekeep._TREE
     assert turn.make_scores().hex() == turn._SCORES
 

@@ -26,7 +26,7 @@ SCORE = 32  # move codes SCORE + c score category c; below it, kept positions
 NO_MOVE = 255  # no category open: no turn to play
 TARGETS = 281  # the target mode's x = 0 .. 280: the most a game scores is 280 (target/build.py's MAX_TOTAL)
 
-_INDEX = {"".join(map(str, roll)): index for index, roll in enumerate(ROLLS)}
+_INDEX: dict = {}  # "11233" -> its roll's number: made by the first question with dice
 
 
 def score(category: int, roll) -> int:
@@ -53,6 +53,8 @@ def roll_index(dice: str) -> int:
     """The rank in ``ROLLS`` of five dice written as digits in any order (``"61352"``)."""
     if not isinstance(dice, str):
         raise InvalidQuery("dice must be five digits 1 to 6 or a list of five faces, not %s" % shown_value(dice))
+    if not _INDEX:
+        _INDEX.update(("".join(map(str, roll)), index) for index, roll in enumerate(ROLLS))
     index = _INDEX.get("".join(sorted(dice))) if len(dice) == DICE else None
     if index is None:
         raise InvalidQuery(_bad_dice(dice))
