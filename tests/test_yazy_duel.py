@@ -223,6 +223,22 @@ def test_a_stored_chance_near_a_rounding_midpoint_is_refused():
         table._unsure_positions = None
 
 
+def test_a_mid_turn_chance_near_a_rounding_midpoint_refuses_the_question(monkeypatch, capsys):
+    from shutthebox.cli import main
+    from shutthebox.games.yazy.duel import turn
+
+    table, _ = solved(("ones",))
+    monkeypatch.setattr(turn, "ERROR_BOUND", 1.0)  # every chance is then that close to a midpoint
+    with pytest.raises(InvalidQuery, match="cannot be vouched for"):
+        table.probe_win("all", "all", "0,0", "11166", 1)
+    assert table.get_win("all", "all", "0,0", "11166", 1) is None
+    # a refused question (exit status 2), not a damaged table (3)
+    assert main(["yazy", "--categories", "ones", "--players", "2", "--options", "all", "all", "--scores", "0,0",
+                 "11166", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot be vouched for" in err and err.count("\n") == 1, err
+
+
 def test_a_table_of_other_categories_is_refused(tmp_path):
     path = load_duel(Rules(categories="ones")).path
     with pytest.raises(TableError):

@@ -286,6 +286,19 @@ def test_bad_target_questions_are_one_line_and_status_2(argv, words):  # refused
 
 
 @pytest.mark.slow
+def test_a_mid_turn_chance_near_a_rounding_midpoint_refuses_the_question(target, monkeypatch, capsys):
+    from shutthebox.cli import main
+    from shutthebox.errors import InvalidQuery
+    from shutthebox.games.yazy import turn
+
+    monkeypatch.setattr(turn, "ERROR_BOUND", 1.0)  # every chance is then that close to a midpoint
+    with pytest.raises(InvalidQuery, match="cannot be vouched for"):
+        target.probe_target(150, "all", "13366", 2)
+    assert main(["yazy", "--target", "150", "--expect", "all", "13366", "2"]) == 2  # refused, not status 3
+    err = capsys.readouterr().err
+    assert "cannot be vouched for" in err and err.count("\n") == 1, err
+
+
 def test_distribution_command_and_report(tmp_path, yazy_target):
     result = run("yazy", "distribution")
     assert result.returncode == 0, result.stderr

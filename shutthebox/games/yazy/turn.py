@@ -22,7 +22,7 @@ keeping more dice, then the lowest dice.
 
 from ...engine.dicekeep import best_sub_keeps, keep_means, tree
 from ...engine.printing import checked as checked_printing
-from ...errors import TableError
+from ...errors import InvalidQuery
 from .rules import CATEGORIES, ROLLS, score
 TIE = 1e-11
 ERROR_BOUND = 2e-13  # relative
@@ -90,7 +90,7 @@ def best(choices: list) -> tuple:
 
 def checked(value: float, what: str) -> float:
     """``value``, unless %.6f might print it wrong (within its error bound of a rounding midpoint)."""
-    return checked_printing(value, value * ERROR_BOUND, "yazy target: " + what, error=TableError)
+    return checked_printing(value, value * ERROR_BOUND, "yazy target: " + what, error=InvalidQuery)
 
 
 _SCORES = (  # make_scores().hex(): checked by tests/test_yazy.py

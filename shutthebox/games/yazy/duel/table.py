@@ -134,8 +134,9 @@ class DuelTable(Table):
                 codes[mask] = sum(1 << j for j, c in enumerate(self.opened) if mask >> c & 1)
         return codes[mover] << len(self.opened) | codes[other]
 
-    def chance(self, mover: int, other: int, d: int) -> float:
-        """``W(mover, other, d)`` from the table (the question unchecked: ``d`` a lead some game reaches)."""
+    def chance(self, mover: int, other: int, d: int, printed: bool = False) -> float:
+        """``W(mover, other, d)`` from the table (the question unchecked: ``d`` a lead some game reaches).
+        ``printed``: refused where the build found the chance within its bound of a rounding midpoint."""
         if not mover and not other:
             return 1.0 if d > 0 else 0.5 if d == 0 else 0.0
         code = self.pair(mover, other)
@@ -150,20 +151,14 @@ class DuelTable(Table):
             raise TableError("table file %s holds an impossible value: start[%d] + count[%d] is %d, past its %d "
                              "chances; give a valid table file" % (self.path, code, code, start + count, self._size))
         position = start + k
-        return (self._high[position] << 16 | self._low[position]) / SCALE
-
-    def _stored(self, mover: int, other: int, d: int) -> float:
-        """``chance``, refused where the build found it within its bound of a rounding midpoint."""
-        code = self.pair(mover, other)
-        k = d - self._first[code]
-        if 0 <= k < self._count[code]:
+        if printed:
             if self._unsure_positions is None:  # the few the build could not vouch for: 115 in the full game
                 self._unsure_positions = frozenset(self.file.whole("unsure"))
-            if self._start[code] + k in self._unsure_positions:
+            if position in self._unsure_positions:
                 raise InvalidQuery("this chance lies within the table's error bound of a 6-decimal rounding "
                                    "midpoint, so its 6th decimal cannot be vouched for (docs/YAZY.md); --move is "
                                    "answered")
-        return self.chance(mover, other, d)
+        return (self._high[position] << 16 | self._low[position]) / SCALE
 
     def turn(self, mover: int, other: int, d: int):
         """The mover's turn (``turn.DuelTurn``)."""
@@ -183,7 +178,7 @@ class DuelTable(Table):
         and ``rerolls`` left, both players playing to win from here."""
         mover, other, d = self.state(mine, theirs, scores)
         if dice is None and rerolls is None:
-            return self._stored(mover, other, d)
+            return self.chance(mover, other, d, printed=True)
         from .turn import best, checked
 
         roll, rerolls = self._roll(dice, rerolls)
@@ -217,6 +212,6 @@ class DuelTable(Table):
         listed = sorted(choices, key=lambda choice: -top if choice[0] >= top - TIE else -choice[0])
         return "; ".join("%s %.6f %.6f" % (move, checked(chance, "the chance of " + move),
                                            checked_printing(max(top - chance, 0.0), 2 * ERROR_BOUND,
-                                                            "yazy duel: the loss of " + move, error=TableError))
+                                                            "yazy duel: the loss of " + move, error=InvalidQuery))
                          for chance, move in listed)
 

@@ -12,7 +12,7 @@ solver's float64). Errors are absolute, within ``ERROR_BOUND`` of the exact valu
 """
 
 from ....engine.printing import checked as checked_printing
-from ....errors import TableError
+from ....errors import InvalidQuery
 from ..rules import CATEGORIES
 from ..turn import Turn, best, score_row  # noqa: F401 - best: the tie rule, for the table's callers
 
@@ -40,4 +40,4 @@ class DuelTurn(Turn):
 
 def checked(value: float, what: str) -> float:
     """``value``, unless %.6f might print it wrong (within its error bound of a rounding midpoint)."""
-    return checked_printing(value, ERROR_BOUND, "yazy duel: " + what, error=TableError)
+    return checked_printing(value, ERROR_BOUND, "yazy duel: " + what, error=InvalidQuery)
