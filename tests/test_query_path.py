@@ -17,7 +17,7 @@ from conftest import ROOT
 from shutthebox import registry
 
 ENGINE_QUERY_TIME = {"format", "reader", "decode", "store", "command", "notation", "game", "table", "text", "rules", "printing",
-                     "dice", "dicekeep"}
+                     "dice", "dicekeep", "dicescores"}
 GAME_QUERY_TIME = {"grammar", "table", "rules", "boxtable", "turn"}
 HEAVY_STDLIB = {"fractions", "argparse", "dataclasses", "typing", "http", "importlib.util", "random", "decimal", "re",
                 "statistics"}

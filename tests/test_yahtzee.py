@@ -354,12 +354,13 @@ def test_stored_values_agree_with_their_successors(rule):
 def test_the_dice_tables_are_made_from_the_rules():
     from itertools import combinations_with_replacement
 
-    from shutthebox.engine import dice, dicekeep
+    from shutthebox.engine import dice, dicekeep, dicescores
     from shutthebox.games.yahtzee import turn
+    from shutthebox.games.yahtzee.rules import sheet
 
     assert dice.ROLLS == tuple(combinations_with_replacement(range(1, 7), 5))  # written out in engine/dice.py
     assert dicekeep.make_tree().hex() == dicekeep._TREE
-    assert turn.make_scores().hex() == turn._SCORES
+    assert turn.make_scores().hex() == dicescores.SCORES and dicescores.BOXES == sheet("official").categories
 
 
 def test_the_state_numbering_of_the_docs():
