@@ -132,7 +132,7 @@ def keep_freed_memory() -> None:
 
     try:
         mallopt = ctypes.CDLL(None).mallopt
-    except (OSError, AttributeError):  # no mallopt: not glibc
+    except (OSError, AttributeError, TypeError):  # no mallopt: not glibc
         return
     mallopt(M_TRIM_THRESHOLD, int(MALLOC["MALLOC_TRIM_THRESHOLD_"]))
     mallopt(M_MMAP_THRESHOLD, int(MALLOC["MALLOC_MMAP_THRESHOLD_"]))
