@@ -286,6 +286,13 @@ def test_bad_target_questions_are_one_line_and_status_2(argv, words):  # refused
 
 
 @pytest.mark.slow
+def test_the_query_time_target_count_is_the_builds():
+    from shutthebox.games.yazy import rules
+    from shutthebox.games.yazy.target import build
+
+    assert rules.TARGETS == build.TARGETS == build.MAX_TOTAL + 1
+
+
 def test_a_mid_turn_chance_near_a_rounding_midpoint_refuses_the_question(target, monkeypatch, capsys):
     from shutthebox.cli import main
     from shutthebox.errors import InvalidQuery
