@@ -25,7 +25,8 @@ from ...engine.dicescores import BOXES
 from ...engine.dicescores import row as dice_row
 from ...engine.printing import checked as checked_printing
 from ...errors import InvalidQuery
-from .rules import CATEGORIES, ROLLS, score
+from .rules import CATEGORIES, ROLLS
+
 TIE = 1e-11
 ERROR_BOUND = 2e-13  # relative
 
@@ -41,11 +42,6 @@ def score_row(c: int) -> bytes:
     if row is None:
         row = _ROWS[c] = dice_row(_BOXES[c])
     return row
-
-
-def make_scores() -> bytes:
-    """Each category's score (``rules.score``) of each roll, category by category: ``score_row``'s source."""
-    return bytes(score(c, roll) for c in range(len(CATEGORIES)) for roll in ROLLS)
 
 
 class Turn:
