@@ -5,10 +5,11 @@ and verifies its CRC-32 before using any field of it; an array's bytes are
 read with ``pread`` one block at a time (its descriptor's ``block_size``),
 when a lookup first needs them, and each block is verified against its CRC-32
 before a value is taken from it (a large array's checksums, too, are read
-when needed: :class:`Checksums`). Verified blocks are kept, so an answer
-always comes from verified bytes: a file rewritten in place while a process
-reads it is refused at the first block that no longer matches, never misread,
-and a truncated file is an error, not a crash (nothing is memory-mapped). A
+when needed: :class:`Checksums`). Verified blocks are kept (up to
+``KEPT_BYTES`` an array), so an answer always comes from verified bytes: a
+file rewritten in place while a process reads it is refused at the first block
+that no longer matches, never misread, and a truncated file is an error, not a
+crash (nothing is memory-mapped). A
 URL (``http://``, ``https://``) is read the same way by HTTP ranges
 (``remote.py``, imported only then).
 
@@ -41,6 +42,10 @@ from .format import (
 
 # An array's block checksums are read at open up to this many bytes (16,384 blocks), later beyond it.
 LATE_CHECKSUMS = 1 << 16
+# An array keeps at most this many bytes of verified blocks (the oldest read is dropped first, and read
+# and verified again if asked for): a long run over a table of gigabytes (a batch, a simulation) holds
+# a bounded part of it. Every shipped table's arrays fit whole.
+KEPT_BYTES = 1 << 25
 _NONBLOCK = getattr(os, "O_NONBLOCK", 0)  # opening a FIFO must not wait for a writer
 
 
@@ -233,12 +238,12 @@ class _Arrays:
 class LazyArray:
     """One array of a table, read and verified one block at a time."""
 
-    __slots__ = ("_owner", "_name", "_blocks", "_shift", "_mask", "_length")
+    __slots__ = ("_owner", "_name", "_blocks", "_shift", "_mask", "_length", "_keep")
 
     def __init__(self, owner, name):
         typecode, shape, _, _, _, _, size = owner._specs[name]
         per_block = size // DTYPES_BY_CODE[typecode]
-        self._owner, self._name, self._blocks = owner, name, {}
+        self._owner, self._name, self._blocks, self._keep = owner, name, {}, max(1, KEPT_BYTES // size)
         self._shift, self._mask = per_block.bit_length() - 1, per_block - 1
         self._length = element_count(shape)
 
@@ -251,8 +256,13 @@ class LazyArray:
         except KeyError:
             if type(index) is not int or not 0 <= index < self._length:
                 raise IndexError("%s index %r out of range" % (self._name, index)) from None
-            block = index >> self._shift
-            values = self._blocks[block] = self._owner._block(self._name, block)
+            block, blocks = index >> self._shift, self._blocks
+            if len(blocks) >= self._keep:
+                try:
+                    del blocks[next(iter(blocks))]  # the oldest read
+                except (RuntimeError, KeyError):  # another thread changed them meanwhile (the server's)
+                    pass
+            values = blocks[block] = self._owner._block(self._name, block)
             return values[index & self._mask]
 
     def tolist(self) -> list:
