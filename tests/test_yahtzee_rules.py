@@ -42,13 +42,13 @@ def test_the_optima_of_bonus_only_and_yatzy(argv, printed, tmp_path):
 
 def test_yatzy_scores_every_roll_as_written_again():
     from shutthebox.games.yahtzee.rules import YATZY_CATEGORIES, yatzy_score
-    from shutthebox.games.yahtzee.turn import _YATZY_SCORES, make_scores
+    from shutthebox.games.yahtzee.turn import box_scores, make_scores
 
     assert YATZY_CATEGORIES == YATZY_NAMES
     for roll in SORTED_ROLLS:
         for c, name in enumerate(YATZY_NAMES):
             assert yatzy_score(c, roll) == yatzy_printed(name, list(roll)), (name, roll)
-    assert make_scores("yatzy").hex() == _YATZY_SCORES
+    assert b"".join(box_scores("yatzy").scores) == make_scores("yatzy")
     # a few by hand: the highest pair, two different pairs, the full house's sum, a Yatzy is no two pairs
     by_name = {name: c for c, name in enumerate(YATZY_NAMES)}
     assert [yatzy_score(by_name[name], (6, 6, 5, 5, 1)) for name in ("one-pair", "two-pairs", "full-house")] == \
