@@ -188,49 +188,52 @@ class Session(RulesSession):
                 slots[str(rolls), str(turn)] = slot(rolls, turn)
         last_opp = goal - 1 + MAX_GAIN  # the highest total the first player can bank
 
-        def state(words):
-            """(array name, index) of ``--solo S [T R]`` or ``--one|--two M O [T R]``; None: another path."""
-            player = words[0]
-            count = 1 if player == "--solo" else 2
-            if len(words) not in (2 + count, 4 + count):
+        players = {"--solo": 1, "--one": 2, "--two": 2}  # -> how many scores the question gives
+        fixed, values = arrays["fixed"], {}
+        moves = {name: arrays[name + "_move"] for name in ("solo", "one", "two", "last")}
+
+        def quick(words):
+            """The line's answer, or None (another path answers it); one function, no call a line: a batch
+            answers hundreds of thousands of lines a second."""
+            size = len(words)
+            count = players.get(words[0]) if size >= 3 else None
+            if count is None:
                 return None
-            here = slots["0", "0"] if len(words) == 2 + count else slots[words[-1], words[-2]]
+            question = words[1]
+            if question == "--expect":
+                if size == 7 and words[3] == "--dice" and words[5] == "--stop-at":
+                    score, dice, stop = numbers[words[2]], numbers[words[4]], numbers[words[6]]
+                    if count != 1 or score >= goal or not 1 <= dice <= DICE or stop < 1:
+                        return None
+                    return "%.6f" % fixed[((dice - 1) * THRESHOLDS + min(stop, THRESHOLDS) - 1) * goal + score]
+            elif question != "--move" or size != 4 + count:
+                return None
+            # the state of --solo S [T R] or --one|--two M O [T R]
+            if size == 2 + count:
+                here = 0
+            elif size == 4 + count:
+                here = slots[words[-1], words[-2]]
+            else:
+                return None
             my = numbers[words[2]]
             if my >= goal:
                 return None
             if count == 1:
-                return "solo", my * SLOTS + here
-            opp = numbers[words[3]]
-            if opp < goal:
-                return ("one" if player == "--one" else "two"), (my * goal + opp) * SLOTS + here
-            if player == "--one" or opp > last_opp:
-                return None
-            return "last", (min(opp - my, NEEDS) - 1) * SLOTS + here
-
-        players = {"--solo", "--one", "--two"}
-        fixed, values = arrays["fixed"], {}
-
-        def quick(words):
-            if len(words) < 3 or words[0] not in players:
-                return None
-            question = words[1]
-            if question == "--expect" and len(words) == 7 and words[3] == "--dice" and words[5] == "--stop-at":
-                score, dice, stop = numbers[words[2]], numbers[words[4]], numbers[words[6]]
-                if words[0] != "--solo" or score >= goal or not 1 <= dice <= DICE or stop < 1:
+                name, index = "solo", my * SLOTS + here
+            else:
+                opp = numbers[words[3]]
+                if opp < goal:
+                    name, index = ("one" if words[0] == "--one" else "two"), (my * goal + opp) * SLOTS + here
+                elif words[0] == "--one" or opp > last_opp:
                     return None
-                return "%.6f" % fixed[((dice - 1) * THRESHOLDS + min(stop, THRESHOLDS) - 1) * goal + score]
-            if question == "--expect":
-                found = state(words)
-                if found is None:
-                    return None
-                text = values.get(found)
-                if text is None:
-                    text = values[found] = "%.6f" % arrays[found[0]][found[1]]
-                return text
-            if question == "--move" and len(words) == (5 if words[0] == "--solo" else 6):
-                found = state(words)
-                return None if found is None else action_text(arrays[found[0] + "_move"][found[1]])
-            return None
+                else:
+                    name, index = "last", (min(opp - my, NEEDS) - 1) * SLOTS + here
+            if question == "--move":
+                return action_text(moves[name][index])
+            text = values.get((name, index))
+            if text is None:
+                text = values[name, index] = "%.6f" % arrays[name][index]
+            return text
 
         return quick
 

@@ -293,38 +293,42 @@ class Session(TableSession):
         game, row = table.sets.game, table.sets.row
         cats = {format_categories(mask): row(mask) for mask in subsets(game)}
         cats["all"] = row(game)
-        roll_of = {"".join(map(str, roll)): index for index, roll in enumerate(ROLLS)}
+        sorted_roll = {"".join(map(str, roll)): index for index, roll in enumerate(ROLLS)}
+        roll_of = dict(sorted_roll)  # the dice as written (any order) -> the roll, each the first time it is met
         rerolls_of = {str(rerolls): rerolls for rerolls in range(REROLLS + 1)}
         turn, expect, move = table._turn, table._expect, table._move
         turn_text, expect_text, move_text = {}, {}, {}  # printed texts, made the first time they are asked for
         count = len(ROLLS)
 
         def quick(words):
-            if words[:1] != ["--expect"] and words[:1] != ["--move"]:
-                return None
-            if len(words) <= 2 and words[0] == "--expect":
+            if len(words) == 4:  # most lines: --expect or --move CATS DICE REROLLS
+                kind = words[0]
+                if kind != "--move" and kind != "--expect":
+                    return None
+                set_row = cats[words[1]]
+                if not set_row:
+                    return None  # no category open (the empty set's row is 0): the reference path says so
+                roll = roll_of.get(words[2])
+                if roll is None:
+                    roll = roll_of[words[2]] = sorted_roll["".join(sorted(words[2]))]
+                index = (set_row * (REROLLS + 1) + rerolls_of[words[3]]) * count + roll
+                if kind == "--expect":
+                    text = expect_text.get(index)
+                    if text is None:
+                        text = expect_text[index] = "%.6f" % expect[index]
+                    return text
+                code = move[index]
+                text = move_text.get((code, roll))
+                if text is None:
+                    text = move_text[code, roll] = describe_move(code, ROLLS[roll])
+                return text
+            if len(words) <= 2 and words[:1] == ["--expect"]:
                 set_row = cats[words[1] if len(words) == 2 else "all"]
                 text = turn_text.get(set_row)
                 if text is None:
                     text = turn_text[set_row] = "%.6f" % turn[set_row]
                 return text
-            if len(words) != 4:
-                return None
-            set_row = cats[words[1]]
-            if not set_row:
-                return None  # no category open (the empty set's row is 0): the reference path says so
-            roll = roll_of["".join(sorted(words[2]))]
-            index = (set_row * (REROLLS + 1) + rerolls_of[words[3]]) * count + roll
-            if words[0] == "--expect":
-                text = expect_text.get(index)
-                if text is None:
-                    text = expect_text[index] = "%.6f" % expect[index]
-                return text
-            code = move[index]
-            text = move_text.get((code, roll))
-            if text is None:
-                text = move_text[code, roll] = describe_move(code, ROLLS[roll])
-            return text
+            return None
 
         return quick
 
