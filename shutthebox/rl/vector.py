@@ -61,6 +61,35 @@ class RowDice:
         self.at[rows] = at + 1
         return (self.flat[self.base[rows] + at] * sides).astype(np.int64) + 1
 
+    def throw(self, count: np.ndarray, sides: int) -> np.ndarray:
+        """Every row throws ``count`` dice (its own number, 0: none) of ``sides`` faces: the sum of each row's,
+        the faces ``die`` would give one by one, read from the blocks at once."""
+        crossing = self.at + count > _BLOCK
+        rows = None
+        if crossing.any():  # a row's dice run into its next block (a row every few steps): die by die
+            rows = np.flatnonzero(crossing)
+            slow = self._one_by_one(rows, sides, count[rows])
+            count = np.where(crossing, 0, count)
+        # one line a die, the k-th of every row: a row of fewer dice reads past them (clipped at the end of
+        # the blocks) and multiplies those faces by 0; a die is int(u * sides) + 1, the ones added as ``count``
+        offsets = np.arange(count.max())[:, None]
+        uniforms = np.take(self.flat, self.base + self.at + offsets, mode="clip")
+        faces = (uniforms * sides).astype(np.int64)
+        faces *= offsets < count
+        self.at += count
+        total = faces.sum(axis=0) + count
+        if rows is not None:
+            total[rows] = slow
+        return total
+
+    def _one_by_one(self, rows, sides, count) -> np.ndarray:
+        """``throw`` for ``rows``, one die at a time (``die`` refills a row's block where it runs out)."""
+        total = np.zeros(len(rows), dtype=np.int64)
+        for k in range(int(count.max())):
+            more = count > k
+            total[more] += self.die(rows[more], sides)
+        return total
+
 
 class Tables:
     """Every decision state's answers, one row a state number (the game's ``encode``), the last row the game
@@ -87,22 +116,37 @@ class Tables:
         self.best[number], self.value[number] = decision.best, decision.value
 
     def finish(self) -> "Tables":
-        """One table of flags (the mask, then the optimal actions) and one of floats (the values, then the
-        returns): a row's info is two gathers; ``mask``, ``optimal``, ``q``, ``q_return`` are views."""
+        """One table of flags (the mask, then the optimal actions; ``mask`` and ``optimal`` are views) and the
+        values ``q``: a row's info is two gathers, the returns made from the values just gathered (a copy, or
+        their negation where fewer is better). A table of the returns too would double the bytes read from
+        random rows each step, which cost more than the copy (Shut the Box's rows: 512 values)."""
         n = self.mask.shape[1]
         self.flags = np.concatenate([self.mask, self.optimal], axis=1)
-        self.floats = np.concatenate([self.q, self.q if self.more else -self.q], axis=1)
         self.mask, self.optimal = self.flags[:, :n], self.flags[:, n:]
-        self.q, self.q_return = self.floats[:, :n], self.floats[:, n:]
+        self.legal = self.mask.view(bool)  # the flags are 0 or 1: read as bools without a comparison
         self.width = n
         return self
+
+    def gather(self, number: np.ndarray) -> tuple:
+        """The values and the returns of the states ``number``: two arrays of one new block (glibc reuses one
+        allocation step after step; two of half the size went back to the system and were faulted in again
+        each step), the returns the values copied, or negated where fewer is better (``-0.0`` as ``-q``)."""
+        q, q_return = np.empty((2, len(number), self.width))
+        np.take(self.q, number, axis=0, out=q, mode="clip")  # every number is a row: "clip" only skips a buffer
+        if self.more:
+            np.copyto(q_return, q)
+        else:
+            np.negative(q, out=q_return)
+        return q, q_return
 
 
 class ExactVectorEnv(VectorEnv):
     """The batched environment of one game: a subclass sets ``ID`` and writes ``_tables()`` (the decision
     states' answers, cached on the model), ``_start(rows)`` (new games: the reward owed to the first step),
     ``_play(rows, actions)`` (legal actions and the chance after them: reward and terminated, for those
-    rows), ``_numbers(rows)`` (the state numbers of rows whose game goes on) and ``_observe()``."""
+    rows), ``_numbers(rows)`` (the state numbers of rows whose game goes on; ``rows`` a list of rows or
+    ``slice(None)``, every row) and ``_observe()``. A game may write ``_advance`` (a step's new games and
+    moves at once, over every row) instead of ``_play``."""
 
     metadata = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
     ID = ""
@@ -174,63 +218,89 @@ class ExactVectorEnv(VectorEnv):
         if actions.shape != (self.num_envs,):
             raise ValueError("step takes one action for each of the %d environments, not an array of shape %s"
                              % (self.num_envs, actions.shape))
-        n, tables = self.num_envs, self.tables
+        # masks over every row, not lists of rows: a row restarts (its action ignored), plays (``go``) or its
+        # action is illegal; each is one array operation on all the rows, the game's state moved in one call
+        n, tables, number, restart = self.num_envs, self.tables, self.number, self.autoreset
+        action, inside = self._in_space(actions)
+        staying = ~restart
+        go = tables.legal[number, action] & staying
+        if inside is not None:
+            go &= inside
+        illegal = staying ^ go
         rewards = np.zeros(n)
         terminated = np.zeros(n, dtype=bool)
-        truncated = np.zeros(n, dtype=bool)
-        regret = np.zeros(n)
-        illegal = np.zeros(n, dtype=bool)
-        restart = self.rows[self.autoreset]
-        self._reset_rows(restart)
-        moving = self.rows[~self.autoreset] if len(restart) else self.rows
         played = None
-        if len(moving):
-            number = self.number[moving]
-            chosen = actions[moving]
-            if chosen.dtype.kind in "iu":
-                inside = (chosen >= 0) & (chosen < self.n_actions)
-                action = np.where(inside, chosen, 0).astype(np.int64)
-            else:  # floats and bools are outside the space: illegal
-                inside = np.zeros(len(moving), dtype=bool)
-                action = np.zeros(len(moving), dtype=np.int64)
-            legal = inside & (tables.mask[number, action] == 1)
-            bad = ~legal
-            illegal[moving] = bad
-            if bad.any() and self.illegal == "end":
-                ended = moving[bad]
-                rewards[ended] = self.illegal_penalty + self.owed[ended]
-                self.owed[ended] = 0.0
-                terminated[ended] = True
-                self.number[ended] = tables.over
-            elif bad.any() and self.illegal == "replace":
-                lost = moving[bad]
-                masks = tables.mask[number[bad]]
-                counts = masks.sum(axis=1)
-                pick = self.dice.die(lost, counts)  # the k-th legal action, as the one-player environment draws it
-                action[bad] = np.argmax(np.cumsum(masks, axis=1) >= pick[:, None], axis=1)
-                legal = np.ones(len(moving), dtype=bool)
-                played = np.full(n, -1, dtype=np.int64)
-                played[lost] = action[bad]
-            go = moving[legal]
-            if len(go):
-                number, action = number[legal], action[legal]
-                if self.exact_info:
-                    q = tables.q[number, action]
-                    regret[go] = np.where(tables.optimal[number, action] == 1, 0.0, np.abs(tables.best[number] - q))
-                reward, ended = self._play(go, action)
-                reward = reward + self.owed[go]
-                self.owed[go] = 0.0
-                rewards[go] = reward
-                terminated[go] = ended
-                self.number[go[ended]] = tables.over
-                still = go[~ended]
-                self.number[still] = self._numbers(still)
-            self.steps[moving] += 1
-            if self.max_episode_steps is not None:
-                truncated[moving] = self.steps[moving] >= self.max_episode_steps  # as TimeLimit: even if terminated
+        if illegal.any():
+            action, played = self._illegal(illegal, action, go, rewards, terminated)
+        regret = self._regret(action, go) if self.exact_info else np.zeros(n)
+        reward, ended = self._advance(restart, go, action)
+        np.add(reward, self.owed, out=rewards, where=go)  # and the reward owed to a game's first step
+        if self.owes:
+            self.owed[go] = 0.0
+        terminated |= go & ended
+        np.copyto(number, self._numbers(slice(None)), where=restart | go)  # an illegal no-op keeps its state
+        number[terminated] = tables.over
+        self.steps += 1
+        self.steps[restart] = 0
+        if self.max_episode_steps is None:
+            truncated = np.zeros(n, dtype=bool)
+        else:  # as TimeLimit: even if terminated
+            truncated = (self.steps >= self.max_episode_steps) & staying
         self.autoreset = terminated | truncated
         infos = self._infos(self.rows, regret, illegal, played)
         return self._observe(), rewards, terminated, truncated, infos
+
+    def _in_space(self, actions) -> tuple:
+        """Each row's action as an int64 of the space (0 where it is outside), and where it is inside (None:
+        everywhere)."""
+        if actions.dtype.kind in "iu":
+            if actions.min() >= 0 and actions.max() < self.n_actions:
+                return actions.astype(np.int64, copy=False), None
+            inside = (actions >= 0) & (actions < self.n_actions)
+            return np.where(inside, actions, 0).astype(np.int64), inside
+        n = self.num_envs  # floats and bools are outside the space: illegal
+        return np.zeros(n, dtype=np.int64), np.zeros(n, dtype=bool)
+
+    def _illegal(self, illegal, action, go, rewards, terminated) -> tuple:
+        """What the illegal actions do: ``end`` ends those games, ``replace`` plays a legal action drawn by the
+        row's dice instead (``go`` changed in place). The actions then played, and where one was replaced (the
+        action played, -1 elsewhere; None without)."""
+        if self.illegal == "end":
+            rewards[illegal] = self.illegal_penalty + self.owed[illegal]
+            self.owed[illegal] = 0.0
+            terminated |= illegal
+        elif self.illegal == "replace":
+            lost = np.flatnonzero(illegal)
+            masks = self.tables.mask[self.number[lost]]
+            counts = masks.sum(axis=1)
+            pick = self.dice.die(lost, counts)  # the k-th legal action, as the one-player environment draws it
+            action = action.copy()  # perhaps the caller's array
+            action[lost] = np.argmax(np.cumsum(masks, axis=1) >= pick[:, None], axis=1)
+            go |= illegal
+            played = np.full(self.num_envs, -1, dtype=np.int64)
+            played[lost] = action[lost]
+            return action, played
+        return action, None
+
+    def _regret(self, action, go) -> np.ndarray:
+        """What each played action loses against the best (0 where optimal, and where nothing was played)."""
+        tables, number = self.tables, self.number
+        lost = go > tables.optimal[number, action]  # played, and not optimal (flag 0)
+        return np.where(lost, np.abs(tables.best[number] - tables.q[number, action]), 0.0)
+
+    def _advance(self, restart, go, action) -> tuple:
+        """New games where ``restart``, ``action`` played where ``go`` (masks of rows, never both): each row's
+        reward and whether its game ended (read where ``go``). A game whose new games and moves share work (Shut
+        the Box throws the dice for both at once) writes its own."""
+        n = self.num_envs
+        reward, ended = np.zeros(n), np.zeros(n, dtype=bool)
+        rows = np.flatnonzero(restart)
+        if len(rows):
+            self.owed[rows] = self._start(rows)
+        rows = np.flatnonzero(go)
+        if len(rows):
+            reward[rows], ended[rows] = self._play(rows, action[rows])
+        return reward, ended
 
     def _infos(self, rows, regret, illegal, played) -> dict:
         tables, number = self.tables, self.number
@@ -239,13 +309,12 @@ class ExactVectorEnv(VectorEnv):
         flags = np.take(tables.flags, number, axis=0)
         infos = {"action_mask": flags[:, :n], "illegal": illegal}
         if self.exact_info:
-            floats = np.take(tables.floats, number, axis=0)
-            q_return = floats[:, n:]
+            q, q_return = tables.gather(number)
             if self.owes:
                 owed = self.owed != 0.0
                 if owed.any():
                     q_return[owed] += self.owed[owed, None]
-            infos.update(optimal_mask=flags[:, n:], q_values=floats[:, :n], q_return=q_return, regret=regret)
+            infos.update(optimal_mask=flags[:, n:], q_values=q, q_return=q_return, regret=regret)
         if played is not None:
             infos["played"] = played
         for key in list(infos):
@@ -319,18 +388,16 @@ class ShutTheBoxSoloVectorEnv(ExactVectorEnv):
         self.width, self.throw, self.dice_count = model.width, model.throw, rules.dice
         self.all_open, self.sides = rules.all_open, rules.sides
         positions = model.positions
-        self.choosing = np.array([len(c) > 1 for c in model.choices])
-        self.first_dice = np.array([c[0] for c in model.choices])
-        self.fits = np.zeros(positions * self.width, dtype=bool)
-        for position in range(1, positions):
-            for roll in model.legal(position):
-                if roll < self.width:
-                    self.fits[position * self.width + roll] = True
-        self.stuck = np.array(model.stuck)
-        self.shut = single_shut = self.single.objective == "shut"
-        self.shut_reward = 1.0 if single_shut else 0.0
+        self.chooses = any(len(c) > 1 for c in model.choices)  # one die optional: the two throwing actions
+        # the dice thrown after a move or at the start, by position: the rules' count, 0 where the player
+        # chooses (the dice wait for a throwing action) and once the box is shut
+        self.ready_dice = np.array([0 if len(c) > 1 else c[0] for c in model.choices], dtype=np.int64)
+        self.ready_dice[0] = 0
+        self.stop, self.payoff = self._endings()
         self.tiles = rules.tiles
-        self.shifts = np.arange(rules.tiles, dtype=np.int64)
+        # an observation by position: its tiles' bits, then a column for the roll
+        self.seen = np.zeros((positions, rules.tiles + 1), dtype=np.int64)
+        self.seen[:, :rules.tiles] = np.arange(positions)[:, None] >> np.arange(rules.tiles) & 1
         self.position = np.full(self.num_envs, self.all_open, dtype=np.int64)
         self.roll = np.zeros(self.num_envs, dtype=np.int64)
 
@@ -351,62 +418,55 @@ class ShutTheBoxSoloVectorEnv(ExactVectorEnv):
 
         return _cached_tables(model, build)
 
-    def _throw(self, rows, dice) -> tuple:
-        """Throw ``dice`` (a row's count) for ``rows``: (reward, ended) where no move fits the roll."""
-        total = np.zeros(len(rows), dtype=np.int64)
-        for k in range(int(dice.max()) if len(rows) else 0):
-            more = dice > k
-            total[more] += self.dice.die(rows[more], self.sides)
-        self.roll[rows] = total
-        positions = self.position[rows]
-        ended = ~self.fits[positions * self.width + total]
-        reward = np.where(ended, -self.stuck[positions], 0.0) + 0.0  # -0.0 as 0.0, as the one-player env
-        return reward, ended
-
-    def _ready(self, rows) -> tuple:
-        """After a move or at the start: the dice wait where the player chooses them, else they are thrown."""
-        reward, ended = np.zeros(len(rows)), np.zeros(len(rows), dtype=bool)
-        positions = self.position[rows]
-        waiting = self.choosing[positions]
-        self.roll[rows[waiting]] = 0
-        throwing = ~waiting
-        if throwing.any():
-            reward[throwing], ended[throwing] = self._throw(rows[throwing], self.first_dice[positions[throwing]])
-        return reward, ended
+    def _endings(self) -> tuple:
+        """By state number (position * width + roll): whether the game is over there (the box shut, or no move
+        fits the roll), and the reward it ends with (``-stuck + 0.0``: -0.0 as 0.0, as the one-player env)."""
+        model, width = self.model, self.width
+        stop = np.zeros(model.positions * width, dtype=bool)
+        payoff = np.zeros(model.positions * width)
+        stop[:width] = True  # position 0: the box is shut
+        payoff[:width] = 1.0 if self.single.objective == "shut" else 0.0
+        stuck = np.array(model.stuck)
+        for position in range(1, model.positions):
+            fits = model.legal(position)
+            for roll in range(1, width):
+                if roll not in fits:
+                    stop[position * width + roll] = True
+                    payoff[position * width + roll] = -stuck[position] + 0.0
+        return stop, payoff
 
     def _start(self, rows) -> np.ndarray:
-        self.position[rows] = self.all_open
-        self._ready(rows)  # never ends: the one-player environment refuses rules where it could
+        restart = np.zeros(self.num_envs, dtype=bool)
+        restart[rows] = True
+        nothing = np.zeros(self.num_envs, dtype=bool)
+        # never ends: the one-player environment refuses rules where a first roll fits no move
+        self._advance(restart, nothing, np.zeros(self.num_envs, dtype=np.int64))
         return np.zeros(len(rows))
 
-    def _play(self, rows, actions):
-        reward, ended = np.zeros(len(rows)), np.zeros(len(rows), dtype=bool)
-        throws = actions >= self.throw
-        if throws.any():
-            dice = np.where(actions[throws] == self.throw + 1, 1, self.dice_count)
-            reward[throws], ended[throws] = self._throw(rows[throws], dice)
-        moves = ~throws
-        if moves.any():
-            moved = rows[moves]
-            after = self.position[moved] ^ actions[moves]
-            self.position[moved] = after
-            shut = after == 0
-            self.roll[moved[shut]] = 0
-            reward_moves, ended_moves = np.where(shut, self.shut_reward, 0.0), shut.copy()
-            going = ~shut
-            if going.any():
-                reward_moves[going], ended_moves[going] = self._ready(moved[going])
-            reward[moves], ended[moves] = reward_moves, ended_moves
-        return reward, ended
+    def _advance(self, restart, go, action) -> tuple:
+        """New games and moves at once: every row that throws (a new game, a move leaving tiles open, a
+        throwing action) throws in one call. New games owe nothing (``owed`` stays 0)."""
+        position, roll = self.position, self.roll
+        moves = go & (action < self.throw) if self.chooses else go
+        np.bitwise_xor(position, action, out=position, where=moves)
+        position[restart] = self.all_open
+        ready = restart | moves
+        dice = np.where(ready, self.ready_dice[position], 0)
+        if self.chooses:
+            throws = go ^ moves
+            np.copyto(dice, np.where(action == self.throw + 1, 1, self.dice_count), where=throws)
+            ready |= throws
+        # no dice showing where they wait for the player's choice and once the box is shut (0 dice thrown)
+        np.copyto(roll, self.dice.throw(dice, self.sides), where=ready)
+        number = position * self.width + roll
+        return self.payoff[number], self.stop[number]
 
     def _numbers(self, rows) -> np.ndarray:
         return self.position[rows] * self.width + self.roll[rows]
 
     def _observe(self) -> np.ndarray:
-        tiles = self.tiles
-        seen = np.empty((self.num_envs, tiles + 1), dtype=np.int64)
-        np.bitwise_and(self.position[:, None] >> self.shifts, 1, out=seen[:, :tiles])
-        seen[:, tiles] = self.roll
+        seen = np.take(self.seen, self.position, axis=0)
+        seen[:, self.tiles] = self.roll
         return seen
 
 
