@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from conftest import COMMAND, ROOT
+from conftest import COMMAND, ROOT, slow_when
 from shutthebox import registry
 from shutthebox.engine.notation import format_set, parse_set
 from shutthebox.errors import InvalidQuery, TableError
@@ -209,7 +209,8 @@ MINUS_ZERO = [
 ]
 
 
-@pytest.mark.parametrize("game, minus, plain", MINUS_ZERO)
+# yazy's target question solves its table on first use (about 10 s here): slow.
+@pytest.mark.parametrize("game, minus, plain", slow_when(MINUS_ZERO, [MINUS_ZERO[6]], unpack=True))
 def test_minus_zero_is_zero_in_every_game(game, minus, plain):
     def answer(question):
         try:
