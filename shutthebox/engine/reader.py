@@ -9,9 +9,8 @@ when needed: :class:`Checksums`). Verified blocks are kept (up to
 ``KEPT_BYTES`` an array), so an answer always comes from verified bytes: a
 file rewritten in place while a process reads it is refused at the first block
 that no longer matches, never misread, and a truncated file is an error, not a
-crash (nothing is memory-mapped). A
-URL (``http://``, ``https://``) is read the same way by HTTP ranges
-(``remote.py``, imported only then).
+crash (nothing is memory-mapped). A URL (``http://``, ``https://``) is read
+the same way by HTTP ranges (``remote.py``, imported only then).
 
 The header's msgpack is decoded by ``decode`` (a :class:`~.decode.Cursor` over
 the open file); this module checks what it means, then serves the arrays.
