@@ -432,6 +432,8 @@ def _array_specs(cursor, path, fix):
             blocks, size = fields["block_crc32"], fields["block_size"]
             if type(blocks) is not bytes and type(blocks) is not Checksums:
                 raise ValueError("no block checksums")
+            if type(fields["crc32"]) is not int:  # every field is required: a key's flipped bit drops one
+                raise ValueError("no checksum")
             if not valid_block_size(size):
                 raise ValueError("block_size %r is not a power of two from %d to %d"
                                  % (size, MIN_BLOCK_SIZE, MAX_BLOCK_SIZE))
@@ -444,7 +446,7 @@ def _array_specs(cursor, path, fix):
         if len(blocks) != 4 * block_count(length, size):
             raise damaged(path, "has %d block checksums for array %s, expected %d"
                           % (len(blocks) // 4, name, block_count(length, size)), fix)
-        specs[name] = (typecode, shape, start, length, fields.get("crc32"), blocks, size)
+        specs[name] = (typecode, shape, start, length, fields["crc32"], blocks, size)
     return specs
 
 
