@@ -15,6 +15,7 @@ GAMES = {
     "yazy": "shutthebox.games.yazy",  # a Yahtzee variant: 11 turns, the maximum expected score
     "yahtzee": "shutthebox.games.yahtzee",  # full Yahtzee: 13 turns, bonuses and jokers, the maximum expected score
     "pig": "shutthebox.games.pig",  # Pig, Piglet, Two-Dice Pig, Big Pig: two players, each playing to win
+    "threes": "shutthebox.games.threes",  # five dice set aside one roll at a time, a 3 counts 0: the lowest total
 }
 # The game of a command line that names none: ``ShutTheBox --one --expect 123456789``.
 DEFAULT = "shutthebox"
@@ -40,6 +41,4 @@ def declarations() -> list:
 
 def grammar(name: str):
     """The game's query grammar module, imported now."""
-    dotted = declaration(name).grammar
-    __import__(dotted)  # always: see declaration()
-    return sys.modules[dotted]
+    return declaration(name).grammar_module()

@@ -2,7 +2,8 @@
 
 One rule for every game of the registry (docs/ARCHITECTURE.md): of ``shutthebox``,
 only the package, ``cli``, ``errors``, ``registry``, the engine's query-time
-modules and, of a game, its packages, ``grammar``, ``table`` and ``rules``.
+modules and, of a game (or of the family engine it is declared on), its packages, ``grammar``, ``table``
+and ``rules``.
 The questions come from each game's golden file in tests/data/.
 """
 
@@ -28,6 +29,8 @@ def query_time(module: str) -> bool:
     parts = module.split(".")
     if len(parts) == 1 or parts[1] in ("cli", "errors", "registry"):
         return True
+    if parts[1] == "engine" and parts[2:3] == ["families"]:  # a family engine: as a game's package
+        return len(parts) <= 4 or parts[-1] in GAME_QUERY_TIME
     if parts[1] == "engine":
         return len(parts) == 2 or parts[2] in ENGINE_QUERY_TIME
     if parts[1] == "games":  # a game's package or sub-package (light), or its query-time modules

@@ -16,6 +16,10 @@ import sys
 from ..errors import InvalidQuery
 from .format import SUFFIX
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost a question its time
+if TYPE_CHECKING:
+    from .model import Hooks
+
 
 def module(name: str):
     """The module ``name``, imported now. Always ``__import__``: it waits while another thread is still
@@ -90,26 +94,27 @@ class Tables:
     on first use unless ``first_use`` is false (it must be shipped).
     """
 
-    __slots__ = ("pattern", "headers", "fields", "aliases", "package", "first_use", "_regex")
+    __slots__ = ("pattern", "headers", "fields", "aliases", "package", "first_use", "hooks", "_regex")
 
     def __init__(self, pattern: str, *, headers: tuple, package: str | None = None, first_use: bool = True,
-                 fields: dict | None = None, aliases: dict | None = None):
+                 fields: dict | None = None, aliases: dict | None = None, hooks: "Hooks | None" = None):
         self.pattern, self.headers, self.package = pattern, tuple(headers), package
         self.fields, self.aliases = dict(fields or {}), dict(aliases or {})
         self.first_use = first_use
+        self.hooks = hooks  # a game declared on a family engine: the family's modules, bound to the game
         self._regex = None
 
     def rules(self):
         """The family's ``rules`` module (query time)."""
-        return module(self.package + ".rules")
+        return self.hooks.rules() if self.hooks is not None else module(self.package + ".rules")
 
     def table(self):
         """The family's ``table`` module (query time)."""
-        return module(self.package + ".table")
+        return self.hooks.table() if self.hooks is not None else module(self.package + ".table")
 
     def build(self):
         """The family's ``build`` module (build time: numpy)."""
-        return module(self.package + ".build")
+        return self.hooks.build() if self.hooks is not None else module(self.package + ".build")
 
     def slots(self) -> list:
         """The pattern's slot names, in order."""
@@ -198,19 +203,29 @@ class Game:
     (``static/games/NAME.js``) or the URL of a page of its own, None for none.
     """
 
-    __slots__ = ("id", "title", "about", "package", "tables", "page")
+    __slots__ = ("id", "title", "about", "package", "tables", "page", "hooks")
 
-    def __init__(self, id: str, *, package: str, title: str, about: str, tables: tuple, page: str | None = None):
+    def __init__(self, id: str, *, package: str, title: str, about: str, tables: tuple, page: str | None = None,
+                 hooks: "Hooks | None" = None):
         self.id, self.title, self.about, self.package = id, title, about, package
-        self.tables, self.page = tuple(tables), page
+        self.tables, self.page, self.hooks = tuple(tables), page, hooks
         for family in self.tables:
             if family.package is None or family.package.startswith("."):
                 family.package = package + (family.package or "")
 
     @property
     def grammar(self) -> str:
-        """The name of the game's query grammar module."""
+        """The name of the game's query grammar module (a game declared on a family: the family's)."""
         return self.package + ".grammar"
+
+    def grammar_module(self):
+        """The game's query grammar (``HELP``, ``GAME_OPTIONS``, ``COMMANDS``, ``open_game``), imported now."""
+        return self.hooks.grammar() if self.hooks is not None else module(self.grammar)
+
+    def model(self, rules=None):
+        """The game model of ``rules`` (default: the game's) for the surfaces that play step by step
+        (``engine/model.py``); None for a game whose learning environments are still its own."""
+        return self.hooks.model(rules) if self.hooks is not None else None
 
     def __repr__(self):
         return "<Game %s>" % self.id

@@ -56,6 +56,7 @@ SMALL = {
     "toggle": {"toggle-c5-s3.msgpack": "toggle-c5-s3.msgpack"},
     "goat": {"goat-g5.msgpack": "goat-g5.msgpack"},
     "pig": {"pig-two-dice-g8.msgpack": "pig-two-dice-g8-s6.msgpack"},
+    "threes": {"threes-d3-s4.msgpack": "threes-d3-s4.msgpack"},
     "yazy": {"yazy-ones.yazy.msgpack": "yazy-ones.yazy.msgpack",
              "yazy-duel-ones.yazy.msgpack": "yazy-duel-ones.yazy.msgpack"},
 }

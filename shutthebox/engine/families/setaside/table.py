@@ -1,0 +1,144 @@
+"""A set-aside dice game's table (query time): the expected total still to come, and the dice to set aside.
+
+The file holds ``expect[n]``, the expected total still to come with ``n`` dice left to roll (float64), its
+exact value as ``numerators[n] / denominator`` (header text), and ``move``, the best set-aside of every
+sorted roll of 1 .. dice dice (docs/FORMAT.md). Questions are answered from the exact integers: every choice's
+value is ``points + E(m)``, compared and printed exactly.
+"""
+
+from ....errors import InvalidQuery, TableError
+from ...table import Table, Values, check_shapes, load_table
+from ...text import shown_value
+
+
+def six(numerator: int, denominator: int) -> str:
+    """``numerator / denominator`` to 6 decimals, correctly rounded (half to even)."""
+    whole, rest = divmod(numerator * 1_000_000, denominator)
+    if 2 * rest > denominator or (2 * rest == denominator and whole % 2):
+        whole += 1
+    return "%d.%06d" % divmod(whole, 1_000_000)
+
+
+class SetAsideTable(Table):
+    """Exact answers for one set-aside dice game. A roll is the dice showing: text (``13356``, ``1,12,3``) or
+    a sequence of faces, in any order. ``probe_*`` raises InvalidQuery for a question without an answer,
+    ``get_*`` returns ``default``. Values are totals still to come, the dice set aside now included."""
+
+    ARRAYS = {"_expect": "expect", "_move": "move"}
+
+    def value_ranges(self) -> dict:
+        rules = self.rules
+        return {"expect": Values("an expected total", 0.0, float(rules.dice * max(rules.points))),
+                "move": Values("a set of dice (a bitmask)", 1, (1 << rules.dice) - 1)}
+
+    def __init__(self, tablefile, rules):
+        super().__init__(tablefile)
+        self.rules = rules
+        check_shapes(self, {"expect": (rules.dice + 1,), "move": (rules.offset(rules.dice + 1),)}, rules.describe())
+        self._expect, self._move = tablefile.arrays["expect"], tablefile.arrays["move"]
+        header = tablefile.header
+        try:
+            denominator = int(header.get("denominator"))
+            numerators = [int(text) for text in header.get("numerators").split(",")]
+        except (TypeError, ValueError, AttributeError):
+            numerators, denominator = [], 0
+        if denominator <= 0 or len(numerators) != rules.dice + 1 or numerators[0] != 0 or any(
+                abs(numerator / denominator - self._expect[n]) > 1e-9 for n, numerator in enumerate(numerators)):
+            raise TableError("table file %s has no exact values, or values that are not its floats', in its "
+                             "header; rebuild it with `make tables`" % self.path)
+        self.numerators, self.denominator = numerators, denominator
+        self._points = rules.points
+
+    # -- the dice ---------------------------------------------------------------------------------------
+
+    def roll(self, dice) -> tuple:
+        """The sorted roll of ``dice`` (text, or a sequence of faces), checked."""
+        if isinstance(dice, str):
+            roll = self.rules.parse_dice(dice)
+        else:
+            try:
+                faces = list(dice)
+            except TypeError:
+                raise InvalidQuery("dice are text (13356) or a sequence of faces, not %s" % shown_value(dice)) from None
+            if not all(type(face) is int for face in faces):
+                faces = [face.__index__() if hasattr(face, "__index__") and not isinstance(face, bool) else face
+                         for face in faces]
+            wrong = next((face for face in faces if type(face) is not int or not 1 <= face <= self.rules.sides), None)
+            if wrong is not None or not faces:
+                raise InvalidQuery("a die shows 1 to %d, not %s" % (self.rules.sides, shown_value(wrong)) if faces
+                                   else "no dice: a roll has 1 to %d dice" % self.rules.dice)
+            if len(faces) > self.rules.dice:
+                raise InvalidQuery("the game has %d dice, not %d" % (self.rules.dice, len(faces)))
+            roll = tuple(sorted(faces))
+        return roll
+
+    def choices(self, roll) -> list:
+        """Every distinct set of dice ``roll`` can set aside, as ``(mask, numerator)`` (its value over
+        ``denominator``), best first, ties by the tie rule (more dice, then the lower faces)."""
+        points, numerators, denominator, n = self._points, self.numerators, self.denominator, len(roll)
+        found = []
+        for mask in range(1, 1 << n):
+            if any(mask >> i & 1 and not mask >> (i - 1) & 1 and roll[i - 1] == roll[i] for i in range(1, n)):
+                continue  # of equal faces, the leftmost are set aside: one mask for each set of faces
+            kept = [roll[i] for i in range(n) if mask >> i & 1]
+            value = sum(points[face - 1] for face in kept) * denominator + numerators[n - len(kept)]
+            found.append((value if self.rules.lowest else -value, -len(kept), kept, mask))
+        found.sort()
+        return [(mask, value if self.rules.lowest else -value) for value, _, _, mask in found]
+
+    def best(self, roll) -> int:
+        """The table's set-aside for the sorted ``roll`` (a bitmask), checked against the exact values."""
+        mask = self._move[self.rules.row(roll)]
+        if mask >> len(roll):
+            raise TableError("table file %s holds a move of dice the roll does not have; rebuild it with "
+                             "`make tables`" % self.path)
+        return mask
+
+    # -- the questions ----------------------------------------------------------------------------------
+
+    def probe_expect(self, dice=None) -> float:
+        """The expected total still to come: from the start (``dice`` None), or with ``dice`` showing, before
+        setting any aside."""
+        if dice is None:
+            return self._expect[self.rules.dice]
+        return self.choices(self.roll(dice))[0][1] / self.denominator
+
+    def probe_move(self, dice) -> tuple:
+        """The faces to set aside (increasing) from the roll ``dice``."""
+        roll = self.roll(dice)
+        mask = self.best(roll)
+        best_mask, _ = self.choices(roll)[0]
+        if mask != best_mask:
+            raise TableError("table file %s holds a move that is not the best; rebuild it with `make tables`"
+                             % self.path)
+        return faces(roll, mask)
+
+    def probe_options(self, dice) -> list:
+        """Every choice, best first: ``[(faces set aside, expected total still to come), ...]``."""
+        roll = self.roll(dice)
+        return [(faces(roll, mask), value / self.denominator) for mask, value in self.choices(roll)]
+
+    def exact(self, dice=None) -> tuple:
+        """``probe_expect``'s value as ``(numerator, denominator)``."""
+        if dice is None:
+            return self.numerators[self.rules.dice], self.denominator
+        return self.choices(self.roll(dice))[0][1], self.denominator
+
+
+def faces(roll, mask: int) -> tuple:
+    """The faces of ``roll`` at the bits of ``mask``."""
+    return tuple(face for i, face in enumerate(roll) if mask >> i & 1)
+
+
+class TablePart:
+    """The family's ``table`` hooks for one game: ``load`` and ``open_rules``."""
+
+    def __init__(self, spec):
+        self.family = spec.family
+
+    def load(self, rules=None, path: str | None = None, build: bool = True) -> SetAsideTable:
+        """The verified table of ``rules`` (default: the game's); other rules are solved on first use and cached."""
+        return load_table(self.family, SetAsideTable, rules, path, build, rules_class=self.family.rules().Rules)
+
+    def open_rules(self, rules) -> SetAsideTable:
+        return self.load(rules)
