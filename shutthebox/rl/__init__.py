@@ -12,6 +12,7 @@ Importing this package registers the Gymnasium environments (one player)::
     env = gymnasium.make("shutthebox/Yazy-v0")
     env = gymnasium.make("shutthebox/Pig-v0", goal=50)  # against the table's optimal player
     env = gymnasium.make("shutthebox/Yahtzee-v0", joker="free")  # when the registry has Yahtzee
+    env = gymnasium.make("shutthebox/Threes-v0", dice=4)  # every game declared on a family engine
 
 and the PettingZoo ones (several players) follow PettingZoo's module convention::
 
@@ -27,6 +28,8 @@ and the PettingZoo ones (several players) follow PettingZoo's module convention:
 state space allows), then its mean regret per decision along seeded episodes. Nothing else in ``shutthebox`` imports this package: questions
 never import Gymnasium, PettingZoo or numpy.
 """
+
+import math
 
 import gymnasium
 
@@ -47,7 +50,40 @@ ENVIRONMENTS = {
 if "yahtzee" in registry.GAMES:
     ENVIRONMENTS["Yahtzee-v0"] = ("shutthebox.rl.yahtzee:YahtzeeEnv", 100, 252.1)
 
-ENV_IDS = tuple("%s/%s" % (NAMESPACE, name) for name in ENVIRONMENTS)
+
+def _model_games() -> dict:
+    """``<Title>-v0`` -> game: every game declared on a family engine, whose environment is its game model's
+    (``model_env.ModelEnv``; the declarations are read, no table is loaded)."""
+    found = {}
+    for game in registry.GAMES:
+        declared = registry.declaration(game)
+        name = "%s-v0" % declared.title.replace(" ", "")
+        if declared.hooks is not None and name not in ENVIRONMENTS:
+            found[name] = game
+    return found
+
+
+def _threshold(game: str):
+    """Within 1% of optimal play's expected return under the game's default rules, from its table where one is
+    at hand (shipped or cached: a table is never solved to register an environment); None otherwise."""
+    from ..errors import TableError
+
+    declared = registry.declaration(game)
+    try:
+        table = declared.tables[0].table().load(build=False)
+    except TableError:
+        return None
+    model = declared.model(table.rules)
+    best = model.value(model.initial())[0]
+    return math.floor((best - 0.005 * abs(best)) * 1e4) / 1e4
+
+
+# The games of a game model: the time limit is far above any game's decisions (a set-aside game of 8 dice
+# has at most 8).
+MODEL_GAMES = _model_games()
+MODEL_STEPS = 100
+
+ENV_IDS = tuple("%s/%s" % (NAMESPACE, name) for name in [*ENVIRONMENTS, *MODEL_GAMES])
 # The native batched environments (shutthebox.rl.vector): gymnasium.make_vec(id, num_envs=1024,
 # vectorization_mode="vector_entry_point").
 VECTOR = {"ShutTheBoxSolo-v0": "shutthebox.rl.vector:ShutTheBoxSoloVectorEnv",
@@ -62,6 +98,11 @@ def _register() -> None:
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point=entry_point, max_episode_steps=steps,
                                reward_threshold=threshold, vector_entry_point=VECTOR.get(name))
+    for name, game in MODEL_GAMES.items():
+        env_id = "%s/%s" % (NAMESPACE, name)
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="shutthebox.rl.model_env:ModelEnv", kwargs={"game": game},
+                               max_episode_steps=MODEL_STEPS, reward_threshold=_threshold(game))
 
 
 _register()

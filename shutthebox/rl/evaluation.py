@@ -368,6 +368,8 @@ def optimum_of(game) -> float:
         from ..games.yahtzee.rules import ALL, OPEN
 
         return model.table.value(ALL, 0, OPEN)
+    if name == "ModelEnv":  # every game of a game model
+        return game.optimum()
     raise ValueError("no optimum known for %s" % name)
 
 

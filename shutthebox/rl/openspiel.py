@@ -16,6 +16,10 @@ Importing this module registers them with pyspiel::
 | ``python_shutthebox_pig`` | Pig, two players | ``variant`` (pig), ``goal`` (0: the variant's), ``sides`` (0: 6) |
 | ``python_shutthebox_goat`` | Goat, two players | ``goal`` (100) |
 | ``python_shutthebox_toggle`` | toggle, one player | ``cards`` (12), ``sides`` (6) |
+| ``python_shutthebox_threes`` | Threes, one player (its game model) | ``dice`` (5), ``sides`` (6) |
+
+Every game declared on a family engine is registered as ``python_shutthebox_<game>`` through its game model
+(``engine/model.py``, :class:`ModelAdapter`), its rule options (those with a default) the parameters.
 
 Every throw of the dice is a chance node whose outcomes (``chance_outcomes()``) are the rules' own, with their
 exact chances; ``returns()`` at the end are the game's result (Shut the Box solo ``shut``: 1 when shut;
@@ -31,6 +35,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
+from ..engine.model import CHANCE as MODEL_CHANCE, TERMINAL as MODEL_TERMINAL
 from ..engine.notation import format_set
 from ..games.pig.rules import ADD, BUST
 
@@ -403,6 +408,80 @@ class Toggle(Adapter):
         return "turn %d" % (action + 1)
 
 
+# -- any game model --------------------------------------------------------------------------------------
+
+
+class ModelAdapter(Adapter):
+    """A game model (``engine/model.py``) as an adapter: its states, players, chance outcomes (their weights over
+    their total), returns and values are the model's. A subclass per game (``model_adapter``) names the game
+    (``game``) and its rule options' defaults (``defaults``)."""
+
+    game = ""
+
+    def __init__(self, params: dict):
+        from .. import registry
+
+        super().__init__(params)
+        declared = registry.declaration(self.game)
+        rules = declared.tables[0].rules().Rules(**params)
+        self.model = found = declared.model(rules)
+        self.players, self.n_actions = found.players, found.n_actions
+        self.chance_outcomes, self.max_length = found.n_outcomes, found.max_length
+        self.utility = (float(found.min_return), float(found.max_return))
+        self.tensor_size = len(found.observation_nvec)
+
+    def initial(self) -> tuple:
+        return self.model.initial()
+
+    def node(self, s):
+        model = self.model
+        player = model.player(s)
+        if player == MODEL_TERMINAL:
+            return TERMINAL, [float(value) for value in model.returns(s)]
+        if player == MODEL_CHANCE:
+            outcomes, total = model.outcomes(s)
+            return CHANCE, [(outcome, weight / total) for outcome, weight in outcomes]
+        return player, model.legal(s)
+
+    def apply(self, s, action: int) -> tuple:
+        return self.model.apply(s, action)
+
+    def exact(self, s) -> list:
+        return [float(value) for value in self.model.value(s)]
+
+    def words(self, s) -> str:
+        return self.model.state_text(s)
+
+    def tensor(self, s, player) -> list:
+        return self.model.observation(s, max(player, 0))
+
+    def action_words(self, s, player, action) -> str:
+        if player == CHANCE:
+            return "chance %d: %s" % (action, self.model.state_text(self.model.apply(s, action)))
+        return self.model.action_text(s, action)
+
+
+def model_adapter(game: str) -> type:
+    """The :class:`ModelAdapter` of the registered game ``game`` (declared on a family engine): its parameters
+    are the rule options that have a default; its players are its family's (no table is read)."""
+    from .. import registry
+
+    declared = registry.declaration(game)
+    options = declared.tables[0].rules().Rules.OPTIONS
+    defaults = {option.name: option.default for option in options if option.default is not None}
+    players = declared.hooks.players
+    name = "%sAdapter" % "".join(declared.title.split())
+    return type(name, (ModelAdapter,), {"short_name": game, "game": game, "defaults": defaults,
+                                        "players": players, "__module__": __name__})
+
+
+def _model_games() -> list:
+    """The games declared on a family engine, in the registry's order."""
+    from .. import registry
+
+    return [game for game in registry.GAMES if registry.declaration(game).hooks is not None]
+
+
 # -- the pyspiel game and state --------------------------------------------------------------------------
 
 
@@ -514,7 +593,10 @@ def _register(cls) -> None:
 
 for _cls in (Solo, Pig, Goat, Toggle):
     _register(_cls)
+for _game in _model_games():
+    if _game not in GAMES:
+        _register(model_adapter(_game))
 
 NAMES = tuple(PREFIX + name for name in GAMES)
 
-__all__ = ["NAMES", "exact_value"]
+__all__ = ["ModelAdapter", "NAMES", "exact_value"]
