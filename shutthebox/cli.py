@@ -14,7 +14,7 @@ or damaged (engine/command.py); 130 interrupted (Ctrl-C), even while starting.
 
 import sys
 
-from . import registry
+from . import __version__, registry
 from .engine.command import guarded, looks_like_option, nearest, run
 from .errors import InvalidQuery
 
@@ -49,8 +49,8 @@ def _main(argv) -> int:
     if name == registry.DEFAULT and argv and _may_name_a_game(argv[0], grammar):
         word = argv[0]
         # Only if Shut the Box refuses the command line: its answer is then about the first word.
-        return run(grammar, argv, refused=lambda error: InvalidQuery(not_a_game(word, grammar)))
-    return run(grammar, argv)
+        return run(grammar, argv, refused=lambda error: InvalidQuery(not_a_game(word, grammar)), version=__version__)
+    return run(grammar, argv, version=__version__)  # --version: the package's, given (the engine imports no parent)
 
 
 def _may_name_a_game(word: str, grammar) -> bool:

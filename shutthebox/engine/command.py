@@ -101,18 +101,20 @@ def split_options(argv, game_options=()):
     return options, tokens
 
 
-def run(grammar, argv, prog: str = PROG, refused=None) -> int:
+def run(grammar, argv, prog: str = PROG, refused=None, version: str | None = None) -> int:
     """Run one game's command line (``grammar``: see docs/ARCHITECTURE.md); return the exit status.
 
     ``refused(error) -> InvalidQuery``, if given, says instead what is wrong with a command line the grammar
-    refuses as a bad question (the dispatch's: a first word that is no game, ``ShutTheBox yahtze``)."""
+    refuses as a bad question (the dispatch's: a first word that is no game, ``ShutTheBox yahtze``).
+    ``version``: the program's version, which ``--version`` prints; the dispatch (cli.py) gives the package's
+    ``__version__``, so that the engine never imports its parent package (without it, only the table format)."""
     argv = list(argv)
     if refused is None:
-        return guarded(lambda: _run(grammar, argv, prog), prog)
+        return guarded(lambda: _run(grammar, argv, prog, version), prog)
 
     def work():
         try:
-            return _run(grammar, argv, prog)
+            return _run(grammar, argv, prog, version)
         except InvalidQuery as error:
             raise refused(error) from None
 
@@ -146,7 +148,7 @@ def guarded(work, prog: str = PROG) -> int:
         return 3
 
 
-def _run(grammar, argv, prog):
+def _run(grammar, argv, prog, version=None):
     if argv[:1] and argv[0] in getattr(grammar, "COMMANDS", ()):
         from .game import module
 
@@ -157,10 +159,10 @@ def _run(grammar, argv, prog):
         _write(grammar.HELP + "\n")
         return 0
     if options.get("version"):
-        from .. import __version__
         from .format import FORMAT_MAJOR, FORMAT_MINOR
 
-        _write("%s %s (table format %d.%d)\n" % (prog, __version__, FORMAT_MAJOR, FORMAT_MINOR))
+        named = prog if version is None else "%s %s" % (prog, version)
+        _write("%s (table format %d.%d)\n" % (named, FORMAT_MAJOR, FORMAT_MINOR))
         return 0
     if options.get("allow-large"):
         from . import store

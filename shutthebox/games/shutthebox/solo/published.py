@@ -5,8 +5,8 @@
 Writes the Markdown of docs/RESULTS.md on standard output. Nothing in it is typed by hand but the
 published figures themselves (as their sources print them) and where they come from: each of our values
 is computed here (exact Fractions from the solvers where this game has them), each command is run (in
-this process, through the command's own ``main``) and its output shown, and each comparison is made
-here. The tests regenerate the document and compare it with the file.
+this process, by the command's own runner, engine/command.py's ``run``) and its output shown, and each
+comparison is made here. The tests regenerate the document and compare it with the file.
 """
 
 from __future__ import annotations
@@ -180,12 +180,20 @@ def _mask(tiles) -> int:
 
 
 def run(argv) -> str:
-    """What ``ShutTheBox ARGV`` prints (its one line), run in this process; a failure is an error."""
-    from ....cli import main
+    """What ``ShutTheBox ARGV`` prints (its one line), run in this process; a failure is an error.
 
+    The game's grammar, found by the registry as the command finds it (a first word naming a game, else Shut
+    the Box), is run by engine/command.py's ``run``, the command's own: never the top-level ``cli``, which a
+    game does not import."""
+    from .... import registry
+    from ....engine.command import run as run_command
+
+    argv, name, words = list(argv), registry.DEFAULT, list(argv)
+    if words[:1] and words[0] in registry.NAMED_FIRST:
+        name, words = words[0], words[1:]
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        status = main(list(argv))
+        status = run_command(registry.grammar(name), words)
     if status != 0:
         raise ShutTheBoxError("`ShutTheBox %s` failed: %s" % (" ".join(argv), err.getvalue().strip()))
     return out.getvalue().strip()
