@@ -20,7 +20,6 @@ import numpy as np
 
 from ...engine.analysis import analysis_commands, write_report
 from ...engine.progress import Progress
-from .rules import rules_from_options
 from .rules import DICE, MAX_GAIN, MAX_SUM, ROLLS, Rules
 from .table import load
 from .duel import OPTIMAL, Optimal, chances, checked
@@ -347,7 +346,7 @@ def markdown(rules: Rules, rows, games: int, seed: int, duels=None, dists=None) 
 
 
 def _work(args, report: bool) -> int:
-    rules = rules_from_options(args.rules)
+    rules = Rules.from_options(args.rules)
     rows = analyse(rules, args.games, args.seed)
     duels = HeadToHead(rules, rows)
     dists = turn_distributions(rules, duels.best)

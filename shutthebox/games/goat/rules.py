@@ -67,7 +67,6 @@ class Rules(RuleSet):
 # -- the goal chosen on the command line (--goal 50) and in table names (goat-g50) ------------------
 
 OPTIONS = Rules.option_flags()
-rules_from_options = Rules.from_options
 
 
 def fields_of(rules: Rules) -> dict:

@@ -25,7 +25,7 @@ from ...engine.progress import Progress
 from ...engine.text import whole_in
 from ...errors import InvalidQuery
 from .duel import DEN, GAINS, Optimal, fixed_laws
-from .rules import DICE, THRESHOLDS, rules_from_options
+from .rules import DICE, THRESHOLDS, Rules
 from .table import load
 
 MAX_ROWS = 100_000
@@ -126,7 +126,7 @@ def turns_main(argv) -> int:
         parser.add_argument("--max", default=None, help="turns to count, 1 to %d (default: until P(more) "
                             "<= %g, at most %d)" % (MAX_ROWS, TAIL, DEFAULT_ROWS))
         args = parser.parse_args(argv)
-        rules = rules_from_options({"--goal": args.goal} if args.goal else {})
+        rules = Rules.from_options({"--goal": args.goal} if args.goal else {})
         rows = whole_in("--max", args.max, 1, MAX_ROWS) if args.max is not None else 0
         table = load(rules)
         if (args.dice is None) != (args.stop_at is None):

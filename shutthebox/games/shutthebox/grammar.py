@@ -21,8 +21,6 @@ from .table import TwoPlayerTable, load
 
 SOLO_GAME = "one-player"  # the header of a one-player table (solo/table.py GAME)
 
-_whole = whole
-
 USAGE = """\
 usage: ShutTheBox --one --expect POSITION
        ShutTheBox --one --move POSITION ROLL
@@ -151,7 +149,6 @@ GAME_OPTIONS = ("--tiles", "--dice", "--sides", "--one-die", "--max-move-tiles",
 # Analysis commands: ``ShutTheBox WORD ...`` runs ``analysis.WORD_main(argv)`` (analysis time).
 COMMANDS = ("simulate", "report")
 _MOVE_TEXT: dict = {}
-_looks_like_option = looks_like_option
 
 
 def parse_query(tokens) -> tuple[int, list]:
@@ -163,8 +160,8 @@ def parse_query(tokens) -> tuple[int, list]:
     tokens, scores = _take_scores(tokens)
     players = [t for t in tokens if t in _PLAYERS]
     questions = [t for t in tokens if t in _QUESTIONS]
-    unknown = [t for t in tokens if _looks_like_option(t) and t not in _PLAYERS and t not in _QUESTIONS]
-    args = [t for t in tokens if not _looks_like_option(t)]
+    unknown = [t for t in tokens if looks_like_option(t) and t not in _PLAYERS and t not in _QUESTIONS]
+    args = [t for t in tokens if not looks_like_option(t)]
     if unknown:
         if unknown[0] in FLAGS or unknown[0].startswith(("--table",) + GAME_OPTIONS):
             raise InvalidQuery("%s is an option of the command line, not of a query" % unknown[0])
@@ -219,7 +216,7 @@ def _parse_any(tokens, scores, players, questions, args):
         parts = []  # the first player's turn
     elif not parts:
         raise InvalidQuery("--scores '%s' lists no score; write none when no score is posted yet" % shown(scores))
-    posted = [_whole("posted score", part) for part in parts]
+    posted = [whole("posted score", part) for part in parts]
     names = ("POSITION",) if questions[0] == "--expect" else ("POSITION", "ROLL")
     if len(args) != len(names):
         raise InvalidQuery("--scores ... %s takes %s, but got %d argument(s)" % (questions[0], " ".join(names),
@@ -252,14 +249,14 @@ def run_query(table, kind: int, args) -> str:
     if kind == EXPECT_ONE:
         return "%.6f" % table.expect_one(args[0])
     if kind == EXPECT_TWO:
-        return "%.6f" % table.expect_two(args[0], _whole("score", args[1]))
+        return "%.6f" % table.expect_two(args[0], whole("score", args[1]))
     if kind == MOVE_ONE:
-        return _move_text(table.move_one(args[0], _whole("roll", args[1])))
+        return _move_text(table.move_one(args[0], whole("roll", args[1])))
     if kind == EXPECT_ANY:
         return "%.6f" % table.expect(args[0], args[1])
     if kind == MOVE_ANY:
-        return _move_text(table.move(args[0], _whole("roll", args[1]), args[2]))
-    return _move_text(table.move_two(args[0], _whole("score", args[1]), _whole("roll", args[2])))
+        return _move_text(table.move(args[0], whole("roll", args[1]), args[2]))
+    return _move_text(table.move_two(args[0], whole("score", args[1]), whole("roll", args[2])))
 
 
 def answer_line(session, table, line: str) -> tuple[str, bool]:

@@ -16,7 +16,6 @@ import numpy as np
 
 from ...engine.analysis import analysis_commands, write_report
 from ...engine.progress import Progress
-from .rules import rules_from_options
 from .rules import Rules
 from .solver import _reaches_goal
 from .table import load
@@ -190,7 +189,7 @@ def _escape(text: str) -> str:
 
 
 def _work(args, report: bool) -> int:
-    rules = rules_from_options(args.rules)
+    rules = Rules.from_options(args.rules)
     rows = analyse(rules, args.games, args.seed)
     if report:
         write_report(args.out, (("report.md", markdown(rules, rows, args.games, args.seed)),

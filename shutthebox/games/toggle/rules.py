@@ -46,7 +46,6 @@ class Rules(RuleSet):
 # -- rules chosen on the command line (--cards 8 --sides 4) and in table names (toggle-c8-s4) ----------
 
 OPTIONS = Rules.option_flags()
-rules_from_options = Rules.from_options
 
 
 def fields_of(rules: Rules) -> dict:

@@ -29,7 +29,6 @@ from .. import DECLARATION
 from ..rules import MAX_BUILD_TILES, Rules
 from ..boxtable import BoxTable
 from ..table import describe_fields
-from .rules import rules_of
 
 GAME = "one-player"
 OBJECTIVES = ("shut", "score")
@@ -70,13 +69,6 @@ def table_name(rules) -> str:
     if not isinstance(rules, Rules):
         rules = variant_rules(rules)
     return _TABLES.name(rules)
-
-
-def variant_of_fields(fields: dict):
-    """The variant name of a file name's slots, or its rules when they have no name (kept for callers of
-    the former ``solo-NAME`` family)."""
-    rules = rules_of(fields)
-    return variant_of(rules) or rules
 
 
 def check_objective(objective: str) -> str:
