@@ -134,6 +134,17 @@ def run(*args, stdin: str | bytes | None = None, env: dict | None = None, comman
     )
 
 
+@pytest.fixture
+def fresh_cache(tmp_path_factory, monkeypatch):
+    """The tests of shutthebox.rl (tests/test_rl*.py, each using it for every test: ``pytestmark``): tables
+    solved on first use go to one cache of the test session, ``rl-cache``, never the user's, shared by those
+    modules so that each table is solved once; the folder's path (for a command run with it)."""
+    folder = tmp_path_factory.getbasetemp() / "rl-cache"
+    folder.mkdir(mode=0o700, exist_ok=True)
+    monkeypatch.setenv("SHUTTHEBOX_CACHE", str(folder))
+    return str(folder)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def private_cache(tmp_path_factory):
     """Tables built on demand go to a private folder, never the user's cache."""

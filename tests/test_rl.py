@@ -19,12 +19,8 @@ import shutthebox.rl as rl  # noqa: E402
 from shutthebox import InvalidQuery, registry  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache(tmp_path_factory, monkeypatch):
-    """Tables solved on first use go to a cache of the test session, never the user's."""
-    folder = tmp_path_factory.getbasetemp() / "rl-cache"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    monkeypatch.setenv("SHUTTHEBOX_CACHE", str(folder))
+# Tables solved on first use go to the session's rl-cache, never the user's (conftest.py's fresh_cache).
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 # Each one-player environment with several rule sets (small ones where the table is solved on first use).
@@ -68,6 +64,8 @@ def test_registered():
              "shutthebox/Pig-v0"}
     if "yahtzee" in registry.GAMES:
         names.add("shutthebox/Yahtzee-v0")
+    names.update("shutthebox/%s" % name for name in rl.MODEL_GAMES)  # every game of a game model
+    assert rl.MODEL_GAMES == {"Threes-v0": "threes"}
     assert set(rl.ENV_IDS) == names
     assert names <= set(gymnasium.registry)
 

@@ -18,16 +18,9 @@ from shutthebox import registry  # noqa: E402
 from shutthebox.engine.notation import format_set  # noqa: E402
 from shutthebox.rl.evaluation import optimum_of  # noqa: E402
 
-pytestmark = pytest.mark.slow
+# Tables solved on first use go to the session's rl-cache, never the user's (conftest.py's fresh_cache).
+pytestmark = [pytest.mark.slow, pytest.mark.usefixtures("fresh_cache")]
 STEPS = 2500
-
-
-@pytest.fixture(autouse=True)
-def fresh_cache(tmp_path_factory, monkeypatch):
-    folder = tmp_path_factory.getbasetemp() / "rl-cache"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    monkeypatch.setenv("SHUTTHEBOX_CACHE", str(folder))
-    return str(folder)
 
 
 def batch(prefix, lines, cache):

@@ -19,16 +19,13 @@ GAMES = ["python_shutthebox_solo", "python_shutthebox_solo(variant=two-tiles,obj
          "python_shutthebox_goat(goal=15)", "python_shutthebox_toggle(cards=5,sides=4)"]
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache(tmp_path_factory, monkeypatch):
-    folder = tmp_path_factory.getbasetemp() / "rl-cache"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    monkeypatch.setenv("SHUTTHEBOX_CACHE", str(folder))
+# Tables solved on first use go to the session's rl-cache, never the user's (conftest.py's fresh_cache).
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def test_registered():
     assert set(so.NAMES) == {"python_shutthebox_solo", "python_shutthebox_pig", "python_shutthebox_goat",
-                             "python_shutthebox_toggle"}
+                             "python_shutthebox_toggle", "python_shutthebox_threes"}
     assert set(so.NAMES) <= set(pyspiel.registered_names())
 
 

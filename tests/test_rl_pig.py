@@ -27,13 +27,8 @@ CASES = [{}, {"variant": "piglet"}, {"variant": "two-dice", "goal": 30}, {"varia
 AEC = [{}, {"variant": "piglet"}, {"variant": "two-dice", "goal": 30}, {"variant": "big-pig", "goal": 25}]
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache(tmp_path_factory, monkeypatch):
-    """Tables solved on first use go to a cache of the test session, never the user's."""
-    folder = tmp_path_factory.getbasetemp() / "rl-cache"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    monkeypatch.setenv("SHUTTHEBOX_CACHE", str(folder))
-    return str(folder)
+# Tables solved on first use go to the session's rl-cache, never the user's (conftest.py's fresh_cache).
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def rules_of(options):

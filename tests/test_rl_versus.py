@@ -12,11 +12,8 @@ np = pytest.importorskip("numpy")
 import shutthebox.rl as rl  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def fresh_cache(tmp_path_factory, monkeypatch):
-    folder = tmp_path_factory.getbasetemp() / "rl-cache"
-    folder.mkdir(mode=0o700, exist_ok=True)
-    monkeypatch.setenv("SHUTTHEBOX_CACHE", str(folder))
+# Tables solved on first use go to the session's rl-cache, never the user's (conftest.py's fresh_cache).
+pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 
 def first_legal(observation, mask):

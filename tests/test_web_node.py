@@ -22,6 +22,8 @@ import shutthebox
 from shutthebox.errors import InvalidQuery
 from shutthebox.engine.notation import format_set as format_position, numbers_of as tiles_of
 
+from forge import resigned, rewritten  # a table's header changed, every checksum made right
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 ANSWER_JS = os.path.join(ROOT, "web", "answer.mjs")
 STATIC = os.path.join(ROOT, "shutthebox", "web", "static")  # the page: shutthebox/table.js, lib/, vendor/
@@ -213,35 +215,6 @@ def test_node_reader_refuses_damaged_solo_tables(tmp_path):
         assert reason in done.stderr and done.stdout == "", (name, done.stderr)
 
 
-def _rewritten(path, change, header_crc=True):
-    """A copy of a table with its header changed by ``change(fields)``, every
-    checksum made right again as FORMAT.md section 4 says: ``header_crc32`` of the bytes
-    before it (none with ``header_crc=False``, as in format 1.0), each array's ``crc32``
-    and ``block_crc32`` seeded with the CRC-32 H of the bytes before "arrays", and the
-    trailing CRC-32."""
-    import msgpack
-
-    fields = msgpack.unpackb(open(path, "rb").read(), raw=False)
-    assert list(fields)[-3:] == ["header_crc32", "arrays", "crc32"], list(fields)
-    arrays = fields.pop("arrays")
-    del fields["header_crc32"], fields["crc32"]
-    change(fields)
-    packer = msgpack.Packer(use_bin_type=True)
-    body = packer.pack_map_header(len(fields) + 2 + header_crc)
-    body += b"".join(packer.pack(k) + packer.pack(v) for k, v in fields.items())
-    if header_crc:
-        body += b"\xacheader_crc32\xce" + zlib.crc32(body).to_bytes(4, "big")
-    seed = zlib.crc32(body)  # H
-    for descriptor in arrays.values():
-        data = descriptor["data"]
-        descriptor["crc32"] = zlib.crc32(data, seed)
-        size = descriptor["block_size"]
-        descriptor["block_crc32"] = b"".join(zlib.crc32(data[start : start + size], seed).to_bytes(4, "little")
-                                             for start in range(0, len(data), size))
-    body += packer.pack("arrays") + packer.pack(arrays) + b"\xa5crc32\xce"
-    return body + zlib.crc32(body).to_bytes(4, "big")
-
-
 def _with_trailing_crc(data):
     """``data`` with its trailing CRC-32 made right: only the header or array checksums can tell."""
     return bytes(data[:-4]) + zlib.crc32(bytes(data[:-4])).to_bytes(4, "big")
@@ -250,11 +223,11 @@ def _with_trailing_crc(data):
 def test_node_reader_refuses_unknown_rules_and_the_wrong_game(tmp_path):
     solo = shutthebox.load_solo("standard").path
     strange = tmp_path / "strange.msgpack"
-    strange.write_bytes(_rewritten(solo, lambda fields: fields["rules"].update(jokers=2)))
+    strange.write_bytes(rewritten(solo, lambda fields: fields["rules"].update(jokers=2)))
     done = _run(str(strange), [["shut", "123456789"]])
     assert done.returncode == 3 and "the rule 'jokers'" in done.stderr, done.stderr
     same = tmp_path / "same.msgpack"  # the rewriting itself keeps a readable table: the very same bytes
-    same.write_bytes(_rewritten(solo, lambda fields: None))
+    same.write_bytes(rewritten(solo, lambda fields: None))
     assert same.read_bytes() == open(solo, "rb").read()
     assert json.loads(_run(str(same), [["shut", "123456789"]]).stdout)["value"] == \
         shutthebox.load_solo("standard").shut_probability("123456789")
@@ -303,7 +276,7 @@ def test_node_reader_verifies_the_header_checksum_itself(table, tmp_path):
 def test_node_reader_reads_format_1_0_files(tmp_path):
     """A 1.1 reader reads 1.0 files: no header_crc32, the whole file verified before the header is used."""
     solo = shutthebox.load_solo("two-dice")
-    old = _rewritten(solo.path, lambda fields: fields.update(format=[1, 0]), header_crc=False)
+    old = rewritten(solo.path, lambda fields: fields.update(format=[1, 0]), header_crc=False)
     assert b"header_crc32" not in old and old[:2] == b"\x89\xa5"  # 9 keys
     path = tmp_path / "old.msgpack"
     path.write_bytes(old)
@@ -833,32 +806,8 @@ def _pig_forged(tmp_path, change_header, change_win=None):
         change_win(values)
         fields["arrays"]["win"]["data"] = struct.pack("<%dd" % len(values), *values)
     forged = tmp_path / ("pig-forged-%d.msgpack" % len(os.listdir(tmp_path)))
-    forged.write_bytes(_rewritten_fields(fields, change_header))
+    forged.write_bytes(resigned(fields, change_header))
     return str(forged)
-
-
-def _rewritten_fields(fields, change):
-    """``_rewritten`` for decoded ``fields`` (arrays included): header changed, every checksum made right."""
-    import msgpack
-
-    fields = dict(fields)
-    arrays = fields.pop("arrays")
-    fields.pop("header_crc32", None)
-    fields.pop("crc32", None)
-    change(fields)
-    packer = msgpack.Packer(use_bin_type=True)
-    body = packer.pack_map_header(len(fields) + 3)
-    body += b"".join(packer.pack(k) + packer.pack(v) for k, v in fields.items())
-    body += b"\xacheader_crc32\xce" + zlib.crc32(body).to_bytes(4, "big")
-    seed = zlib.crc32(body)
-    for descriptor in arrays.values():
-        data = descriptor["data"]
-        descriptor["crc32"] = zlib.crc32(data, seed)
-        size = descriptor["block_size"]
-        descriptor["block_crc32"] = b"".join(zlib.crc32(data[start : start + size], seed).to_bytes(4, "little")
-                                             for start in range(0, len(data), size))
-    body += packer.pack("arrays") + packer.pack(arrays) + b"\xa5crc32\xce"
-    return body + zlib.crc32(body).to_bytes(4, "big")
 
 
 def test_node_reader_refuses_pig_s_unproven_chances_as_the_command_line_does(tmp_path):

@@ -15,12 +15,12 @@ from __future__ import annotations
 import os
 import random
 import subprocess
-import zlib
 
 import pytest
 
 from shutthebox.games.pig.table import load
 
+from forge import rewritten  # a table's header changed, every checksum made right
 from serving import COMMAND, ROOT, Mulberry32, screenshot
 
 PIG_TABLE = os.path.join(ROOT, "data", "pig-pig-g100-s6.msgpack")
@@ -124,31 +124,6 @@ def test_coach_refusals_are_the_command_line_s(open_page):
     assert page.locator("#pig-options tbody tr").count() == 1 and "nothing to hold" in page.inner_text("#pig-options")
     # every input has a label, and the page fits a phone
     assert page.evaluate("[...document.querySelectorAll('#pig input')].filter(i => !i.labels || !i.labels.length).length") == 0
-
-
-def rewritten(path, change):
-    """A copy of a table file with its header changed by ``change(fields)`` and every checksum made right again
-    (docs/FORMAT.md section 4: header_crc32, each array's crc32 and block_crc32 seeded with the CRC-32 of the
-    bytes before "arrays", the trailing CRC-32)."""
-    import msgpack
-
-    fields = msgpack.unpackb(open(path, "rb").read(), raw=False)
-    arrays = fields.pop("arrays")
-    del fields["header_crc32"], fields["crc32"]
-    change(fields)
-    packer = msgpack.Packer(use_bin_type=True)
-    body = packer.pack_map_header(len(fields) + 3)
-    body += b"".join(packer.pack(k) + packer.pack(v) for k, v in fields.items())
-    body += b"\xacheader_crc32\xce" + zlib.crc32(body).to_bytes(4, "big")
-    seed = zlib.crc32(body)
-    for descriptor in arrays.values():
-        data = descriptor["data"]
-        descriptor["crc32"] = zlib.crc32(data, seed)
-        size = descriptor["block_size"]
-        descriptor["block_crc32"] = b"".join(zlib.crc32(data[at : at + size], seed).to_bytes(4, "little")
-                                             for at in range(0, len(data), size))
-    body += packer.pack("arrays") + packer.pack(arrays) + b"\xa5crc32\xce"
-    return body + zlib.crc32(body).to_bytes(4, "big")
 
 
 def test_a_chance_listed_as_unsure_is_refused_never_printed(open_page, tmp_path):
