@@ -246,8 +246,16 @@ def pig_line(rng) -> str:
     return "%s %d %d %d" % (rng.choice(("--expect", "--move", "--options")), mine, other, turn)
 
 
+def threes_line(rng) -> str:
+    """A question on a roll of Threes: 1 to 5 dice showing, in the order thrown (now and then the start)."""
+    if rng.random() < 0.02:
+        return "--expect"
+    dice = "".join(str(rng.randint(1, 6)) for _ in range(rng.randint(1, 5)))
+    return "%s %s" % (rng.choice(("--expect", "--move", "--options")), dice)
+
+
 BATCH_LINES = {"shutthebox": shutthebox_line, "toggle": toggle_line, "goat": goat_line, "yazy": yazy_line,
-               "yahtzee": yahtzee_line, "pig": pig_line}
+               "yahtzee": yahtzee_line, "pig": pig_line, "threes": threes_line}
 # toggle 12 x 6 has 151,552 different questions: ask two thirds of them.
 BATCH_COUNTS = {"toggle": 100_000, "yahtzee": 5_000}
 

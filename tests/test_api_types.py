@@ -75,6 +75,8 @@ EXAMPLES = {
                                         "probe_solo_move": (0, 5, 1), "probe_win": (1, 0, 0, 5, 1),
                                         "probe_move": (2, 10, 20, 5, 1)}),
     "pig": (_shipped("pig", "pig"), {"probe_win": (0, 0, 5), "probe_move": (0, 0, 5), "probe_options": (0, 0, 5)}),
+    "threes": (_shipped("threes", "threes"), {"probe_expect": ("13356",), "probe_move": ([1, 3, 3, 5, 6],),
+                                              "probe_options": ("36",)}),
     "yazy": (_shipped("yazy", "yazy"), {"probe_expect": ("all", "13366", 2), "probe_move": ("all", [1, 3, 3, 6, 6], 2)}),
     "yazy-target": (_target, {"probe_target": (200, "all", "13366", 2),
                               "probe_target_move": (200, "ones,sixes", "13366", 1)}),

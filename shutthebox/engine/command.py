@@ -11,6 +11,10 @@ import sys
 from ..errors import InvalidQuery, ShutTheBoxError
 from .text import looks_like_option, one_line, option_value, shown, whole, wrong_count  # noqa: F401 - the games' helpers
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost a question its time
+if TYPE_CHECKING:
+    from typing import Any
+
 PROG = "ShutTheBox"
 FLAGS = {"--batch", "--rules", "--version", "--help", "-h", "--allow-large"}
 
@@ -242,7 +246,7 @@ class TableSession:
     def __init__(self, path: str | None):
         self.path = path  # --table, or None
         self._table = None
-        self._batch = None
+        self._batch: "Any" = None  # the batch's answering function, made on its first lines
         self._memo = Memo()
 
     def open_table(self):
@@ -283,7 +287,8 @@ class RulesSession(TableSession):
     answered from it. A game's session sets the three (``load = staticmethod(load)``) and gives ``answer()``
     (and may give ``quick_answer()``)."""
 
-    FAMILY = RULES = None
+    FAMILY: "Any" = None
+    RULES: "Any" = None
 
     def __init__(self, options: dict, path: str | None):
         super().__init__(path)

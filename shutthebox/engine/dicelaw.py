@@ -112,10 +112,10 @@ class Law:
             raise AssertionError("%s: the mean %r is not %r" % (what, self.mean, mean))
         return "%.6f" % mean
 
-    def rows(self, cut: float = 5e-7) -> tuple[list, int]:
+    def rows(self, cut: float = 5e-7) -> tuple[list, int | None]:
         """([(total, chance, chance of at least it)] from the lowest total while the chance of at least it is
         ``cut`` or more, each digit checked; the first total left out, or None)."""
-        out = []
+        out: list = []
         for total in range(self.lowest, self.highest + 1):
             if self.at_least[total] < cut:
                 return out, total

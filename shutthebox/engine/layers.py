@@ -25,7 +25,7 @@ import os
 import re
 import time
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable
 
 from ..errors import InvalidQuery, ShutTheBoxError
 from .text import as_whole, shown, whole_in
@@ -195,7 +195,8 @@ class _Runner:
     def __init__(self, workers: int, address, serial_seconds: float, distribute: bool):
         self.workers, self.address, self.distribute = workers, address, distribute
         self.serial_seconds, self.serial = serial_seconds, 0.0
-        self.client = self.cluster = None
+        self.client: Any = None  # distributed's Client and LocalCluster, once started
+        self.cluster: Any = None
 
     def layer(self, job: Job, index: int, previous, bar) -> tuple:
         keys = job.layers[index]
@@ -247,7 +248,7 @@ class _Runner:
             return
         # One single-threaded process a worker: the solvers are numpy, and processes keep them apart. The
         # workers' logs stay quiet: a block's error is raised here, and a lost worker's block is run again.
-        settings = {"distributed.worker.profile.enabled": False}
+        settings: dict[str, Any] = {"distributed.worker.profile.enabled": False}
         settings.update(("distributed.nanny.pre-spawn-environ." + name, value) for name, value in MALLOC.items())
         with dask.config.set(settings):
             self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
@@ -271,7 +272,7 @@ class Checkpoint:
 
     def __init__(self, folder: str, job: Job):
         self.folder, self.job = folder, job
-        self.finished = []  # manifest entries of the layers written
+        self.finished: list = []  # manifest entries of the layers written
 
     def _path(self, index: int) -> str:
         return os.path.join(self.folder, "layer-%03d.npy" % index)
@@ -356,7 +357,7 @@ class _Bar:
 
     def __init__(self, bar, job: Job, done: int):
         self.bar, self.job, self.done = bar, job, done
-        self.ends = []  # the number of blocks done when each layer is finished
+        self.ends: list = []  # the number of blocks done when each layer is finished
         for layer in job.layers:
             self.ends.append((self.ends[-1] if self.ends else 0) + len(layer))
 

@@ -196,7 +196,8 @@ class Checksums:
     __slots__ = ("start", "length", "pages")
 
     def __init__(self, start: int, end: int):
-        self.start, self.length, self.pages = start, end - start, {}
+        self.start, self.length = start, end - start
+        self.pages: dict = {}
 
     def __len__(self):
         return self.length
@@ -461,7 +462,7 @@ def _checksums(cursor):
 
 def _typed(raw: memoryview, typecode: str):
     if sys.byteorder == "little":
-        return raw.cast(typecode)
+        return raw.cast(typecode)  # type: ignore[call-overload]  # a typecode of DTYPES
     from array import array  # only big-endian hosts need a converted copy
 
     values = array(typecode, bytes(raw))  # pragma: no cover - big-endian hosts only

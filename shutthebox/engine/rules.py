@@ -54,10 +54,14 @@ class Option:
             if text not in self.choices:
                 raise InvalidQuery("%s must be %s, not '%s'" % (self.flag, self.words(), shown(text)))
             return text
+        assert self.low is not None and self.high is not None  # an option of numbers has its range
         return whole_in(self.flag, text, self.low, self.high)
 
     def words(self) -> str:
-        return "one of " + ", ".join(self.choices) if self.choices else "%d to %d" % (self.low, self.high)
+        if self.choices:
+            return "one of " + ", ".join(self.choices)
+        assert self.low is not None and self.high is not None
+        return "%d to %d" % (self.low, self.high)
 
 
 class RuleSet:
@@ -69,6 +73,7 @@ class RuleSet:
     OPTIONS: tuple = ()
     CONSTANTS: dict = {}
     __slots__ = ("_values",)
+    _values: tuple
 
     def __init__(self, *args, **given):
         if len(args) > len(self.OPTIONS):

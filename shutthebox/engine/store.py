@@ -60,7 +60,7 @@ def open_table(name: str, *, expect: dict, describe=None, path: str | None = Non
         return read_table(found, expect=expect, describe=describe, fix=REBUILD)
     folder = cache_dir() if build is not None or os.environ.get(CACHE_ENV) or os.environ.get("HOME") else None
     cached = os.path.join(folder, name) if folder else None
-    if cached and os.path.lexists(cached):
+    if folder and cached and os.path.lexists(cached):
         _check_folder(folder)
         try:
             return read_table(cached, expect=expect, describe=describe, fix=CACHE_FIX)
@@ -71,6 +71,7 @@ def open_table(name: str, *, expect: dict, describe=None, path: str | None = Non
     if build is None:
         tried = " and ".join(os.path.join(where, name) for where in SEARCH_PATH + ((folder,) if folder else ()))
         raise TableError("no table file %s found (looked at %s); build it with `make tables`%s" % (name, tried, hint))
+    assert cached is not None  # a table to build has the cache folder (cache_dir())
     return _build(cached, build, expect, describe)
 
 

@@ -87,9 +87,10 @@ def option_value(word: str, words, hint: str = "") -> tuple[str, str]:
     A missing value is refused, with ``hint`` added to the message."""
     name, equals, value = word.partition("=")
     if not equals:
-        value = next(words, None)
-        if value is None or looks_like_option(value):
+        given = next(words, None)
+        if given is None or looks_like_option(given):
             raise InvalidQuery("%s needs a value%s" % (name, hint))
+        value = given
     return name, value
 
 

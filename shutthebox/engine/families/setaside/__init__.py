@@ -14,6 +14,10 @@ declaration classes; the family's parts are imported when first used.
 
 from ...game import Game, Tables, module
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost a question its time
+if TYPE_CHECKING:
+    from typing import Any
+
 LIMITS = {"dice": (1, 8), "sides": (2, 12)}  # a move is a byte: one bit a die
 
 
@@ -32,7 +36,7 @@ class SetAside:
         self.points = dict(points or {})  # face -> points, where a face does not score its pips
         self.rules_text = rules_text  # the rules in a few lines, for --help
         self.examples = tuple(examples)  # (question, answer) pairs for --help (checked by the tests)
-        self.family = None  # its table family (engine.game.Tables), set by declare()
+        self.family: "Any" = None  # its table family (engine.game.Tables), set by declare()
         self._parts: dict = {}
 
     def score(self, face: int) -> int:
@@ -67,4 +71,4 @@ def declare(id: str, *, package: str, title: str, about: str, page: str | None =
     rules_text, examples)."""
     game = SetAside(id, **data)
     tables = game.family = Tables(id + "-d{dice}-s{sides}", headers=(id,), hooks=game)
-    return Game(id, package=package, title=title, about=about, tables=[tables], page=page, hooks=game)
+    return Game(id, package=package, title=title, about=about, tables=(tables,), page=page, hooks=game)

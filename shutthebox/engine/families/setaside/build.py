@@ -40,14 +40,14 @@ def solve(rules) -> Solution:
             # The dice in the order they are best set aside; among equal points the lower face (and, among
             # equal faces, the leftmost position: one mask for each set of faces).
             order = sorted(range(n), key=lambda i: (points[roll[i] - 1] if lowest else -points[roll[i] - 1], i))
-            best = best_mask = None
-            running = mask = 0
+            running = mask = best_mask = 0
+            best = Fraction(0)
             for k, position in enumerate(order, 1):
                 running += points[roll[position] - 1]
                 mask |= 1 << position
                 value = running + expect[n - k]
                 # ``<=``: an equal value with more dice set aside wins (k grows)
-                if best is None or (value <= best if lowest else value >= best):
+                if k == 1 or (value <= best if lowest else value >= best):
                     best, best_mask = value, mask
             moves.append(best_mask)
             total += weight(roll) * best

@@ -13,12 +13,18 @@ from ...rules import Option, RuleSet
 from ...text import shown
 from . import LIMITS
 
+TYPE_CHECKING = False  # not typing's: importing typing would cost a question its time
+if TYPE_CHECKING:
+    from typing import Any
+
 
 class SetAsideRules(RuleSet):
     """The rules of one game of the family (a subclass per game: ``GAME`` and ``SPEC``, its declaration)."""
 
     __slots__ = ()
-    SPEC = None
+    SPEC: "Any" = None  # the game's declaration (SetAside)
+    dice: int  # the options' properties, made by RuleSet for each game's class
+    sides: int
 
     @property
     def points(self) -> tuple:
@@ -77,7 +83,7 @@ class SetAsideRules(RuleSet):
         elif self.sides <= 9 or len(text) == 1:
             parts = list(text)
         else:  # a run of digits: one die above 9, or several dice? Refused, never guessed
-            one = ", %s, for one die" % text if text.isdigit() and int(text) <= self.sides else ""
+            one = ", %s, for one die" % text if len(text) == 2 and text.isdigit() and int(text) <= self.sides else ""
             raise InvalidQuery("dice %s: with faces above 9 separate the dice with commas (%s for several "
                                "dice%s)" % (quoted, ",".join(shown(text)[:8]), one))
         if not parts or not all(part.isascii() and part.isdigit() for part in parts):

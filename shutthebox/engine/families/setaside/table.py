@@ -8,7 +8,7 @@ value is ``points + E(m)``, compared and printed exactly.
 
 from ....errors import InvalidQuery, TableError
 from ...table import Table, Values, check_shapes, load_table
-from ...text import shown_value
+from ...text import as_whole, shown_value
 
 
 def six(numerator: int, denominator: int) -> str:
@@ -54,23 +54,19 @@ class SetAsideTable(Table):
     def roll(self, dice) -> tuple:
         """The sorted roll of ``dice`` (text, or a sequence of faces), checked."""
         if isinstance(dice, str):
-            roll = self.rules.parse_dice(dice)
-        else:
-            try:
-                faces = list(dice)
-            except TypeError:
-                raise InvalidQuery("dice are text (13356) or a sequence of faces, not %s" % shown_value(dice)) from None
-            if not all(type(face) is int for face in faces):
-                faces = [face.__index__() if hasattr(face, "__index__") and not isinstance(face, bool) else face
-                         for face in faces]
-            wrong = next((face for face in faces if type(face) is not int or not 1 <= face <= self.rules.sides), None)
-            if wrong is not None or not faces:
-                raise InvalidQuery("a die shows 1 to %d, not %s" % (self.rules.sides, shown_value(wrong)) if faces
-                                   else "no dice: a roll has 1 to %d dice" % self.rules.dice)
-            if len(faces) > self.rules.dice:
-                raise InvalidQuery("the game has %d dice, not %d" % (self.rules.dice, len(faces)))
-            roll = tuple(sorted(faces))
-        return roll
+            return self.rules.parse_dice(dice)
+        if not isinstance(dice, (list, tuple)):
+            raise InvalidQuery("dice are text (13356) or a list of faces, not %s" % shown_value(dice))
+        sides, roll = self.rules.sides, []
+        for given in dice:
+            face = as_whole(given)
+            if face is None or not 1 <= face <= sides:
+                raise InvalidQuery("a die shows 1 to %d, not %s" % (sides, shown_value(given)))
+            roll.append(face)
+        if not roll or len(roll) > self.rules.dice:
+            raise InvalidQuery("a roll has 1 to %d dice, not %d" % (self.rules.dice, len(roll)))
+        roll.sort()
+        return tuple(roll)
 
     def choices(self, roll) -> list:
         """Every distinct set of dice ``roll`` can set aside, as ``(mask, numerator)`` (its value over
