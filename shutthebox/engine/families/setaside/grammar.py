@@ -63,10 +63,35 @@ class Grammar:
             def answer(self, tokens) -> str:
                 return grammar.answer(self.table(), tokens)
 
+            def quick_answer(self):
+                return grammar.quick(self.table())
+
         self.Session = Session
 
     def open_game(self, options: dict, table: str | None):
         return self.Session(options, table)
+
+    def quick(self, table):
+        """A batch's fast path: a line ``QUESTION DICE`` with digits for dice, answered once for each sorted
+        roll (the dice in any order are the same question); every other line takes the reference path."""
+        rules = table.rules
+        if rules.sides > 9:
+            return None
+        faces, most = frozenset("123456789"[:rules.sides]), rules.dice
+        known: dict = {}
+        answer, forms = self.answer, self.FORMS
+
+        def quick(words):
+            if (len(words) != 2 or words[0] not in forms or not 0 < len(words[1]) <= most
+                    or not faces.issuperset(words[1])):
+                return None
+            key = (words[0], "".join(sorted(words[1])))
+            text = known.get(key)
+            if text is None:
+                text = known[key] = answer(table, [words[0], key[1]])
+            return text
+
+        return quick
 
     def answer(self, table, tokens) -> str:
         question, args = one_question(tokens, self.FORMS, "a question is --expect [DICE], --move DICE or "
