@@ -324,11 +324,12 @@ RL_TARGETS = {"shutthebox/ShutTheBoxSolo-v0": 50_000, "shutthebox/Toggle-v0": 50
               "shutthebox/Pig-v0": 10_000}
 
 
-# The native vector environments (shutthebox.rl.vector): env-steps a second at 1,024 envs with exact info.
+# The native vector environments (shutthebox.rl.vector, and shutthebox.rl.model_vector for a game model's):
+# env-steps a second at 1,024 envs with exact info.
 RL_VECTOR_TARGET = 1_000_000
 RL_VECTOR_ENVS = 1024
 RL_VECTOR_IDS = ("shutthebox/ShutTheBoxSolo-v0", "shutthebox/Toggle-v0", "shutthebox/GoatSolo-v0",
-                 "shutthebox/Pig-v0")
+                 "shutthebox/Pig-v0", "shutthebox/Threes-v0")
 RL_SMALL_ENVS = 4  # SyncVectorEnv against AsyncVectorEnv (one process each) on a few envs
 
 

@@ -90,6 +90,8 @@ VECTOR = {"ShutTheBoxSolo-v0": "shutthebox.rl.vector:ShutTheBoxSoloVectorEnv",
           "Toggle-v0": "shutthebox.rl.vector:ToggleVectorEnv",
           "GoatSolo-v0": "shutthebox.rl.vector:GoatSoloVectorEnv",
           "Pig-v0": "shutthebox.rl.vector:PigVectorEnv"}
+# Every game model's (shutthebox.rl.model_vector): the registration's kwargs {"game": ...} reach it too.
+MODEL_VECTOR = "shutthebox.rl.model_vector:ModelVectorEnv"
 
 
 def _register() -> None:
@@ -102,7 +104,8 @@ def _register() -> None:
         env_id = "%s/%s" % (NAMESPACE, name)
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="shutthebox.rl.model_env:ModelEnv", kwargs={"game": game},
-                               max_episode_steps=MODEL_STEPS, reward_threshold=_threshold(game))
+                               max_episode_steps=MODEL_STEPS, reward_threshold=_threshold(game),
+                               vector_entry_point=MODEL_VECTOR)
 
 
 _register()

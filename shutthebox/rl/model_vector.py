@@ -1,0 +1,250 @@
+"""The native batched environment of any one-player game model (``engine/model.py``): many games at once, read
+through the model alone, as ``model_env.ModelEnv`` reads one (docs/RL.md).
+
+    envs = gymnasium.make_vec("shutthebox/<Title>-v0", num_envs=1024, vectorization_mode="vector_entry_point")
+
+Every game declared on a family engine registers it as its ``vector_entry_point``. It is one of the vector
+environments of ``shutthebox.rl.vector`` (``ExactVectorEnv``: the same seeding, autoreset, time limit,
+illegal actions and info keys), each row the one-player environment of the same id step for step: row i of
+``reset(seed=s)`` plays exactly the game ``gymnasium.make(id).reset(seed=s + i)`` plays with the same actions.
+
+A game model has no numbering of its states, so the environment numbers them as it meets them: each state
+tuple the rows reach is interned once per rule set (a dict keyed by the tuple, shared by every vector
+environment of the process) with what a step needs of it in arrays indexed by its number: its kind (a
+decision, a chance node or the end), the player's return there, its observation, the row of its answers
+(mask, exact values, optimal actions: the model's decision, the same floats as the one-player
+environment's), the state each action leads to and, for a chance node, its outcomes' cumulative weights. A
+step is then gathers from those arrays; the chance nodes of all the rows are drawn at once (each row's die
+over its node's total weight, its outcome found by one ``searchsorted`` over every chance node's cumulative
+weights laid end to end), and only a state never met before calls the model. The numbers are the process's
+own: ``state_numbers()`` gives them (0 a finished game), ``get_states()`` the model's tuples.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.model import CHANCE, TERMINAL
+from .vector import ExactVectorEnv, Tables
+
+_FIRST = 1024  # the states the arrays hold at first (then twice as many each time they fill)
+_UNUSED = np.iinfo(np.int64).max  # past the last chance outcome: above every draw
+
+
+def _grown(array: np.ndarray, size: int, fill=0) -> np.ndarray:
+    """``array`` with ``size`` rows, the new ones ``fill``."""
+    bigger = np.full((size,) + array.shape[1:], fill, dtype=array.dtype)
+    bigger[:len(array)] = array
+    return bigger
+
+
+class NodeTables(Tables):
+    """``vector.Tables`` that grow: a row a state number, row 0 the game over (every action a no-op worth 0), a
+    decision's row written when the state is met."""
+
+    def __init__(self, size: int, n_actions: int):
+        super().__init__(size - 1, n_actions, True)  # a game model's returns: more is better
+        self.over = 0
+        for array in (self.mask, self.optimal, self.q):
+            array[[0, size - 1]] = array[[size - 1, 0]]
+        self.finish()
+
+    def grow(self, size: int) -> None:
+        n = self.width
+        self.flags = _grown(self.flags, size)
+        self.q = _grown(self.q, size, -np.inf)
+        self.best, self.value = _grown(self.best, size), _grown(self.value, size)
+        self.mask, self.optimal = self.flags[:, :n], self.flags[:, n:]
+        self.legal = self.mask.view(bool)
+
+
+class Nodes:
+    """The states of one rule set's game model met so far, numbered from 1, and what a step reads of them
+    (module docstring). Shared by every vector environment of the rule set (``model.vector_nodes``)."""
+
+    def __init__(self, model):
+        self.model, self.game = model, model.game
+        game = self.game
+        self.n_actions = n = game.n_actions
+        self.width = len(game.observation_nvec)
+        self.tables = NodeTables(_FIRST, n)
+        self.states: list = [None]  # number -> the model's tuple (0: the game over, no state)
+        self.ids: dict = {}
+        self.kind = np.full(_FIRST, TERMINAL, dtype=np.int64)  # the model's player: 0, CHANCE or TERMINAL
+        self.returns = np.zeros(_FIRST)
+        self.seen = np.zeros((_FIRST, self.width), dtype=np.int64)
+        self.after = np.full((_FIRST, n), -1, dtype=np.int64)  # the state an action leads to (-1: not yet met)
+        # a chance node's outcomes: its total weight, and where its cumulative weights start in ``bounds``
+        # (the weights of every chance node end to end, each node's offset by the totals before it)
+        self.total = np.ones(_FIRST, dtype=np.int64)
+        self.offset = np.zeros(_FIRST, dtype=np.int64)
+        self.bounds = np.full(_FIRST, _UNUSED, dtype=np.int64)
+        self.outcome = np.zeros(_FIRST, dtype=np.int64)  # the model's outcome at each place of ``bounds``
+        self.owner = np.zeros(_FIRST, dtype=np.int64)  # the chance node it is an outcome of
+        self.leads = np.full(_FIRST, -1, dtype=np.int64)  # the state it leads to (-1: not yet met)
+        self.placed = 0  # the places of ``bounds`` used
+        self.drawn = 0  # the total weight of the chance nodes placed
+        self.start = self.intern(game.initial())
+
+    def intern(self, state) -> int:
+        """The number of ``state`` (a tuple of ints), met now if it was not before."""
+        found = self.ids.get(state)
+        if found is not None:
+            return found
+        game = self.game
+        number = len(self.states)
+        if number >= len(self.kind):
+            self._grow(2 * len(self.kind))
+        player = game.player(state)
+        self.kind[number] = player
+        self.returns[number] = game.returns(state)[0]
+        if player == CHANCE:
+            self._place(number, state)
+        else:
+            self.seen[number] = game.observation(state, 0)
+            if player == 0:
+                self.tables.put(number, self.model.decision(state, True))
+        self.states.append(state)
+        self.ids[state] = number
+        return number
+
+    def _place(self, number: int, state) -> None:
+        """A chance node's outcomes at the end of ``bounds``: each the running sum of the weights up to and
+        including its own, plus the node's offset (so ``searchsorted(bounds, offset + u, "right")`` finds the
+        outcome that ``u`` in 0 .. total - 1 draws, in the model's order, as the one-player environment does)."""
+        outcomes, total = self.game.outcomes(state)
+        first, count = self.placed, len(outcomes)
+        size = len(self.bounds)
+        if first + count > size:
+            while first + count > size:
+                size *= 2
+            self.bounds = _grown(self.bounds, size, _UNUSED)
+            self.outcome = _grown(self.outcome, size)
+            self.owner = _grown(self.owner, size)
+            self.leads = _grown(self.leads, size, -1)
+        running = self.drawn
+        for place, (outcome, weight) in enumerate(outcomes, first):
+            running += weight
+            self.bounds[place] = running
+            self.outcome[place] = outcome
+        self.owner[first:first + count] = number
+        self.total[number], self.offset[number] = total, self.drawn
+        self.placed, self.drawn = first + count, self.drawn + total
+
+    def _grow(self, size: int) -> None:
+        self.kind = _grown(self.kind, size, TERMINAL)
+        self.returns = _grown(self.returns, size)
+        self.seen = _grown(self.seen, size)
+        self.after = _grown(self.after, size, -1)
+        self.total = _grown(self.total, size, 1)
+        self.offset = _grown(self.offset, size)
+        self.tables.grow(size)
+
+    def move(self, numbers: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        """The states the legal ``actions`` lead to from the decisions ``numbers`` (before any chance)."""
+        found = self.after[numbers, actions]
+        for i in np.flatnonzero(found < 0):
+            number, action = int(numbers[i]), int(actions[i])
+            found[i] = self.after[number, action] = self.intern(self.game.apply(self.states[number], action))
+        return found
+
+    def lead(self, places: np.ndarray) -> np.ndarray:
+        """The states the chance outcomes at ``places`` of ``bounds`` lead to."""
+        found = self.leads[places]
+        for i in np.flatnonzero(found < 0):
+            place = int(places[i])
+            state = self.states[self.owner[place]]
+            found[i] = self.leads[place] = self.intern(self.game.apply(state, int(self.outcome[place])))
+        return found
+
+
+class ModelVectorEnv(ExactVectorEnv):
+    """``shutthebox/<Title>-v0`` of any one-player game model, batched: ``game`` (the registry's name, which the
+    registration passes) and the game's rule options, as the one-player environment takes them."""
+
+    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None, exact_info: bool = True, *,
+                 game: str, **options):
+        from . import MODEL_GAMES, NAMESPACE
+
+        ids = {name: "%s/%s" % (NAMESPACE, title) for title, name in MODEL_GAMES.items()}
+        if game not in ids:
+            raise ValueError("%r is not a game with a game model (%s)" % (game, ", ".join(sorted(ids))))
+        self.ID = ids[game]
+        super().__init__(num_envs, max_episode_steps, exact_info, **options)
+        self.node = np.zeros(self.num_envs, dtype=np.int64)  # each row's state number (0 before any reset)
+
+    def _tables(self) -> Tables:
+        nodes = getattr(self.model, "vector_nodes", None)
+        if nodes is None:
+            nodes = self.model.vector_nodes = Nodes(self.model)
+        self.nodes = nodes
+        return nodes.tables
+
+    # -- the game's part of ExactVectorEnv ---------------------------------------------------------------
+
+    def _chance(self, rows: np.ndarray) -> None:
+        """Resolve the chance nodes of ``rows`` with each row's dice: an outcome of weight ``w`` of ``total``
+        drawn with chance ``w / total`` (one die of ``total`` faces, as ``ModelEnv._chance``), until a
+        decision or the end."""
+        nodes, node = self.nodes, self.node
+        while len(rows):
+            at = node[rows]
+            waiting = nodes.kind[at] == CHANCE
+            if not waiting.all():
+                rows, at = rows[waiting], at[waiting]
+                if not len(rows):
+                    return
+            draw = self.dice.die(rows, nodes.total[at]) - 1 + nodes.offset[at]
+            node[rows] = nodes.lead(np.searchsorted(nodes.bounds, draw, side="right"))
+
+    def _start(self, rows) -> np.ndarray:
+        rows = np.asarray(rows, dtype=np.int64)
+        nodes = self.nodes
+        self.node[rows] = nodes.start
+        self._chance(rows)
+        ended = nodes.kind[self.node[rows]] == TERMINAL
+        if ended.any():
+            raise ValueError("a game of %s ended before its first decision: an episode cannot say so"
+                             % self.single.game)
+        owed = nodes.returns[self.node[rows]]
+        if owed.any():
+            self.owes = True  # the first step of those games gets it
+        return owed
+
+    def _advance(self, restart, go, action) -> tuple:
+        """New games where ``restart``, ``action`` played where ``go``: the moves, then the chance after them and
+        at the start of the new games, every row at once. The reward is the change of the player's return."""
+        nodes, node = self.nodes, self.node
+        before = nodes.returns[node]
+        rows = np.flatnonzero(go)
+        if len(rows):
+            node[rows] = nodes.move(node[rows], action[rows])
+            self._chance(rows)
+        starting = np.flatnonzero(restart)
+        if len(starting):
+            self.owed[starting] = self._start(starting)
+        at = node
+        return nodes.returns[at] - before, nodes.kind[at] == TERMINAL
+
+    def _numbers(self, rows) -> np.ndarray:
+        return self.node[rows]
+
+    def _observe(self) -> np.ndarray:
+        return np.take(self.nodes.seen, self.node, axis=0)
+
+    # -- the states ----------------------------------------------------------------------------------------
+
+    def get_states(self) -> list:
+        """Each row's state: the model's tuple (``ModelEnv.get_state()``; a finished game's last state, None
+        before the first reset). ``ModelEnv.reset(options={"state": ...})`` starts from a row's decision."""
+        states = self.nodes.states
+        return [states[number] for number in self.node.tolist()]
+
+    def state_numbers(self) -> np.ndarray:
+        """Each row's state as this process numbers the model's states (``get_states()`` gives the tuples): the
+        same state has the same number in every vector environment of the rule set in the process; a finished
+        game is 0. For tabular learners (the numbers grow as states are met)."""
+        return self.number.copy()
+
+
+__all__ = ["ModelVectorEnv"]
