@@ -26,18 +26,21 @@ needs_pyspiel = pytest.mark.skipif(pyspiel is None, reason="needs open_spiel (th
 # Tables solved on first use go to the session's rl-cache, never the user's (conftest.py's fresh_cache).
 pytestmark = pytest.mark.usefixtures("fresh_cache")
 
-# Every game with a game model, and its Gymnasium id.
-MODEL_GAMES = [game for game in registry.GAMES if registry.declaration(game).hooks is not None]
+# Every game with a game model (each is an OpenSpiel game), and those whose Gymnasium environment is the game
+# model's (the games declared on a family engine; a game of its own keeps its environment) with their ids.
+MODEL_GAMES = [game for game in registry.GAMES if registry.declaration(game).has_model]
 ENV_OF = {game: "%s/%s" % (rl.NAMESPACE, name) for name, game in rl.MODEL_GAMES.items()}
+FAMILY_GAMES = [game for game in MODEL_GAMES if registry.declaration(game).hooks is not None]
 # Each game under its default rules, and Threes under rules solved on first use.
-CASES = [(game, {}) for game in MODEL_GAMES] + [("threes", {"dice": 3, "sides": 4})]
+CASES = [(game, {}) for game in FAMILY_GAMES] + [("threes", {"dice": 3, "sides": 4})]
+SPIEL_CASES = [(game, {}) for game in MODEL_GAMES] + [("threes", {"dice": 3, "sides": 4})]
 THREES_TOTAL = "6.253979"  # ShutTheBox threes --expect
 
 
 def test_every_game_model_is_registered():
     assert "threes" in MODEL_GAMES and ENV_OF["threes"] == "shutthebox/Threes-v0"
-    assert sorted(ENV_OF) == sorted(MODEL_GAMES)
-    for game in MODEL_GAMES:
+    assert sorted(ENV_OF) == sorted(FAMILY_GAMES)
+    for game in FAMILY_GAMES:
         env_id = ENV_OF[game]
         assert env_id in rl.ENV_IDS and env_id in gymnasium.registry
         spec = gymnasium.spec(env_id)
@@ -278,7 +281,7 @@ def _spiel_name(game, rules):
 
 
 @needs_pyspiel
-@pytest.mark.parametrize("game,rules", CASES)
+@pytest.mark.parametrize("game,rules", SPIEL_CASES)
 def test_openspiel_random_sim_test(game, rules):
     _openspiel()
     spiel = pyspiel.load_game(_spiel_name(game, rules))
@@ -287,7 +290,7 @@ def test_openspiel_random_sim_test(game, rules):
 
 
 @needs_pyspiel
-@pytest.mark.parametrize("game,rules", CASES)
+@pytest.mark.parametrize("game,rules", SPIEL_CASES)
 def test_openspiel_exact_value_is_consistent_with_the_tree(game, rules):
     so = _openspiel()
     spiel = pyspiel.load_game(_spiel_name(game, rules))

@@ -203,12 +203,13 @@ class Game:
     (``static/games/NAME.js``) or the URL of a page of its own, None for none.
     """
 
-    __slots__ = ("id", "title", "about", "package", "tables", "page", "hooks")
+    __slots__ = ("id", "title", "about", "package", "tables", "page", "hooks", "has_model")
 
-    def __init__(self, id: str, *, package: str, title: str, about: str, tables: tuple, page: str | None = None,
-                 hooks: "Hooks | None" = None):
+    def __init__(self, id: str, *, package: str, title: str, about: str, tables: list | tuple,
+                 page: str | None = None, hooks: "Hooks | None" = None, model: bool = False):
         self.id, self.title, self.about, self.package = id, title, about, package
         self.tables, self.page, self.hooks = tuple(tables), page, hooks
+        self.has_model = model or hooks is not None  # a game of its own: its package's model.py
         for family in self.tables:
             if family.package is None or family.package.startswith("."):
                 family.package = package + (family.package or "")
@@ -224,8 +225,15 @@ class Game:
 
     def model(self, rules=None):
         """The game model of ``rules`` (default: the game's) for the surfaces that play step by step
-        (``engine/model.py``); None for a game whose learning environments are still its own."""
-        return self.hooks.model(rules) if self.hooks is not None else None
+        (``engine/model.py``): its family's, or ``model(rules)`` of its package's ``model.py``; None for a game
+        without one (its learning environments are still its own)."""
+        if self.hooks is not None:
+            return self.hooks.model(rules)
+        return module(self.package + ".model").model(rules) if self.has_model else None
+
+    def players(self) -> int:
+        """The seats of the game's model, known without a table (its family's, or its ``model.PLAYERS``)."""
+        return self.hooks.players if self.hooks is not None else module(self.package + ".model").PLAYERS
 
     def __repr__(self):
         return "<Game %s>" % self.id

@@ -469,7 +469,7 @@ def model_adapter(game: str) -> type:
     declared = registry.declaration(game)
     options = declared.tables[0].rules().Rules.OPTIONS
     defaults = {option.name: option.default for option in options if option.default is not None}
-    players = declared.hooks.players
+    players = declared.players()
     name = "%sAdapter" % "".join(declared.title.split())
     return type(name, (ModelAdapter,), {"short_name": game, "game": game, "defaults": defaults,
                                         "players": players, "__module__": __name__})
@@ -479,7 +479,7 @@ def _model_games() -> list:
     """The games declared on a family engine, in the registry's order."""
     from .. import registry
 
-    return [game for game in registry.GAMES if registry.declaration(game).hooks is not None]
+    return [game for game in registry.GAMES if registry.declaration(game).has_model]
 
 
 # -- the pyspiel game and state --------------------------------------------------------------------------
