@@ -25,7 +25,7 @@ pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 def test_registered():
     assert set(so.NAMES) == {"python_shutthebox_solo", "python_shutthebox_pig", "python_shutthebox_goat",
-                             "python_shutthebox_toggle", "python_shutthebox_threes"}
+                             "python_shutthebox_toggle", "python_shutthebox_threes", "python_shutthebox_yazy"}
     assert set(so.NAMES) <= set(pyspiel.registered_names())
 
 

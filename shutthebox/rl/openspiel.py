@@ -17,6 +17,7 @@ Importing this module registers them with pyspiel::
 | ``python_shutthebox_goat`` | Goat, two players | ``goal`` (100) |
 | ``python_shutthebox_toggle`` | toggle, one player | ``cards`` (12), ``sides`` (6) |
 | ``python_shutthebox_threes`` | Threes, one player (its game model) | ``dice`` (5), ``sides`` (6) |
+| ``python_shutthebox_yazy`` | yazy, one player (its game model) | ``categories`` (all; a list joined by dots) |
 
 Every game declared on a family engine is registered as ``python_shutthebox_<game>`` through its game model
 (``engine/model.py``, :class:`ModelAdapter`), its rule options (those with a default) the parameters.
@@ -423,7 +424,7 @@ class ModelAdapter(Adapter):
 
         super().__init__(params)
         declared = registry.declaration(self.game)
-        rules = declared.tables[0].rules().Rules(**params)
+        rules = _rules(declared.tables[0].rules(), params)
         self.model = found = declared.model(rules)
         self.players, self.n_actions = found.players, found.n_actions
         self.chance_outcomes, self.max_length = found.n_outcomes, found.max_length
@@ -459,6 +460,20 @@ class ModelAdapter(Adapter):
         if player == CHANCE:
             return "chance %d: %s" % (action, self.model.state_text(self.model.apply(s, action)))
         return self.model.action_text(s, action)
+
+
+def _rules(module, params: dict):
+    """The rules of ``params``: the rule options' values, or else as the table name's slots spell them (a
+    game string takes no commas: yazy's ``categories=ones.yazy`` for ``ones,yazy``)."""
+    from ..errors import InvalidQuery
+
+    try:
+        return module.Rules(**params)
+    except InvalidQuery as error:
+        try:
+            return module.rules_of({key: str(value) for key, value in params.items()})
+        except (InvalidQuery, KeyError, ValueError, TypeError):
+            raise error from None
 
 
 def model_adapter(game: str) -> type:

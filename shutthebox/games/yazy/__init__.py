@@ -1,6 +1,7 @@
 """yazy, a Yahtzee variant of 11 turns with no bonuses: the maximum expected score and the best keep or category.
 
-Query time: ``rules``, ``table``, ``grammar``, ``turn`` (the target mode's turn). Build and
+Query time: ``rules``, ``table``, ``grammar``, ``turn`` (the target mode's turn). ``model``: the game model
+(``engine/model.py``; the learning surfaces', never a question's). Build and
 analysis time: ``solver``, ``build``, ``analysis``, ``target`` (the target mode's table family: its ``rules`` and
 ``table`` are query time, its ``build`` build time), ``duel`` (two players' table family: the same split),
 ``distribution`` (the final total's law).
@@ -20,6 +21,7 @@ DECLARATION = Game(
            "table maximises the expected total."),
     package=__name__,
     page="games/yazy.js",
+    model=True,  # model.py: the game model (engine/model.py), as python_shutthebox_yazy in OpenSpiel
     # The full game's tables keep their names; a game of some categories (--categories) has them in its
     # names, joined by dots: yazy-ones.yazy.msgpack. Its tables are solved on first use; the full game's
     # expected-score table is shipped (load() never solves it).

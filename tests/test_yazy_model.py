@@ -1,0 +1,192 @@
+"""yazy's game model (shutthebox/games/yazy/model.py): its values against the command line's questions and
+the Gymnasium environment's, its chance nodes, and the OpenSpiel game built on it (python_shutthebox_yazy)."""
+
+import random
+import subprocess
+import sys
+
+import pytest
+
+from shutthebox import registry
+from shutthebox.engine.model import CHANCE, TERMINAL, GameModel, chance
+from shutthebox.games.yazy.rules import CATEGORIES, REROLLS, SCORE, Rules, describe_move, format_categories
+
+try:
+    import pyspiel
+except ImportError:  # the openspiel extra
+    pyspiel = None
+needs_pyspiel = pytest.mark.skipif(pyspiel is None, reason="needs open_spiel (the openspiel extra)")
+
+# Tables solved on first use (--categories) go to the session's rl-cache, never the user's (conftest.py).
+pytestmark = pytest.mark.usefixtures("fresh_cache")
+
+TOTAL = "165.757319"  # ShutTheBox yazy --expect
+RULES = [{}, {"categories": "ones,full-house,yazy"}]
+
+
+def _model(rules):
+    return registry.declaration("yazy").model(Rules(**rules))
+
+
+def _session(rules):
+    return registry.grammar("yazy").open_game({"--" + key: value for key, value in rules.items()}, None)
+
+
+def _decisions(model, seed: int, games: int):
+    """The decision states of ``games`` seeded games of random legal play (chance by its chances)."""
+    rng = random.Random(seed)
+    for _ in range(games):
+        state = model.initial()
+        while model.player(state) != TERMINAL:
+            if model.player(state) == CHANCE:
+                state = model.apply(state, chance(model, state, rng.random()))
+                continue
+            yield state
+            state = model.apply(state, rng.choice(model.legal(state)))
+
+
+def test_the_game_declares_its_model():
+    declared = registry.declaration("yazy")
+    model = declared.model()
+    assert declared.has_model and declared.players() == 1 == model.players
+    assert isinstance(model, GameModel) and model is declared.model(Rules())
+    assert (model.n_actions, model.n_outcomes, model.max_length) == (43, 252, 66)
+    assert (model.min_return, model.max_return) == (0.0, 280.0)
+    start = model.initial()
+    assert model.player(start) == CHANCE and len(model.observation(start, 0)) == len(model.observation_nvec)
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_values_are_the_command_lines_expect_and_move(rules):
+    """At the decisions of random games: the best value less the total is ``--expect CATS DICE REROLLS``, the
+    model's value too, the table's move ``--move``; a score's value is its points plus ``--expect`` of the
+    categories left."""
+    model, session = _model(rules), _session(rules)
+    decisions = 0
+    for state in _decisions(model, 5, 12):
+        total, rerolls = state[-1], state[-2]
+        dice = "".join(str(die) for die in state[1:6])
+        cats = format_categories(state[0])
+        values = model.values(state)
+        assert sorted(values) == model.legal(state)
+        keeps = [action for action in values if action < SCORE]  # one for each set of faces kept
+        assert len(keeps) == (len({model.apply(state, mask) for mask in range(32)}) if rerolls else 0)
+        assert len({model.action_text(state, action) for action in values}) == len(values)
+        expect = session.answer(["--expect", cats, dice, str(rerolls)])
+        assert "%.6f" % (max(values.values()) - total) == expect == "%.6f" % (model.value(state)[0] - total)
+        best = model.best(state)
+        assert describe_move(best, model.dice(state)) == session.answer(["--move", cats, dice, str(rerolls)])
+        assert best in values and values[best] >= max(values.values()) - 1e-9
+        for action, value in values.items():
+            if action >= SCORE:
+                left = state[0] & ~(1 << (action - SCORE))
+                after = float(session.answer(["--expect", format_categories(left)])) if left else 0.0
+                points = model.apply(state, action)[-1] - total
+                assert value - total - points == pytest.approx(after, abs=6e-7)
+        decisions += 1
+    assert decisions >= 12 * len(Rules(**rules).names())
+
+
+def test_values_are_the_environments_decide_plus_the_total():
+    """Each action's value is ``rl/yazy.py``'s (the Gymnasium environment's q-values) plus the total, exactly
+    (a mask the model does not list keeps the faces of one it does); the table's move is the environment's."""
+    pytest.importorskip("numpy")
+    from shutthebox.rl.yazy import model as env_model
+
+    model, env = _model({}), env_model()
+    for state in _decisions(model, 8, 6):
+        decision = env.decide((state[0], model.dice(state), state[-2]), True)
+        values = model.values(state)
+        assert set(values) <= set(decision.values)
+        same = {model.apply(state, action): action for action in values}
+        for action, value in decision.values.items():
+            assert values[same[model.apply(state, action)]] == value + state[-1]
+        assert model.best(state) == decision.move
+
+
+@pytest.mark.parametrize("rules", RULES)
+def test_chance_nodes_weigh_their_outcomes(rules):
+    """Every chance node met: its weights are its total's (6 ** dice thrown), its outcomes distinct states, its
+    value the weighted mean of theirs; a keep's value is its throw's."""
+    model = _model(rules)
+    rng = random.Random(2)
+    met = set()
+    for _ in range(4):
+        state = model.initial()
+        while model.player(state) != TERMINAL:
+            if model.player(state) != CHANCE:
+                action = rng.choice(model.legal(state))
+                child = model.apply(state, action)
+                assert model.value(child)[0] == pytest.approx(model.values(state)[action], abs=1e-9)
+                state = child
+                continue
+            thrown = 5 - len(model.dice(state))
+            outcomes, total = model.outcomes(state)
+            assert total == 6 ** thrown and sum(weight for _, weight in outcomes) == total
+            assert [outcome for outcome, _ in outcomes] == list(range(len(outcomes))) and len(outcomes) <= 252
+            children = [model.apply(state, outcome) for outcome, _ in outcomes]
+            assert len(set(children)) == len(children) and all(model.player(child) == 0 for child in children)
+            assert all(sorted(model.dice(child)) == list(model.dice(child)) for child in children)
+            mean = sum(weight * model.value(child)[0] for (_, weight), child in zip(outcomes, children)) / total
+            assert model.value(state)[0] == pytest.approx(mean, abs=1e-9)
+            met.add(thrown)
+            state = model.apply(state, chance(model, state, rng.random()))
+        assert model.returns(state) == model.value(state) == [float(state[-1])]
+    assert 5 in met and len(met) >= 3
+
+
+def test_the_initial_value_is_the_tables():
+    model = _model({})
+    assert "%.6f" % model.value(model.initial())[0] == TOTAL == _session({}).answer(["--expect"])
+    small = _model({"categories": "yazy,ones"})
+    assert "%.6f" % small.value(small.initial())[0] == _session({"categories": "ones,yazy"}).answer(["--expect"])
+
+
+def test_questions_do_not_import_the_model():
+    code = ("import sys; from shutthebox import registry; session = registry.grammar('yazy').open_game({}, None); "
+            "print(session.answer(['--move', 'all', '13366', '2'])); "
+            "assert 'shutthebox.games.yazy.model' not in sys.modules")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout == "keep 6 6\n", done.stderr
+
+
+# -- OpenSpiel ---------------------------------------------------------------------------------------------
+
+
+@needs_pyspiel
+@pytest.mark.parametrize("params", [None, {"categories": "yazy,ones"}])
+def test_openspiel_random_sim_test(params):
+    import shutthebox.rl.openspiel as so
+
+    assert "python_shutthebox_yazy" in so.NAMES
+    game = pyspiel.load_game("python_shutthebox_yazy", params or {})
+    assert game.get_parameters() == {"categories": (params or {}).get("categories", "all")}
+    assert game.num_distinct_actions() == SCORE + len(CATEGORIES) and game.max_chance_outcomes() == 252
+    pyspiel.random_sim_test(game, num_sims=5, serialize=False, verbose=False)
+
+
+@needs_pyspiel
+def test_openspiel_categories_in_a_game_string():
+    """A game string takes no commas: a list of categories is joined by dots (the table name's spelling), and
+    the game's string gives it back (serialized games and states load again)."""
+    import shutthebox.rl.openspiel as so
+
+    game = pyspiel.load_game("python_shutthebox_yazy(categories=ones.yazy)")
+    assert str(game) == "python_shutthebox_yazy(categories=ones.yazy)"
+    value = so.exact_value(game.new_initial_state())[0]
+    assert "%.6f" % value == _session({"categories": "ones,yazy"}).answer(["--expect"]) == "5.893168"
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    with pytest.raises(Exception, match="unknown category 'onez'"):
+        pyspiel.load_game("python_shutthebox_yazy(categories=onez)")
+
+
+@needs_pyspiel
+def test_openspiel_exact_value_is_the_tables():
+    import shutthebox.rl.openspiel as so
+
+    state = pyspiel.load_game("python_shutthebox_yazy").new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 252
+    assert "%.6f" % so.exact_value(state)[0] == TOTAL
+    state.apply_action(251)  # 66666
+    assert not state.is_chance_node() and str(state) == "total 0, open all, dice 66666, %d rerolls left" % REROLLS
+    assert state.action_to_string(SCORE + CATEGORIES.index("yazy")) == "score yazy"
