@@ -84,8 +84,12 @@ def test_games_json_is_the_registry_s_list_with_each_package_s_words():
 
     expected = []
     for game in registry.declarations():
-        page = "games.html?game=" + game.id if game.page and game.page.endswith(".js") else game.page
-        expected.append({"id": game.id, "title": game.title, "about": game.about, "page": page})
+        module = game.page if game.page and game.page.endswith(".js") else None
+        page = "games.html?game=" + game.id if module else game.page
+        own = {"module": module} if module else {}  # the games page's module, and a family game's rules
+        if module and hasattr(game.hooks, "page_data"):
+            own["family"] = game.hooks.page_data()
+        expected.append({"id": game.id, "title": game.title, "about": game.about, "page": page, **own})
     assert [game["id"] for game in expected] == list(registry.GAMES)
     assert expected[0]["page"] == "index.html"
     with running_server() as (url, proc):
@@ -104,12 +108,14 @@ def test_games_json_is_the_registry_s_list_with_each_package_s_words():
 
 def test_game_packages_import_no_build_code():
     code = ("import sys, shutthebox.registry as r; [__import__(p) for p in r.GAMES.values()]; "
-            "print(' '.join(sorted(m for m in sys.modules if m.startswith('shutthebox'))))")
+            "print(' '.join(sorted(m for m in sys.modules if m.startswith('shutthebox') "
+            "and not hasattr(sys.modules[m], '__path__'))))")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     modules = done.stdout.split()
-    assert "shutthebox.games.goat" in modules
-    assert not [m for m in modules if m.count(".") >= 3], modules  # packages only: no table, build or solver
+    assert "shutthebox.games.goat" not in modules and "shutthebox.registry" in modules  # packages left out
+    # packages only (a game's, a family engine's): no table, build or solver module
+    assert not [m for m in modules if m.count(".") >= 3], modules
 
 
 # -- table names -> what to solve --------------------------------------------------------------------

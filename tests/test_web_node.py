@@ -856,3 +856,252 @@ def test_node_reader_refuses_pig_tables_it_cannot_vouch_for(tmp_path):
     missing = _pig("--goal", "57", "--sides", "13", "--expect", env={"SHUTTHEBOX_CACHE": str(tmp_path / "empty")})
     assert missing.returncode == 3 and missing.stdout == ""
     assert "pig-pig-g57-s13.msgpack" in missing.stderr and "ShutTheBox pig --goal 57 --sides 13 --expect" in missing.stderr
+
+
+# -- the set-aside dice family (FORMAT.md section 13): `node web/answer.mjs GAME ...`, every game of the family ----
+
+def _set_aside_games():
+    """The registry's games whose tables' header rules hold ``points`` and ``best``: the family the Node reader
+    finds by its shipped table (web/answer.mjs), whatever the game's name."""
+    from shutthebox import registry
+
+    found = []
+    for game in registry.declarations():
+        if game.hooks is not None and {"points", "best"} <= set(game.tables[0].rules().Rules().as_dict()):
+            found.append(game.id)
+    return found
+
+
+SET_ASIDE = _set_aside_games()
+
+
+def _node_game(game, *args, stdin=None, env=None):
+    """``node web/answer.mjs GAME ARGS`` from the checkout's root (golden files name tables from there)."""
+    _need_node()
+    return subprocess.run([NODE, ANSWER_JS, game, *args], input=stdin, capture_output=True, text=True, timeout=120,
+                          cwd=ROOT, env={**os.environ, **(env or {})})
+
+
+def _command_game(game, *args, stdin=None, env=None):
+    """``ShutTheBox GAME ARGS``, the same way."""
+    import sys
+
+    return subprocess.run([sys.executable, os.path.join(ROOT, "ShutTheBox"), game, *args], input=stdin,
+                          capture_output=True, text=True, timeout=300, cwd=ROOT, env={**os.environ, **(env or {})})
+
+
+def _golden_of(game, path):
+    """(the options of the file's ``# ShutTheBox GAME ... QUESTION`` line, [(question, answer)])."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    first, prefix = lines[0], "# ShutTheBox %s" % game
+    assert first.startswith(prefix), first
+    options = first[len(prefix) : first.index("QUESTION")].split()
+    pairs = [tuple(line.split("\t", 1)) for line in lines if "\t" in line and not line.startswith("#")]
+    return options, pairs
+
+
+def _set_aside_golden():
+    import glob
+
+    return [(game, path) for game in SET_ASIDE for path in [os.path.join(CORPUS, "%s-golden.txt" % game),
+                                                              *sorted(glob.glob(os.path.join(CORPUS, "good", "%s-*-golden.txt" % game)))]]
+
+
+def test_the_set_aside_family_has_games():
+    assert SET_ASIDE and len(_set_aside_golden()) >= 2 * len(SET_ASIDE)
+
+
+@pytest.mark.parametrize("game, path", _set_aside_golden(), ids=lambda value: os.path.basename(value))
+def test_node_reader_answers_set_aside_golden_lines(game, path):
+    """Every golden line, answers and refusals, word for word: in one batch as the command's batch prints them,
+    and the first few and the refusals one by one, with the command's exit status and message."""
+    options, pairs = _golden_of(game, path)
+    assert len(pairs) >= 10
+    stdin = "".join(question + "\n" for question, _ in pairs)
+    done, want = _node_game(game, *options, "--batch", stdin=stdin), _command_game(game, *options, "--batch", stdin=stdin)
+    assert done.returncode == want.returncode == 1 and done.stderr == "", done.stderr  # the golden files hold refusals
+    assert done.stdout == want.stdout and done.stdout.splitlines() == [answer for _, answer in pairs]
+    for question, answer in pairs[:4] + [pair for pair in pairs if pair[1].startswith("error:")][:4]:
+        single = _node_game(game, *options, *question.split())
+        if answer.startswith("error: "):
+            assert (single.returncode, single.stdout, single.stderr) == (2, "", "answer.mjs: %s\n" % answer[7:]), question
+        else:
+            assert (single.returncode, single.stdout, single.stderr) == (0, answer + "\n", ""), question
+
+
+@pytest.mark.parametrize("game", SET_ASIDE)
+def test_node_reader_reads_set_aside_notation_corpus_as_the_command_line_does(game):
+    """tests/data/questions/GAME.txt: each line as the command answers it (in process, the command's session), its
+    "= QUESTION" twin's answer, or its refusal; one batch and each line alone."""
+    from shutthebox import registry
+
+    options, pairs = _golden_of(game, os.path.join(CORPUS, "questions", "%s.txt" % game))
+    session = registry.grammar(game).open_game({}, None)
+
+    def said(question):
+        try:
+            return session.answer(question.split())
+        except InvalidQuery as error:
+            return "error: %s" % error
+
+    done = _node_game(game, *options, "--batch", stdin="".join(question + "\n" for question, _ in pairs))
+    lines = done.stdout.splitlines()
+    assert len(lines) == len(pairs) >= 20, done.stderr
+    for (question, expected), line in zip(pairs, lines):
+        assert line == said(question), question
+        if expected.startswith("= "):
+            assert line == said(expected[2:]) and not line.startswith("error:"), question
+        elif expected.startswith("error: "):
+            assert line.startswith(expected), (question, line)
+        else:
+            assert line == expected, question
+        single = _node_game(game, *options, *question.split())
+        if line.startswith("error: "):
+            assert (single.returncode, single.stderr) == (2, "answer.mjs: %s\n" % line[7:]), question
+        else:
+            assert (single.returncode, single.stdout) == (0, line + "\n"), question
+
+
+def _set_aside_lines(rng, dice, sides, count):
+    """Batch lines of every question: mostly rolls of 1 to ``dice`` dice in any order (digits, or commas where a
+    face is above 9), some with too many dice, faces out of range, malformed or mistyped words."""
+    lines = []
+    for _ in range(count):
+        roll = [rng.randint(1, sides) for _ in range(rng.randint(1, dice))]
+        if rng.random() < 0.05:
+            roll += [rng.randint(1, sides)] * (dice + 1 - len(roll))
+        text = ("" if sides <= 9 and rng.random() < 0.8 else ",").join(map(str, roll)) + ("," if rng.random() < 0.05 else "")
+        if rng.random() < 0.06:
+            text = rng.choice(["0", str(sides + 1), "x", "+1", "1.0", "\u0663", "\u00b2", "-3", ",", "12", "112", "3,", "0,1"])
+        words = [rng.choice(["--expect", "--move", "--options"]), *text.split()]
+        if rng.random() < 0.03:
+            words = words[:1]
+        elif rng.random() < 0.04:
+            words.insert(rng.randrange(len(words) + 1), rng.choice(["--expct", "--keep", "-", "--dice", "--optoins", "-x",
+                                                                     "--Move", "-5", "--table", "--sides=3", "--expect", "x" * 300]))
+        lines.append(" ".join(words))
+    return lines + ["", "   ", "--expect", "\t--move 1 \r"]
+
+
+SET_ASIDE_RULES = [[], ["--dice", "3", "--sides", "4"], ["--dice", "1"], ["--dice", "8", "--sides", "3"],
+                   ["--dice", "4", "--sides", "12"], ["--sides=10", "--dice=3"]]
+
+
+@pytest.mark.parametrize("game", SET_ASIDE)
+@pytest.mark.parametrize("options", SET_ASIDE_RULES, ids=lambda options: " ".join(options) or "default")
+def test_node_reader_answers_set_aside_games_as_the_command_line_on_other_dice(game, options):
+    """600 lines a rule set (tables not shipped are solved by the command into the tests' cache, then read by the
+    Node reader from there): the same lines, byte for byte, and the same exit status."""
+    from shutthebox import registry
+
+    flags, words = {}, iter(options)
+    for word in words:
+        name, equals, value = word.partition("=")
+        flags[name] = value if equals else next(words)
+
+    spec = registry.declaration(game).hooks
+    dice, sides = int(flags.get("--dice", spec.dice)), int(flags.get("--sides", spec.sides))
+    lines = _set_aside_lines(random.Random(dice * 100 + sides), dice, sides, 600)
+    stdin = "".join(line + "\n" for line in lines)
+    want = _command_game(game, *options, "--batch", stdin=stdin)
+    got = _node_game(game, *options, "--batch", stdin=stdin)
+    assert want.returncode == got.returncode == 1 and got.stderr == "", got.stderr
+    assert got.stdout == want.stdout
+    answered = [line for line in got.stdout.splitlines() if line and not line.startswith("error:")]
+    assert len(answered) >= 400 and any("; set aside " in line for line in answered) == (dice > 1)
+
+
+SET_ASIDE_OPTION_CASES = [
+    ["--dice", "9"], ["--dice", "0"], ["--sides", "1"], ["--sides", "13"], ["--dice"], ["--dice", "4", "--dice", "5"],
+    ["--dice", "x"], ["--dice=-1"], ["--sides", "1e1"], ["--dice", "0004"], ["--table"], ["--table="], ["--batch", "--rules"],
+    ["--batch", "--move", "1"], ["--sides=6", "--sides", "6"],
+]
+
+
+@pytest.mark.parametrize("game", SET_ASIDE)
+@pytest.mark.parametrize("case", SET_ASIDE_OPTION_CASES, ids=" ".join)
+def test_node_reader_refuses_set_aside_options_as_the_command_line_does(game, case):
+    """Game options the command refuses: exit status 2 and its message, word for word (--dice 0004 is 4: answered)."""
+    question = [] if "--move" in case or "--batch" in case else ["--expect"]
+    want, got = _command_game(game, *question, *case), _node_game(game, *question, *case)  # options after the question
+    assert want.returncode == got.returncode, (want.stderr, got.stderr)
+    assert got.stderr.removeprefix("answer.mjs: ") == want.stderr.removeprefix("ShutTheBox: ") and got.stdout == want.stdout
+    assert want.returncode == (0 if case == ["--dice", "0004"] else 2)
+
+
+@pytest.mark.parametrize("game", SET_ASIDE)
+def test_node_reader_refuses_set_aside_tables_it_cannot_vouch_for(game, tmp_path):
+    """Damaged copies, another game's table, a table of other rules, one whose exact values are not its floats, and
+    one not solved: exit status 3 and one line, as the command line's."""
+    import glob
+
+    good = sorted(glob.glob(os.path.join(CORPUS, "good", "%s-*.msgpack" % game)))[0]
+    for name, (data, reason) in _damaged_copies(good, tmp_path).items():
+        damaged = tmp_path / ("%s-%s.msgpack" % (game, name.replace(" ", "-")))
+        damaged.write_bytes(data)
+        done = _node_game(game, "--table", str(damaged), "--expect")
+        assert done.returncode == _command_game(game, "--table", str(damaged), "--expect").returncode == 3, (name, done.stderr)
+        assert reason in done.stderr and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1, name
+    other = _node_game(game, "--table", os.path.join(ROOT, "data", "goat-g100.msgpack"), "--expect")
+    assert other.returncode == 3 and "goat" in other.stderr
+    wrong = _node_game(game, "--table", good, "--dice", "2", "--expect")
+    assert wrong.returncode == _command_game(game, "--table", good, "--dice", "2", "--expect").returncode == 3
+    forged = tmp_path / ("%s-forged.msgpack" % game)
+    forged.write_bytes(rewritten(good, lambda fields: fields.__setitem__(
+        "numerators", ",".join(str(2 * int(n)) for n in fields["numerators"].split(",")))))  # twice the floats
+    done, want = _node_game(game, "--table", str(forged), "--expect"), _command_game(game, "--table", str(forged), "--expect")
+    assert done.returncode == want.returncode == 3 and "exact values" in done.stderr and "exact values" in want.stderr
+    missing = _node_game(game, "--dice", "7", "--sides", "11", "--expect", env={"SHUTTHEBOX_CACHE": str(tmp_path / "empty")})
+    assert missing.returncode == 3 and missing.stdout == ""
+    assert "%s-d7-s11.msgpack" % game in missing.stderr and "ShutTheBox %s --dice 7 --sides 11 --expect" % game in missing.stderr
+
+
+def test_node_reader_finds_set_aside_games_by_their_tables_not_their_names(tmp_path):
+    """A name that is no game of the family is no question for it: the reader's usage (exit status 2)."""
+    for name in ("fours", "pigs", "../data/threes"):
+        done = _node_game(name, "--expect")
+        assert done.returncode == 2 and done.stderr.startswith("usage: node answer.mjs TABLE"), (name, done.stderr)
+
+
+@pytest.mark.parametrize("game", SET_ASIDE)
+def test_setaside_table_js_numbers_rolls_and_parses_dice_as_the_rules_do(game):
+    """families/setaside-table.js's limits, row numbers (offset and rank) and reading of the dice against the
+    family's Python (engine/families/setaside: LIMITS, Rules.row, parse_dice) on every roll of a few rule sets."""
+    from itertools import combinations_with_replacement
+
+    from shutthebox import registry
+    from shutthebox.engine.families.setaside import LIMITS
+
+    Rules = registry.declaration(game).tables[0].rules().Rules
+    cases = []
+    for dice, sides in [(5, 6), (3, 4), (4, 12), (8, 2), (1, 9), (2, 10)]:
+        rules = Rules(dice=dice, sides=sides)
+        rolls = [list(roll) for n in range(1, dice + 1) for roll in combinations_with_replacement(range(1, sides + 1), n)]
+        texts = ["13356", "1,12,3", "12", "112", "\u0663\u0663", "\u0661\u0662", "\uff11", "0", "", ",", "1 2", "3" * 9, "12,",
+                 "99999999999999999999", "1,99999999999999999999", "\t1", "1\u00852", "1,,2", " 1,2 "]
+        cases.append([dice, sides, [rules.row(tuple(roll)) for roll in rolls], rolls, texts])
+        parsed = []
+        for text in texts:
+            try:
+                parsed.append(list(rules.parse_dice(text)))
+            except InvalidQuery as error:
+                parsed.append(str(error))
+        cases[-1].append(parsed)
+    script = (
+        "const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "globalThis.MessagePack = require(process.argv[1] + '/vendor/msgpack.min.js');"
+        "import(process.argv[1] + '/families/setaside-table.js').then((S) => {"
+        "  const out = { limits: S.LIMITS, cases: [] };"
+        "  for (const [dice, sides, , rolls, texts] of cases) {"
+        "    out.cases.push([rolls.map((r) => S.row(sides, r)), texts.map((t) => {"
+        "      try { return S.parseDice({ dice, sides }, t); } catch (e) { return e.message; } })]); }"
+        "  console.log(JSON.stringify(out)); });"
+    )
+    _need_node()
+    done = subprocess.run([NODE, "-e", script, STATIC], input=json.dumps(cases), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    got = json.loads(done.stdout)
+    assert got["limits"] == {name: list(limits) for name, limits in LIMITS.items()}
+    for (dice, sides, rows, _, texts, parsed), (js_rows, js_parsed) in zip(cases, got["cases"], strict=True):
+        assert js_rows == rows == list(range(len(rows))), (dice, sides)
+        assert js_parsed == parsed, (dice, sides, texts)

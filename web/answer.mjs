@@ -29,6 +29,18 @@
 //   node web/answer.mjs pig ... --options I J K             -> hold 0.657649 0.000000; roll 0.651341 0.006308
 //   node web/answer.mjs pig ... --batch < questions.txt     one answer a line, "error: ..." for a refused one
 //
+// Every set-aside dice game (docs/FORMAT.md section 13: Threes and any game declared on that family; the page's
+// families/setaside-table.js and families/setaside-command.js) likewise prints what `ShutTheBox GAME` prints:
+//
+//   node web/answer.mjs GAME [--dice N] [--sides S] [--table PATH] --expect [DICE]   -> 6.253979
+//   node web/answer.mjs GAME ... --move DICE                                          -> set aside 3 3
+//   node web/answer.mjs GAME ... --options DICE     -> set aside 3 3.000000 0.000000; set aside 3 6 6.000000 3.000000; ...
+//   node web/answer.mjs GAME ... --batch < questions.txt
+//
+// A GAME is found by its table, never by its name: a file GAME-dN-sS.msgpack of the shipped data/ whose header
+// is GAME's, with rules holding `points` and `best` (the family's), gives the game's default dice and sides and
+// what their faces score (other dice and sides: the points of their file, which must agree on those faces).
+//
 // Exit status as the command's: 0 answered, 1 a batch line refused, 2 a bad question (one line on stderr,
 // "answer.mjs: " and the command line's words), 3 the table missing or damaged. Without --table the table is
 // looked for where the command looks (the shipped data/, then $SHUTTHEBOX_CACHE or ~/.cache/shutthebox);
@@ -47,6 +59,8 @@ const { openRemote, settle } = await import(path.join(web, "lib", "remote.js"));
 const { shownText } = await import(path.join(web, "lib", "notation.js"));
 const Pig = await import(path.join(web, "games", "pig-table.js"));
 const PigCommand = await import(path.join(web, "games", "pig-command.js"));
+const SetAside = await import(path.join(web, "families", "setaside-table.js"));
+const SetAsideCommand = await import(path.join(web, "families", "setaside-command.js"));
 
 /** A table given by URL, read by ranges. */
 const isUrl = (text) => /^https?:\/\//i.test(text);
@@ -124,9 +138,12 @@ const PIG_USAGE = `usage: node answer.mjs pig [--variant V] [--goal N] [--sides 
 The answers of \`ShutTheBox pig\` (see its --help), read from its table files by the games page's reader.
 `;
 
+/** The shipped data/ folders, where the command line looks first. */
+const SHIPPED = [path.join(here, "..", "shutthebox", "data"), path.join(here, "..", "data")];
+
 /** Where the command line looks for a table it did not solve: the shipped data/ folders, then its cache. */
-function pigTablePath(name) {
-  const folders = [path.join(here, "..", "shutthebox", "data"), path.join(here, "..", "data")];
+function findTable(name) {
+  const folders = [...SHIPPED];
   const env = process.env;
   const cache = env.SHUTTHEBOX_CACHE || (env.XDG_CACHE_HOME ? path.join(env.XDG_CACHE_HOME, "shutthebox")
     : env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, ".cache", "shutthebox") : null);
@@ -160,7 +177,7 @@ async function pigTable(rules, given, tablePath) {
     }
   } else {
     const name = Pig.tableName(rules);
-    const { found, tried } = pigTablePath(name);
+    const { found, tried } = findTable(name);
     if (found === null) {
       throw new TableError(`no table file ${name} found (looked at ${tried.join(" and ")}); this reader solves nothing: ` +
         `solve it with \`${Pig.tableSpec(rules).command}\` (or in the page, under \`ShutTheBox serve\`)`);
@@ -248,5 +265,146 @@ async function pigMain(argv) {
 /** The table is needed by a question and not opened yet (opened, then the question asked again). */
 class NotOpened extends Error {}
 
+// -- the set-aside dice family: the command line's words
+
+const familyUsage = (id) => `usage: node answer.mjs ${id} [--dice N] [--sides S] [--table PATH] --expect [DICE]
+       node answer.mjs ${id} ... --move DICE
+       node answer.mjs ${id} ... --options DICE
+       node answer.mjs ${id} ... --batch < questions.txt
+The answers of \`ShutTheBox ${id}\` (see its --help), read from its table files by the games page's reader.
+`;
+
+/** The header rules of a set-aside game's table: { dice, sides, points, best } as section 13 writes them, or null. */
+function setAsideRules(header) {
+  const rules = header.rules;
+  if (!rules || typeof rules !== "object" || Array.isArray(rules)) return null;
+  const { dice, sides, points, best } = rules;
+  if (!Number.isInteger(dice) || !Number.isInteger(sides) || !Array.isArray(points) || points.length !== sides ||
+      !points.every(Number.isSafeInteger) || !["lowest", "highest"].includes(best)) return null;
+  return { dice, sides, points, best };
+}
+
+/**
+ * The set-aside dice game `id`, found by its shipped table (GAME-dN-sS.msgpack in data/, a `GAME` header whose rules
+ * hold `points` and `best`): { id, dice, sides, points, best }, its defaults; null when `id` is no such game.
+ */
+function findSetAsideGame(id) {
+  if (!/^[a-z][a-z0-9-]*$/.test(id)) return null;
+  const name = new RegExp(`^${id}-d[0-9]+-s[0-9]+\\.msgpack$`);
+  for (const folder of SHIPPED) {
+    let names;
+    try {
+      names = fs.readdirSync(folder).filter((file) => name.test(file)).sort();
+    } catch {
+      continue;
+    }
+    for (const file of names) {
+      try {
+        const bytes = fs.readFileSync(path.join(folder, file));
+        const { header } = openTable(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), { name: file });
+        const rules = header.game === id ? setAsideRules(header) : null;
+        if (rules && file === SetAside.tableName({ id }, rules)) return { id, ...rules };
+      } catch (error) {
+        if (!(error instanceof TableError)) throw error;
+      }
+    }
+  }
+  return null;
+}
+
+/** The verified table of `rules` (or, with --table alone, of the file's own dice and sides) of the game `family`:
+ * a TableError otherwise. The points of faces the shipped table does not have are the file's. */
+async function setAsideTable(family, rules, given, tablePathGiven) {
+  let opened;
+  if (tablePathGiven !== null) {
+    const got = await source(tablePathGiven, tablePathGiven);
+    opened = got instanceof Uint8Array ? openTable(got, { name: tablePathGiven }) : got;
+    const own = opened.header.game === family.id ? setAsideRules(opened.header) : null;
+    if (!Object.keys(given).length && own) {
+      // --table alone: the file's own dice and sides, as the command line reads them (Rules.from_fields)
+      try {
+        rules = SetAside.rulesFromOptions(family, { "--dice": String(own.dice), "--sides": String(own.sides) });
+      } catch (error) {
+        if (!(error instanceof InvalidQuestion)) throw error;
+        throw new TableError(`The table ${tablePathGiven} holds rules this version does not take (${error.message}).`);
+      }
+    }
+  } else {
+    const name = SetAside.tableName(family, rules);
+    const { found, tried } = findTable(name);
+    if (found === null) {
+      throw new TableError(`no table file ${name} found (looked at ${tried.join(" and ")}); this reader solves nothing: ` +
+        `solve it with \`${SetAside.solveCommand(family, rules)}\` (or in the page, under \`ShutTheBox serve\`)`);
+    }
+    const bytes = fs.readFileSync(found);
+    opened = openTable(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), { name: found });
+  }
+  // faces the shipped table has not: their points are the file's (its first faces must score as the game's)
+  const own = setAsideRules(opened.header);
+  const points = own && own.points.length > family.points.length ? [...family.points, ...own.points.slice(family.points.length)]
+    : family.points;
+  const table = readOpened(opened, SetAside.tableSpec({ ...family, points }, rules).options);
+  return settle(() => SetAside.checkTable(table));
+}
+
+/** `node answer.mjs GAME ARGS` for a set-aside dice game: the command line's answers; its exit status. */
+async function setAsideMain(family, argv) {
+  const say = (message) => process.stderr.write(`answer.mjs: ${message}\n`);
+  try {
+    const { table: tablePathGiven, flags, game, tokens } = SetAsideCommand.splitOptions(argv);
+    if (flags.help || flags.h) {
+      process.stdout.write(familyUsage(family.id));
+      return 0;
+    }
+    if (flags.batch && flags.rules) throw new InvalidQuestion("--batch and --rules do not go together: ask for one");
+    if (flags.batch && tokens.length) {
+      throw new InvalidQuestion(`--batch takes no question on the command line, got ${shownText(tokens.join(" "))}`);
+    }
+    if (flags.version || flags.rules) {
+      throw new InvalidQuestion(`--${flags.rules ? "rules" : "version"} is the command line's own: ask \`ShutTheBox ${family.id}\``);
+    }
+    const rules = SetAside.rulesFromOptions(family, game);
+    if (!flags.batch) {
+      // the table first, then the question's words, as the family's session does (a table read by ranges: the
+      // blocks each answer reads, settle)
+      const table = await setAsideTable(family, rules, game, tablePathGiven);
+      process.stdout.write((await settle(() => SetAsideCommand.answerWords(table, tokens))) + "\n");
+      return 0;
+    }
+    const lines = fs.readFileSync(0, "utf8").split("\n");
+    if (lines[lines.length - 1] === "") lines.pop();
+    if (!lines.length) return 0;
+    const table = await setAsideTable(family, rules, game, tablePathGiven); // before its first line, as the command does
+    let failed = false;
+    const out = [];
+    for (const line of lines) {
+      if (Buffer.byteLength(line) > 65536) {
+        failed = true;
+        out.push("error: the line is longer than 65536 bytes");
+        continue;
+      }
+      const answer = await settle(() => SetAsideCommand.answerLine(table, line));
+      failed = failed || answer.startsWith("error: ");
+      out.push(answer);
+    }
+    process.stdout.write(out.map((line) => line + "\n").join(""));
+    return failed ? 1 : 0;
+  } catch (error) {
+    if (error instanceof InvalidQuestion) {
+      say(error.message);
+      return 2;
+    }
+    if (error instanceof TableError) {
+      say(error.message);
+      return 3;
+    }
+    throw error;
+  }
+}
+
 const args = process.argv.slice(2);
-process.exitCode = await (args[0] === "pig" ? pigMain(args.slice(1)) : main(args));
+// a lone argument that is a file or a URL is a table (the JSON-lines questions above)
+const aTable = args.length === 1 && (isUrl(args[0]) || fs.existsSync(args[0]));
+const setAside = args[0] === "pig" || aTable || !args.length ? null : findSetAsideGame(args[0]);
+process.exitCode = await (args[0] === "pig" ? pigMain(args.slice(1)) : setAside ? setAsideMain(setAside, args.slice(1))
+  : main(args));

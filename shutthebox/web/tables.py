@@ -39,16 +39,22 @@ def static_files(folder=WEB):
 def games_list(folder=WEB, solving=True) -> dict:
     """``/games.json``: the registry's games in its order, from each game's declaration: ``id``, ``title``,
     ``about`` and ``page`` (``games.html?game=NAME`` for a module of the games page, a page of its own
-    by its URL, None for the command line only); and ``solving``: whether this server solves tables on
-    first use (False in a static copy, ``export``, which adds the list of its ``tables``)."""
+    by its URL, None for the command line only); for a module of the games page, ``module``, its path
+    under ``static/`` (``games/NAME.js``, or a family's module such as ``families/setaside.js``); for a game
+    declared on a family whose hooks give ``page_data()``, ``family``: what the family's module reads (its
+    rules); and ``solving``: whether this server solves tables on first use (False in a static copy,
+    ``export``, which adds the list of its ``tables``)."""
     from .. import registry
 
     games = []
     for game in registry.declarations():
-        page = game.page
+        page, entry = game.page, {}
         if page is not None and page.endswith(".js"):
-            page = "games.html?game=" + game.id
-        games.append({"id": game.id, "title": game.title, "about": game.about, "page": page})
+            page, entry["module"] = "games.html?game=" + game.id, page
+            data = getattr(game.hooks, "page_data", None)
+            if data is not None:
+                entry["family"] = data()
+        games.append({"id": game.id, "title": game.title, "about": game.about, "page": page, **entry})
     return {"games": games, "solving": solving}
 
 

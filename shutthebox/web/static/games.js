@@ -1,8 +1,9 @@
 /* The games page (games.html). The game list is the registry's: `games.json`, which
  * `ShutTheBox serve` writes from shutthebox/registry.py. Each game on this page is the module
- * games/ID.js, imported and mounted into its section the first time it is shown; a game with a
- * page of its own (Shut the Box) is a link. Tables are read by lib/remote.js from the files beside
- * this page: by HTTP ranges, only the blocks a question reads (the whole file, with its progress, from a
+ * games.json names (`module`: games/ID.js, or a family's module such as families/setaside.js, which reads
+ * the game from `ctx.game`; games/ID.js for a list without it), imported and mounted into its section the
+ * first time it is shown; a game with a page of its own (Shut the Box) is a link. Tables are read by
+ * lib/remote.js from the files beside this page: by HTTP ranges, only the blocks a question reads (the whole file, with its progress, from a
  * host that refuses ranges). A game's section is shown once its table can answer. Choosing a game's tab or a mode is a history entry: Back shows the entry's game, mode and
  * Coach question again (Play's seed and moves are lib/play.js's). */
 
@@ -23,7 +24,8 @@ const bar = el("progress", { id: "table-progress", max: "1", value: "0" }); // a
 const solveBox = el("div", { id: "solve-status", class: "notice", role: "status", hidden: true });
 status.after(solveBox);
 const ON_THIS_PAGE = /^games\.html\?game=([a-z0-9-]+)$/;
-let games = []; // [{id, title, about}] of this page, in the registry's order
+let games = []; // [{id, title, about, module, family}] of this page, in the registry's order
+const MODULE = /^(games|families)\/[a-z0-9-]+\.js$/; // a module of this page, as games.json names it
 let current = null;
 
 let quiet = true; // while a game is shown from the link or the history: the page only rewrites its entry
@@ -102,8 +104,12 @@ async function solved(name, fetchIt, say, command) {
   }
 }
 
+/** The module of `game`: games.json's `module`, else games/ID.js. */
+const moduleOf = (game) => (MODULE.test(game.module ?? "") ? game.module : `games/${game.id}.js`);
+
 function context(game) {
   return {
+    game, // games.json's entry: a family's module reads the game (its id, title, rules) from it
     params, setParams, load,
     ready() { if (current === game.id) document.body.dataset.state = "ready"; },
     failed(error) {
@@ -143,7 +149,7 @@ async function show(id, how = "link") {
   try {
     let controller = mounted.get(game.id);
     if (!controller) {
-      const module = await import(`./games/${game.id}.js`);
+      const module = await import(`./${moduleOf(game)}`);
       controller = module.mount(document.getElementById(game.id), context(game));
       mounted.set(game.id, controller);
       window.games[game.id] = controller.api;

@@ -65,10 +65,23 @@ class SetAside:
     def model(self, rules=None):
         return module(__name__ + ".model").model(self, rules)
 
+    def page_data(self) -> dict:
+        """The game's rules as the games page's family module (``static/families/setaside.js``) reads them in
+        ``/games.json``: the family, the default dice and sides, which total is best, and what every face the
+        family's dice can have (1 .. 12) scores; a table's header ``rules`` are ``dice``, ``sides``, the first
+        ``sides`` of these points and ``best`` (docs/FORMAT.md section 13)."""
+        return {"name": "setaside", "dice": self.dice, "sides": self.sides,
+                "points": [self.score(face) for face in range(1, LIMITS["sides"][1] + 1)],
+                "best": "lowest" if self.lowest else "highest"}
 
-def declare(id: str, *, package: str, title: str, about: str, page: str | None = None, **data) -> Game:
+
+PAGE = "families/setaside.js"  # the family's module of the games page (docs/WEB.md, "Family modules")
+
+
+def declare(id: str, *, package: str, title: str, about: str, page: str | None = PAGE, **data) -> Game:
     """The ``Game`` of a set-aside dice game: ``data`` is :class:`SetAside`'s (dice, sides, points, lowest,
-    rules_text, examples)."""
+    rules_text, examples). ``page``: the family's module of the games page, unless the game names another
+    (or None: command line only)."""
     game = SetAside(id, **data)
     tables = game.family = Tables(id + "-d{dice}-s{sides}", headers=(id,), hooks=game)
     return Game(id, package=package, title=title, about=about, tables=(tables,), page=page, hooks=game)

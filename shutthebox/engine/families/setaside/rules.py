@@ -83,7 +83,8 @@ class SetAsideRules(RuleSet):
         elif self.sides <= 9 or len(text) == 1:
             parts = list(text)
         else:  # a run of digits: one die above 9, or several dice? Refused, never guessed
-            one = ", %s, for one die" % text if len(text) == 2 and text.isdigit() and int(text) <= self.sides else ""
+            one = (", %s, for one die" % text if len(text) == 2 and text.isascii() and text.isdigit()
+                   and int(text) <= self.sides else "")
             raise InvalidQuery("dice %s: with faces above 9 separate the dice with commas (%s for several "
                                "dice%s)" % (quoted, ",".join(shown(text)[:8]), one))
         if not parts or not all(part.isascii() and part.isdigit() for part in parts):

@@ -102,6 +102,7 @@ export function skipValue(bytes, at, name) {
   const need = (count) => {
     if (at + count > n) throw new EndsEarly(`The table ${name} cannot be decoded (its header ends early); ${REBUILD}.`);
   };
+  // (`at += length(n)` would add to `at` as it was before length() moved it past the length's own bytes)
   const length = (size) => {
     need(size);
     let value = 0;
@@ -109,6 +110,7 @@ export function skipValue(bytes, at, name) {
     at += size;
     return value;
   };
+  const skip = (size, extra = 0) => { const count = length(size); at += count + extra; };
   let pending = 1;
   while (pending > 0) {
     pending--;
@@ -119,12 +121,12 @@ export function skipValue(bytes, at, name) {
     if (b <= 0x9f) { pending += b & 0x0f; continue; }
     if (b <= 0xbf) { need(b & 0x1f); at += b & 0x1f; continue; }
     switch (b) {
-      case 0xc4: case 0xd9: at += length(1); break;
-      case 0xc5: case 0xda: at += length(2); break;
-      case 0xc6: case 0xdb: at += length(4); break;
-      case 0xc7: at += length(1) + 1; break;
-      case 0xc8: at += length(2) + 1; break;
-      case 0xc9: at += length(4) + 1; break;
+      case 0xc4: case 0xd9: skip(1); break;
+      case 0xc5: case 0xda: skip(2); break;
+      case 0xc6: case 0xdb: skip(4); break;
+      case 0xc7: skip(1, 1); break;
+      case 0xc8: skip(2, 1); break;
+      case 0xc9: skip(4, 1); break;
       case 0xcc: case 0xd0: at += 1; break;
       case 0xcd: case 0xd1: at += 2; break;
       case 0xca: case 0xce: case 0xd2: at += 4; break;

@@ -369,7 +369,7 @@ export function createPlay(part, page) {
         `your choices cost ${costIn(part, cost)} in all.`),
       costliest.length ? el("p", {}, "The costliest decisions:") : null,
       costliest.length ? el("ol", { class: "log", id: `${id}-costliest` }, ...costliest.map(([d, i]) => coachRowOf(
-        `${log.children[d.row]?.textContent ?? d.choice}`, d.position, { "data-decision": i }))) : null]),
+        `${log.children[d.row]?.textContent ?? d.choice}`, d.position, { "data-decision": i }))) : null].filter(Boolean)),
     // New game beside the summary too: on a phone the one above is a long way up
     el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: `${id}-review-new`, onclick: () => play.newGame() }, "New game")));
     review.hidden = false;
