@@ -294,10 +294,9 @@ def test_openspiel_random_sim_test(game, rules):
 def test_openspiel_exact_value_is_consistent_with_the_tree(game, rules):
     so = _openspiel()
     spiel = pyspiel.load_game(_spiel_name(game, rules))
-    model = registry.declaration(game).model(registry.declaration(game).tables[0].rules().Rules(**rules))
-    assert spiel.num_players() == model.players and spiel.get_parameters() == {
-        **{option.name: option.default for option in registry.declaration(game).tables[0].rules().Rules.OPTIONS},
-        **rules}
+    module = registry.declaration(game).tables[0].rules()
+    model = registry.declaration(game).model(so._rules(module, rules))
+    assert spiel.num_players() == model.players and spiel.get_parameters() == {**so._parameters(module), **rules}
     rng = np.random.default_rng(1)
     state = spiel.new_initial_state()
     for _ in range(60):  # a throw of five dice has 252 outcomes, each valued

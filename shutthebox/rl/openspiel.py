@@ -18,6 +18,7 @@ Importing this module registers them with pyspiel::
 | ``python_shutthebox_toggle`` | toggle, one player | ``cards`` (12), ``sides`` (6) |
 | ``python_shutthebox_threes`` | Threes, one player (its game model) | ``dice`` (5), ``sides`` (6) |
 | ``python_shutthebox_yazy`` | yazy, one player (its game model) | ``categories`` (all; a list joined by dots) |
+| ``python_shutthebox_yahtzee`` | Yahtzee, one player (its game model) | ``joker`` (official; free, none, bonus-only, yatzy) |
 
 Every game declared on a family engine is registered as ``python_shutthebox_<game>`` through its game model
 (``engine/model.py``, :class:`ModelAdapter`), its rule options (those with a default) the parameters.
@@ -462,11 +463,24 @@ class ModelAdapter(Adapter):
         return self.model.action_text(s, action)
 
 
+def _parameters(module) -> dict:
+    """A game's OpenSpiel parameters and their defaults: its rule options that have a default, or, for a
+    game whose rules are no ``Rules`` of options (Yahtzee's, a word of ``rules.RULES``), the table name's
+    slots of its default rules (``joker``: ``official``; ``free``, ``none``, ``bonus-only``, ``yatzy``)."""
+    rules = getattr(module, "Rules", None)
+    if rules is None:
+        return dict(module.fields_of(module.rules_of({})))
+    return {option.name: option.default for option in rules.OPTIONS if option.default is not None}
+
+
 def _rules(module, params: dict):
     """The rules of ``params``: the rule options' values, or else as the table name's slots spell them (a
-    game string takes no commas: yazy's ``categories=ones.yazy`` for ``ones,yazy``)."""
+    game string takes no commas: yazy's ``categories=ones.yazy`` for ``ones,yazy``; Yahtzee's rules are
+    only the slots: ``joker=free``)."""
     from ..errors import InvalidQuery
 
+    if getattr(module, "Rules", None) is None:
+        return module.rules_of({key: str(value) for key, value in params.items()})
     try:
         return module.Rules(**params)
     except InvalidQuery as error:
@@ -477,13 +491,12 @@ def _rules(module, params: dict):
 
 
 def model_adapter(game: str) -> type:
-    """The :class:`ModelAdapter` of the registered game ``game`` (declared on a family engine): its parameters
-    are the rule options that have a default; its players are its family's (no table is read)."""
+    """The :class:`ModelAdapter` of the registered game ``game`` (one with a game model): its parameters are
+    the rule options that have a default (``_parameters``); its players are its model's (no table is read)."""
     from .. import registry
 
     declared = registry.declaration(game)
-    options = declared.tables[0].rules().Rules.OPTIONS
-    defaults = {option.name: option.default for option in options if option.default is not None}
+    defaults = _parameters(declared.tables[0].rules())
     players = declared.players()
     name = "%sAdapter" % "".join(declared.title.split())
     return type(name, (ModelAdapter,), {"short_name": game, "game": game, "defaults": defaults,

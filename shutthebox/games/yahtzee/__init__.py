@@ -1,8 +1,9 @@
 """Full Yahtzee: 13 turns with the upper bonus, the Yahtzee bonus and jokers; the maximum expected score,
 every keep and box valued, and a review of a played game.
 
-Query time: ``rules``, ``turn``, ``table``, ``grammar``. Build and analysis time: ``solver``,
-``build``, ``analysis`` (docs/YAHTZEE.md).
+Query time: ``rules``, ``turn``, ``table``, ``grammar``. ``model``: the game model (``engine/model.py``; the
+learning surfaces', never a question's). Build and analysis time: ``solver``, ``build``, ``analysis``
+(docs/YAHTZEE.md).
 """
 
 from ...engine.game import Game, Tables
@@ -14,6 +15,7 @@ DECLARATION = Game(
            "the Yahtzee bonus and jokers as in the official rules. The table maximises the expected total."),
     package=__name__,
     page="games/yahtzee.js",
+    model=True,  # model.py: the game model (engine/model.py), as python_shutthebox_yahtzee in OpenSpiel
     tables=[Tables("yahtzee-{joker}", headers=("yahtzee",), fields={"joker": "[a-z]+(?:-[a-z]+)?"}),
             Tables("yahtzee-target.{joker}", headers=("yahtzee-target",), package=".target",
                    fields={"joker": "[a-z]+(?:-[a-z]+)?"})],

@@ -1,0 +1,218 @@
+"""Yahtzee as a game model (``engine/model.py``), read from its turn-start table (``table.py``) and the game's
+own question-time turn solver (``turn.py``).
+
+A rule set is a word of ``rules.RULES``: a joker rule of Yahtzee (``official``, shipped; ``free``, ``none``,
+``bonus-only``, solved on first use, some seconds) or ``yatzy`` (Scandinavian Yatzy's 15 boxes, solved on first
+use). A state is ``(card, upper, box, d1, d2, d3, d4, d5, rerolls, total)``: the open boxes (a bitmask; 0 once
+every box is filled: the end), the points scored in ones..sixes (not capped), what the yahtzee box holds
+(``rules.OPEN``, ``ZERO``, ``FIFTY``; always ``OPEN`` in Yatzy), the dice showing, sorted, 0 for none (0s last),
+the rerolls left and the points scored so far, both bonuses included.
+
+- Five dice showing: the player's decision. Actions are the Gymnasium environment's (``rl/yahtzee.py``): ``a``
+  in 0..31 (while a reroll is left) keeps the dice at the positions of its bits in the sorted dice and rerolls
+  the others, 31 keeping all five (a reroll spent, the same dice showing); ``SCORE + c`` (32 + c) writes the
+  dice in open box ``c`` (for a Yahtzee on a filled yahtzee box, where the joker rule allows). Of equal faces
+  only the leftmost are kept (one action for each set of faces kept, as the table's moves are: OpenSpiel wants
+  a legal action's words to be its own), so the legal keeps are those of the environment's 32 masks that take
+  the first of each run of equal faces.
+- Fewer dice showing (``k`` of them: those kept, or none at a turn's start, where ``rerolls`` is 2): a chance
+  node, the throw of the ``n = 5 - k`` others, ``rerolls`` already counting the reroll spent. Outcome ``o`` is
+  the ``o``-th sorted roll of ``n`` dice in lexicographic order (``combinations_with_replacement(1..6, n)``:
+  for ``n = 5`` the tables' ``ROLLS``), of weight its multinomial count ``n! / (c1! ... c6!)`` over ``6 ** n``;
+  the dice thrown join those kept, sorted.
+
+The one seat's return is the total: more is better. A decision's values are ``rl/yahtzee.py``'s with
+``rational=True`` (``YahtzeeModel.decide``: the float64 of the exact rational the turn solver computes from
+the table, as ``yahtzee --options`` prints it; the default float64 path is within about 1e-12 of it) plus
+the total so far: a box's points and bonuses plus the table's value after it, a keep's mean over the dice
+thrown (the keep tree). A decision's value is the best of them (``yahtzee --expect CARD DICE REROLLS``), a
+turn's start the table's stored value (``yahtzee --expect CARD``), a throw after a keep the keep's mean.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+from math import factorial, prod
+
+from ...engine.dicekeep import keep_text
+from ...engine.model import CHANCE, TERMINAL, State
+from .rules import (
+    DEFAULT_JOKER, DICE, FIFTY, OPEN, REROLLS, SIDES, SIXES, UPPER_GOAL, ZERO, format_categories, joker_choices,
+    upper_points, yahtzee_bonus,
+)
+from .table import load, most_to_come
+from .turn import denominator
+
+PLAYERS = 1
+SCORE = 32  # actions 32 + c write box c; 0..31 keep the dice of the bits (rl/yahtzee.py's numbering)
+# Keeps of k dice (sorted tuples), level by level, as the keep tree numbers them; level 5 is ROLLS.
+LEVELS = [list(combinations_with_replacement(range(1, SIDES + 1), k)) for k in range(DICE + 1)]
+_WHERE = [{keep: index for index, keep in enumerate(level)} for level in LEVELS]
+# A throw of n dice: [(outcome, weight)] (the multinomial counts) and their total 6 ** n.
+THROWS = [([(index, factorial(n) // prod(factorial(roll.count(face)) for face in range(1, SIDES + 1)))
+            for index, roll in enumerate(LEVELS[n])], SIDES ** n) for n in range(DICE + 1)]
+_KEPT: dict = {}  # sorted roll -> ([legal keep masks], {kept dice: mask})
+_MODELS: dict = {}
+
+
+def model(rules: str | None = None) -> "YahtzeeModel":
+    """The model of the rule set ``rules`` (default ``official``, the shipped table), made once per process;
+    another rule set has its table solved on first use."""
+    rules = DEFAULT_JOKER if rules is None else rules
+    found = _MODELS.get(rules) if isinstance(rules, str) else None
+    if found is None:
+        found = YahtzeeModel(load(rules))  # load refuses a rule set that is none of rules.RULES
+        _MODELS[found.rules] = found
+    return found
+
+
+def kept(roll: tuple) -> tuple[list, dict]:
+    """The legal keeps on the sorted ``roll``: the masks, increasing, that keep no die unless they keep the
+    equal dice left of it, and the mask of each set of kept dice."""
+    found = _KEPT.get(roll)
+    if found is None:
+        masks, of = [], {}
+        for mask in range(1 << DICE):
+            if any(mask >> position & 1 and not mask >> (position - 1) & 1 and roll[position - 1] == roll[position]
+                   for position in range(1, DICE)):
+                continue
+            masks.append(mask)
+            of[tuple(die for position, die in enumerate(roll) if mask >> position & 1)] = mask
+        found = _KEPT[roll] = (masks, of)
+    return found
+
+
+class YahtzeeModel:
+    """``engine.model.GameModel`` for Yahtzee under one rule set (a joker rule, or ``yatzy``)."""
+
+    id = "yahtzee"
+    players = PLAYERS
+    n_outcomes = len(LEVELS[DICE])
+    min_return = 0.0
+
+    def __init__(self, table) -> None:
+        self.table, self.rules = table, table.joker
+        self.sheet = sheet = table.sheet
+        self.boxes = len(sheet.categories)
+        self.n_actions = SCORE + self.boxes
+        self.max_length = (2 + 2 * REROLLS) * self.boxes  # a turn: a throw, 2 keeps and rethrows, a box
+        top = most_to_come(self.rules)  # every box at its best, both bonuses: 1575 under a Yahtzee bonus
+        self.max_return = float(top)
+        self.observation_nvec = (2,) * self.boxes + (UPPER_GOAL + 1, 3) + (SIDES + 1,) * DICE + (REROLLS + 1, top + 1)
+
+    def __reduce__(self):
+        return (model, (self.rules,))
+
+    # -- the game model -----------------------------------------------------------------------------------
+
+    def initial(self) -> State:
+        return (self.sheet.all, 0, OPEN) + (0,) * DICE + (REROLLS, 0)
+
+    @staticmethod
+    def dice(state: State) -> tuple:
+        """The dice showing, sorted."""
+        return tuple(die for die in state[3:3 + DICE] if die)
+
+    def player(self, state: State) -> int:
+        if not state[0]:
+            return TERMINAL
+        return 0 if state[2 + DICE] else CHANCE
+
+    def _boxes(self, state: State, roll: tuple) -> list:
+        """[(box, points written)] where the sorted ``roll`` may go (no bonus), in the card's order."""
+        card, box = state[0], state[2]
+        if roll[0] == roll[-1]:
+            return joker_choices(self.rules, card, box, roll[0])
+        score = self.sheet.score
+        return [(c, score(c, roll)) for c in range(self.boxes) if card >> c & 1]
+
+    def legal(self, state: State) -> list[int]:
+        roll = self.dice(state)
+        keeps = kept(roll)[0] if state[3 + DICE] else []
+        return keeps + sorted(SCORE + c for c, _ in self._boxes(state, roll))
+
+    def outcomes(self, state: State) -> tuple[list[tuple[int, int]], int]:
+        outcomes, total = THROWS[DICE - len(self.dice(state))]
+        return list(outcomes), total
+
+    def apply(self, state: State, action: int) -> State:
+        card, upper, box = state[:3]
+        rerolls, total = state[3 + DICE], state[4 + DICE]
+        dice = self.dice(state)
+        if len(dice) < DICE:  # a throw: the dice thrown join those kept
+            roll = tuple(sorted(dice + LEVELS[DICE - len(dice)][action]))
+            return (card, upper, box) + roll + (rerolls, total)
+        if action < SCORE:
+            keep = tuple(die for position, die in enumerate(dice) if action >> position & 1)
+            return (card, upper, box) + keep + (0,) * (DICE - len(keep)) + (rerolls - 1, total)
+        category = action - SCORE
+        points = dict(self._boxes(state, dice))[category]
+        total += points + yahtzee_bonus(self.rules, box, dice)
+        if category <= SIXES:
+            total += upper_points(min(upper, UPPER_GOAL), category, points, self.sheet.upper_bonus)[1]
+            upper += points
+        elif category == self.sheet.yahtzee:
+            box = FIFTY if points else ZERO
+        card &= ~(1 << category)
+        return (card, upper, box) + (0,) * DICE + (REROLLS if card else 0, total)
+
+    def returns(self, state: State) -> list[float]:
+        return [float(state[4 + DICE])]
+
+    def values(self, state: State) -> dict[int, float]:
+        card, upper, box = state[:3]
+        rerolls, total = state[3 + DICE], state[4 + DICE]
+        roll = self.dice(state)
+        masks = kept(roll)[1]
+        scale = denominator(rerolls)
+        values = {}
+        for numerator, _, move in self.table.turn(card, upper, box).listed(roll, rerolls):
+            values[SCORE + move[1] if move[0] == "score" else masks[move[1]]] = numerator / scale + total
+        return dict(sorted(values.items()))
+
+    def value(self, state: State) -> list[float]:
+        card, upper, box = state[:3]
+        rerolls, total = state[3 + DICE], state[4 + DICE]
+        if not card:
+            return [float(total)]
+        dice = self.dice(state)
+        if len(dice) == DICE:
+            return [max(self.values(state).values())]
+        if not dice and rerolls == REROLLS:  # a turn's start: the table's value
+            return [self.table.value(card, upper, box) + total]
+        # the throw after keeping ``dice``, ``rerolls`` left after it: the keep's mean
+        mean = self.table.turn(card, upper, box).keeps(rerolls + 1)[len(dice)][_WHERE[len(dice)][dice]]
+        return [mean / denominator(rerolls + 1) + total]
+
+    def best(self, state: State) -> int:
+        card, upper, box = state[:3]
+        roll = self.dice(state)
+        move = self.table.turn(card, upper, box).best(roll, state[3 + DICE])[2]
+        return SCORE + move[1] if move[0] == "score" else kept(roll)[1][move[1]]
+
+    def observation(self, state: State, seat: int = 0) -> list[int]:
+        card, upper, box = state[:3]
+        return [card >> c & 1 for c in range(self.boxes)] + [min(upper, UPPER_GOAL), box] + list(state[3:])
+
+    def action_text(self, state: State, action: int) -> str:
+        if action >= SCORE:
+            return "score " + self.sheet.categories[action - SCORE]
+        return keep_text(tuple(die for position, die in enumerate(self.dice(state)) if action >> position & 1))
+
+    def state_text(self, state: State) -> str:
+        card, upper, box = state[:3]
+        rerolls, total = state[3 + DICE], state[4 + DICE]
+        if not card:
+            return "total %d, every box filled" % total
+        words = "total %d, open %s, upper %d, " % (total, format_categories(card, self.rules), upper)
+        if box != OPEN:
+            words += "yahtzee box %d, " % (50 if box == FIFTY else 0)
+        dice = self.dice(state)
+        left = "%d reroll%s left" % (rerolls, "" if rerolls == 1 else "s")
+        if len(dice) == DICE:
+            return words + "dice %s, %s" % ("".join(map(str, dice)), left)
+        if not dice and rerolls == REROLLS:
+            return words + "5 dice to throw"
+        thrown = DICE - len(dice)
+        return words + "kept %s, %d di%s to throw, %s" % (
+            "".join(map(str, dice)) or "none", thrown, "e" if thrown == 1 else "ce", left)
