@@ -27,7 +27,7 @@ def open(game: str = "shutthebox", **rules):
     50.317928
     """
     from . import registry  # the reader is imported only when asked for
-    from .engine.text import shown, shown_value
+    from .engine.text import as_whole, shown, shown_value
 
     if not isinstance(game, str) or game not in registry.GAMES:
         raise InvalidQuery("no game %s: the games are %s" % (shown_value(game), ", ".join(registry.GAMES)))
@@ -38,9 +38,12 @@ def open(game: str = "shutthebox", **rules):
         if flag not in grammar.GAME_OPTIONS:
             names = ", ".join(option[2:].replace("-", "_") for option in grammar.GAME_OPTIONS) or "none"
             raise InvalidQuery("%s has no rule %s (its rules: %s)" % (game, shown(name), names))
-        if type(value) is not str and (isinstance(value, bool) or not hasattr(value, "__index__")):
+        number = None if type(value) is str else as_whole(value)  # a numpy integer too; an array is not one
+        if type(value) is not str and number is None:
             raise InvalidQuery("%s must be a whole number or a word, not %s" % (name, shown_value(value)))
-        options[flag] = value if type(value) is str else str(value.__index__())
+        if number is not None and not -10**12 < number < 10**12:  # str() of a 5,000-digit number raises
+            raise InvalidQuery("%s is far out of range" % name)
+        options[flag] = value if number is None else str(number)
     return grammar.open_game(options, None).table()
 
 

@@ -24,7 +24,8 @@ WITHOUT: dict = {}
 
 ODD = [2.5, 3.0, float("nan"), float("inf"), True, False, None, "7", "abc", "", "\0", 10**5000, -10**5000, 10**30,
        -1, np.int64(3), np.int8(-1), np.uint64(2**64 - 1), np.float64(2.0), np.bool_(True), b"12", [], [1], (3,),
-       {"a": 1}, {1, 2}, object(), "9" * 5000]
+       {"a": 1}, {1, 2}, object(), "9" * 5000, np.array([1, 2]), np.array(3),
+       10**4999]
 
 
 def _target(tmp_path):
@@ -144,3 +145,34 @@ def test_odd_argument_types_are_answered_or_refused_with_invalid_query(header, t
                 for numpy_type in (np.int64, np.int32, np.uint8):
                     call = [*args[:position], numpy_type(given), *args[position + 1:]]
                     assert _outcome(method, call) == ("answer", answer), (probe, call)
+
+
+# The loaders and rule sets take odd values too: InvalidQuery (or InvalidRules), never a raw exception.
+LOADERS = {
+    "open goat goal": lambda value: shutthebox.open("goat", goal=value),
+    "open shutthebox tiles": lambda value: shutthebox.open("shutthebox", tiles=value),
+    "load_solo variant": lambda value: shutthebox.load_solo(value),
+    "Shut the Box rules": lambda value: __import__("shutthebox.games.shutthebox.rules", fromlist=["Rules"]).Rules(
+        tiles=value),
+    "load_duel rules": lambda value: __import__("shutthebox.games.yazy.duel.table", fromlist=["load_duel"]).load_duel(
+        value),
+}
+
+
+@pytest.mark.parametrize("loader", LOADERS)
+def test_odd_rules_and_loader_arguments_are_refused_with_invalid_query(loader):
+    for value in ODD:
+        try:
+            LOADERS[loader](value)
+        except InvalidQuery:
+            pass
+        except Exception as error:  # noqa: BLE001 - the failure this test reports
+            pytest.fail("%s(%s) raised %s" % (loader, shown_value(value), type(error).__name__))
+
+
+def test_load_duel_says_what_rules_it_takes():
+    from shutthebox.games.yazy.duel.table import load_duel
+
+    with pytest.raises(InvalidQuery, match="Rules") as refused:
+        load_duel("ones,twos,yazy")
+    assert "ones,twos,yazy" in str(refused.value)

@@ -13,7 +13,7 @@ import os
 import pytest
 
 from conftest import ROOT, run
-from forge import forge, yazy_target_table
+from forge import forge, resigned, yazy_target_table
 from shutthebox.errors import TableError
 
 GOOD = os.path.join(ROOT, "tests", "data", "good")
@@ -164,3 +164,112 @@ def test_values_are_refused_by_range_by_nan_and_by_set():
     assert codes.first_outside(memoryview(bytes([0, 30, 31, 42, 255]))) == 2
     assert codes.words() == "a move code: 0 to 30, 32 to 42 or 255"
     assert not codes.holds(43) and codes.holds(255) and not CHANCE.holds(NAN)
+
+
+# -- a header field missing or malformed, every checksum right (or a file cut short): TableError naming the file,
+# exit status 3, never a KeyError, an IndexError or a ValueError
+
+DUEL = "yazy-duel-ones.yazy.msgpack"
+DUEL_QUESTION = ["yazy", "--players", "2", "--expect", "all", "all", "--scores", "0,0"]
+
+
+def _fields(data: bytes) -> dict:
+    import msgpack
+
+    return msgpack.unpackb(data, raw=False)
+
+
+def _renamed(data: bytes, old: str, new: str) -> bytes:
+    """The table with array ``old`` named ``new`` (a flipped bit in its name), re-signed."""
+    fields = _fields(data)
+    fields["arrays"] = {new if name == old else name: spec for name, spec in fields["arrays"].items()}
+    return resigned(fields)
+
+
+def _duel(path):
+    from shutthebox.games.yazy.duel.table import load_duel
+    from shutthebox.games.yazy.rules import Rules
+
+    return load_duel(Rules(categories="ones,yazy"), path).probe_win("all", "all", "0,0")
+
+
+def _yahtzee_target_table() -> bytes:
+    """A Yahtzee target table of the game from a late card (the whole game's is 1.7 GB: not shipped)."""
+    from shutthebox.games.yahtzee.rules import FIFTY, categories
+    from shutthebox.games.yahtzee.target.build import solve_table
+
+    return solve_table("official", (categories("fours,chance"), 51, FIFTY), progress=False)
+
+
+# the question the late card's table answers (its start)
+YAHTZEE_TARGET_QUESTION = ["yahtzee", "--target", "20", "--expect", "fours,chance", "--upper", "51", "--yahtzee-box", "50"]
+
+
+def _with_start(start):
+    return lambda data: resigned(_fields(data), lambda fields: fields.update(start=start))
+
+
+def _yahtzee_target(path):
+    from shutthebox.games.yahtzee.target.table import load_target
+
+    return load_target("official", path).probe_target(20, "fours,chance", upper=51, box=50)
+
+
+# id -> (the good table's bytes, how it is damaged, the command's questions (the first answered from the good
+# table), how the API asks it)
+HEADER_CASES = {
+    "duel: a flipped bit in the unsure array's name": (
+        lambda: source(DUEL), lambda data: _renamed(data, "unsure", "unsurg"), [DUEL_QUESTION], _duel),
+    "duel: cut by 12 bytes": (lambda: source(DUEL), lambda data: data[:-12], [DUEL_QUESTION], _duel),
+    # a state the table does not hold reads its start to say so
+    **{"yahtzee target: start %r" % (start,): (
+        _yahtzee_target_table, _with_start(start),
+        [YAHTZEE_TARGET_QUESTION, ["yahtzee", "--target", "20", "--expect", "all"]], _yahtzee_target)
+       for start in ("1,2", "1,2,3,4", "8200,51,9", "99999999,0,0", "-1,0,0", "4104,99,2")},
+}
+
+
+@pytest.mark.parametrize("case", HEADER_CASES)
+def test_a_malformed_header_field_is_a_table_error(case, tmp_path):
+    good_bytes, damage, questions, ask = HEADER_CASES[case]
+    data = good_bytes()
+    good, damaged = tmp_path / "good.msgpack", tmp_path / "damaged.msgpack"
+    good.write_bytes(data)
+    damaged.write_bytes(damage(data))
+    words = questions[0]
+    assert run(words[0], "--table", str(good), *words[1:]).returncode == 0  # the question is answered from it
+    for words in questions:
+        done = run(words[0], "--table", str(damaged), *words[1:])
+        assert done.returncode == 3 and done.stdout == "", (words, done.returncode, done.stdout, done.stderr)
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+        assert str(damaged) in done.stderr, done.stderr
+    with pytest.raises(TableError, match=str(damaged)):
+        ask(str(damaged))
+
+
+# -- Yahtzee's turn-start values are 0 or 1 and more (games/yahtzee/turn.py): a value between is refused
+
+YAHTZEE_START = ("--expect all", 178815)  # the question and the index of turn it reads
+YAHTZEE_MID_TURN = ("--move ones,chance --upper 30 --yahtzee-box 50 13366 2", 357725)
+
+
+@pytest.mark.parametrize("question, index", [YAHTZEE_START, YAHTZEE_MID_TURN], ids=["start", "mid-turn"])
+def test_a_yahtzee_value_between_0_and_1_is_refused(question, index, tmp_path, sources):
+    from shutthebox.games.yahtzee.table import load as load_yahtzee
+
+    name = "yahtzee-official.msgpack"
+    if name not in sources:
+        sources[name] = source(name)
+    forged = tmp_path / name
+    forged.write_bytes(forge(sources[name], "turn", index, 0.1))
+    for done in (run("yahtzee", "--table", str(forged), *question.split()),
+                 run("yahtzee", "--table", str(forged), "--batch", stdin=question + "\n")):
+        assert done.returncode == 3 and done.stdout == "", (done.returncode, done.stdout, done.stderr)
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+        assert str(forged) in done.stderr and "turn[%d] is 0.1" % index in done.stderr, done.stderr
+    table = load_yahtzee("official", str(forged))
+    with pytest.raises(TableError, match=r"turn\[%d\] is 0.1" % index):
+        if question == YAHTZEE_START[0]:
+            table.probe_expect("all")
+        else:
+            table.probe_move("ones,chance", "13366", 2, 30, 50)

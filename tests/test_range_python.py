@@ -1,22 +1,33 @@
 """The Python reader given a table's URL (``--table URL``, ``load(path=URL)``): it reads the table by HTTP
 ranges (shutthebox/engine/remote.py, standard library only), only the blocks a question reads, each
 verified, and answers the shared corpus (tests/data/) as from the file; a host that refuses ranges is read
-from its whole answer; every damaged table of the corpus is refused for the reason its file is."""
+from its whole answer; every damaged table of the corpus is refused for the reason its file is. A host that
+misbehaves (a body cut short or longer than asked, a garbage status line, an overlong header, a 416 without
+its size, bytes dripped past the deadline) is one line and exit status 3; a malformed URL is exit status 2."""
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import os
 import re
+import socketserver
+import subprocess
+import sys
+import threading
+import time
 
 import pytest
 
 from rangeserver import serving
 from test_corpus import DATA, GOLDEN, golden, golden_command
 
-from conftest import run
+from conftest import COMMAND, run
 
 from shutthebox.engine.format import BLOCK_SIZE
 from shutthebox.engine.remote import PAGE
+from shutthebox.errors import InvalidQuery, TableError
+from shutthebox.games.goat.rules import Rules as GoatRules
 from shutthebox.games.goat.table import load
 
 
@@ -64,3 +75,178 @@ def test_every_damaged_table_is_refused_by_url_as_its_file_is():
             assert by_url.stderr.replace(url + name, "TABLE") == by_file.stderr.replace(os.path.join(folder, name), "TABLE"), name
         missing = run("--one", "--table", url + "absent.msgpack", "--expect", "1234")
     assert missing.returncode == 3 and "HTTP 404" in missing.stderr
+
+
+# -- hosts that misbehave: one line and exit status 3, never a traceback, a wait without end or a body held whole
+
+GOAT = os.path.join(DATA, "good", "goat-g5.msgpack")  # 77 KB: read by several ranges
+GOAT_QUESTION = ["goat", "--goal", "5", "--solo", "--expect", "4"]
+
+
+def _refused(done, url, *words):
+    assert done.returncode == 3 and done.stdout == "", (done.returncode, done.stdout, done.stderr)
+    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert url in done.stderr and all(word in done.stderr for word in words), done.stderr
+
+
+@contextlib.contextmanager
+def raw_host(misbehave):
+    """A host on a free loopback port that answers the first request (``bytes=0-16383``) from goat-g5.msgpack as
+    a range host does and each later one with ``misbehave(socket, start, end, size)``; yields the table's URL
+    and the list of the bytes each misbehaving answer sent."""
+    with open(GOAT, "rb") as handle:
+        table = handle.read()
+    sent: list = []
+
+    class Host(socketserver.BaseRequestHandler):
+        def handle(self):
+            head = b""
+            while b"\r\n\r\n" not in head:
+                chunk = self.request.recv(4096)
+                if not chunk:
+                    return
+                head += chunk
+            start, end = map(int, re.search(rb"Range: bytes=(\d+)-(\d+)", head).groups())
+            end = min(end, len(table) - 1)
+            try:
+                if start == 0:
+                    self.request.sendall(b"HTTP/1.1 206 Partial Content\r\nContent-Range: bytes %d-%d/%d\r\n"
+                                         b"Content-Length: %d\r\nConnection: close\r\n\r\n"
+                                         % (start, end, len(table), end - start + 1) + table[start : end + 1])
+                else:
+                    sent.append(misbehave(self.request, start, end, len(table)))
+            except OSError:  # the reader hung up: what it should do
+                pass
+
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Host)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield "http://127.0.0.1:%d/goat-g5.msgpack" % server.server_address[1], sent
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _range_head(start, end, size, length=None):
+    return (b"HTTP/1.1 206 Partial Content\r\nContent-Range: bytes %d-%d/%d\r\nContent-Length: %d\r\n\r\n"
+            % (start, end, size, end - start + 1 if length is None else length))
+
+
+def _truncated(sock, start, end, size):  # Content-Length more than is sent, then the connection closed
+    sock.sendall(_range_head(start, end, size) + b"x" * ((end - start + 1) // 2))
+    return 0
+
+
+def _garbage_status(sock, start, end, size):
+    sock.sendall(b"GARBAGE\r\n\r\n")
+    return 0
+
+
+def _long_header(sock, start, end, size):
+    sock.sendall(b"HTTP/1.1 206 Partial Content\r\nX-Padding: " + b"a" * 70000 + b"\r\n\r\n")
+    return 0
+
+
+def _416_without_range(sock, start, end, size):
+    sock.sendall(b"HTTP/1.1 416 Range Not Satisfiable\r\nContent-Length: 0\r\n\r\n")
+    return 0
+
+
+def _short_range(sock, start, end, size):  # a 206 of fewer bytes than asked, its Content-Range saying so
+    sock.sendall(_range_head(start, start, size) + b"x")
+    return 0
+
+
+def _endless(sock) -> int:
+    """256 MB of zeros, or less if the reader hangs up; the bytes sent."""
+    chunk, done = b"\0" * (1 << 16), 0
+    try:
+        while done < 1 << 28:
+            sock.sendall(chunk)
+            done += len(chunk)
+    except OSError:
+        pass
+    return done
+
+
+def _oversized(sock, start, end, size):  # a 206 of the range asked whose body goes on for 256 MB
+    sock.sendall(_range_head(start, end, size, length=1 << 28))
+    return _endless(sock)
+
+
+def _whole_without_length(sock, start, end, size):  # a 200 of no declared size that goes on for 256 MB
+    sock.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")
+    return _endless(sock)
+
+
+@pytest.mark.parametrize("misbehave", [_truncated, _garbage_status, _long_header, _416_without_range, _short_range],
+                         ids=lambda misbehave: misbehave.__name__.strip("_"))
+def test_a_host_that_misbehaves_is_one_line_and_exit_status_3(misbehave):
+    with raw_host(misbehave) as (url, sent):
+        done = run(*GOAT_QUESTION, "--table", url)
+        with pytest.raises(TableError, match="cannot read table file"):
+            load(GoatRules(goal=5), url).probe_solo(4)
+    _refused(done, url, "cannot read table file")
+    assert sent, "the table was read by more than its first range"
+
+
+@pytest.mark.parametrize("misbehave", [_oversized, _whole_without_length], ids=["range", "whole"])
+def test_a_body_larger_than_declared_is_refused_without_holding_it(misbehave):
+    with raw_host(misbehave) as (url, sent):
+        done = run(*GOAT_QUESTION, "--table", url)
+    _refused(done, url, "cannot read table file")
+    assert sent and max(sent) < 1 << 26, sent  # the reader hung up long before: it held no such body
+
+
+DRIP_WAIT = 30  # seconds: the command must have given up long before
+
+
+class _Dripping(http.server.BaseHTTPRequestHandler):
+    """Answers a range at once, then sends its bytes one every 0.2 s (``head``: the status line too)."""
+
+    head = False
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        line = b"HTTP/1.1 206 Partial Content\r\nContent-Range: bytes 0-16383/77000\r\nContent-Length: 16384\r\n\r\n"
+        try:
+            if not self.head:
+                self.wfile.write(line)
+                line = b"\0" * 16384
+            for byte in line:
+                self.wfile.write(bytes([byte]))
+                self.wfile.flush()
+                time.sleep(0.2)
+        except OSError:  # the reader hung up
+            pass
+
+
+@pytest.mark.parametrize("head", [False, True], ids=["body", "status line"])
+def test_a_host_that_drips_bytes_is_cut_off_at_the_deadline(head):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), type("Host", (_Dripping,), {"head": head}))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = "http://127.0.0.1:%d/goat-g5.msgpack" % server.server_address[1]
+    try:
+        began = time.monotonic()
+        done = subprocess.run([sys.executable, COMMAND, *GOAT_QUESTION, "--table", url], capture_output=True,
+                              text=True, timeout=DRIP_WAIT, env={**os.environ, "SHUTTHEBOX_URL_TIMEOUT": "1"})
+        took = time.monotonic() - began
+    finally:
+        server.shutdown()
+        server.server_close()
+    _refused(done, url, "1 s")
+    assert took < 15, took
+
+
+def test_a_malformed_url_is_a_bad_question():
+    for url in ("http://[::1", "http://127.0.0.1:99999/t.msgpack", "http:///t.msgpack"):
+        done = run(*GOAT_QUESTION, "--table", url)
+        assert done.returncode == 2 and done.stdout == "", (url, done.stderr)
+        assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr and url in done.stderr, done.stderr
+        with pytest.raises(InvalidQuery):
+            load(GoatRules(goal=5), url)

@@ -419,3 +419,19 @@ def test_a_forged_start_is_refused_in_one_line(tmp_path):
     assert "impossible value: start[" in done.stderr
     with pytest.raises(TableError, match="impossible value"):
         load_duel(Rules(categories="ones"), str(forged)).probe_win("all", "all", "0,0")
+
+
+@pytest.mark.parametrize("other", ["goat-g5.msgpack", "yazy-ones.yazy.msgpack"])
+@pytest.mark.parametrize("question", [["--players", "2", "--expect", "all", "all", "--scores", "0,0"],
+                                      ["--players", "2", "--move", "all", "all", "--scores", "0,0", "13366", "2"],
+                                      ["--target", "20", "--expect"]], ids=["players 2", "players 2 move", "target"])
+@pytest.mark.parametrize("categories", [[], ["--categories", "ones,yazy"]], ids=["file's rules", "categories"])
+def test_a_table_of_another_game_or_mode_is_refused_in_every_mode(other, question, categories):
+    """``--table`` names the table every question is answered from: another game's, or a one-player yazy table
+    for a two-player question, is refused in one line naming the file and what it holds, never passed over
+    for the cache's."""
+    path = os.path.join(ROOT, "tests", "data", "good", other)
+    done = run("yazy", *categories, "--table", path, *question)
+    assert done.returncode == 3 and done.stdout == "", (done.returncode, done.stdout, done.stderr)
+    assert done.stderr.count("\n") == 1 and path in done.stderr, done.stderr
+    assert "holds a %s table" % other.split("-")[0].split(".")[0] in done.stderr, done.stderr

@@ -79,21 +79,20 @@ class Cursor:
     def bin_span(self) -> tuple[int, int]:
         """Step over a ``bin`` value; return where its payload starts and ends."""
         head = self.window(self.position, 5)
-        kind = head[:1]
-        if kind == b"\xc4":
-            length, start = head[1], self.position + 2
-        elif kind == b"\xc5":
-            length, start = int.from_bytes(head[1:3], "big"), self.position + 3
-        elif kind == b"\xc6":
-            length, start = int.from_bytes(head[1:5], "big"), self.position + 5
-        else:
+        size = _BIN_LENGTH.get(head[:1])
+        if size is None:
             raise ValueError("array data is not a msgpack bin")
+        if len(head) < 1 + size:  # a file cut short
+            raise ValueError("the file ends inside its header")
+        length, start = int.from_bytes(head[1 : 1 + size], "big"), self.position + 1 + size
         if start + length > self.size:
             raise ValueError("array data runs past the end of the file")
         self.position = start + length
         return start, start + length
 
 
+# a bin's first byte -> the size of its length
+_BIN_LENGTH = {b"\xc4": 1, b"\xc5": 2, b"\xc6": 4}
 # msgpack's fixed-size types: first byte -> (kind, size of the length or value)
 _SIZED = {0xC4: ("bin", 1), 0xC5: ("bin", 2), 0xC6: ("bin", 4), 0xD9: ("str", 1), 0xDA: ("str", 2),
           0xDB: ("str", 4), 0xDC: ("array", 2), 0xDD: ("array", 4), 0xDE: ("map", 2), 0xDF: ("map", 4),

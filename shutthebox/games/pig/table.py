@@ -9,7 +9,7 @@
 
 from ...engine.printing import checked
 from ...engine.table import CHANCE, Table, Values, check_shapes, load_table
-from ...engine.text import shown_value
+from ...engine.text import as_whole, shown_value
 from ...errors import InvalidQuery, TableError
 from . import DECLARATION
 from .rules import ADD, BUST, Rules, row, rows
@@ -55,10 +55,11 @@ class PigTable(Table):
         goal = self.rules.goal
         numbers = []
         for name, value in (("I", mine), ("J", other), ("K", turn)):
-            if type(value) is not int:  # a numpy integer is a whole number; a float or a bool is not
-                if not hasattr(value, "__index__") or isinstance(value, bool):
+            if type(value) is not int:  # a numpy integer is a whole number; a float, a bool or an array is not
+                number = as_whole(value)
+                if number is None:
                     raise InvalidQuery("%s must be a whole number, not %s" % (name, shown_value(value)))
-                value = value.__index__()
+                value = number
             if value < 0:
                 raise InvalidQuery("%s is a score, 0 or more, not %s" % (name, shown_value(value)))
             numbers.append(value)

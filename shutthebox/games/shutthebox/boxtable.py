@@ -182,7 +182,7 @@ class BoxTable(TableBase):
         for number, score in enumerate(posted):
             if type(score) is not int and as_whole(score) is not None:
                 score = posted[number] = as_whole(score)  # a numpy integer
-            if score == 0 and type(score) is int:
+            if type(score) is int and score == 0:  # (an array's == is no truth value)
                 raise InvalidQuery("score 0 means that player shut the box and won: nobody plays after")
             if type(score) is not int or not 0 < score < self._scores:
                 raise InvalidQuery("a posted score must be a whole number from 1 to %d (the sum of the tiles left "

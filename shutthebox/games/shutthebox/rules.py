@@ -8,7 +8,7 @@ This module is pure and light: the query path imports it to validate rolls,
 the solver imports it to enumerate rolls and moves.
 """
 
-from ...engine.text import shown, whole_in
+from ...engine.text import shown, shown_value, whole_in
 from ...errors import InvalidQuery, InvalidRules
 
 # Tiles are stored as uint16 bitmasks in the table file.
@@ -309,7 +309,7 @@ def rules_of(fields: dict) -> tuple:
 
 def _check_int(name, value, low, high):
     if type(value) is not int or not low <= value <= high:
-        raise InvalidRules("%s must be a whole number from %d to %d, not %r" % (name, low, high, value))
+        raise InvalidRules("%s must be a whole number from %d to %d, not %s" % (name, low, high, shown_value(value)))
 
 
 STANDARD = Rules()

@@ -230,7 +230,7 @@ class TwoPlayerTable(BoxTable):
             score = number
             if 0 < score < self._scores:
                 return score
-        if score == 0 and type(score) is int:
+        if type(score) is int and score == 0:  # (an array's == is no truth value)
             raise InvalidQuery("score 0 means player one shut the box and won: player two does not play")
         raise InvalidQuery(
             "player one's score must be a whole number from 1 to %d (the sum of the tiles left open), not %s"

@@ -60,7 +60,7 @@ class YahtzeeTable(Table):
     ARRAYS = {"_turn": "turn"}
 
     def value_ranges(self) -> dict:
-        return {"turn": Values("an expected number of points", 0.0, float(most_to_come(self.joker)))}
+        return {"turn": Values("an expected number of points (0, or 1 and more)", 0.0, float(most_to_come(self.joker)))}
 
     def __init__(self, tablefile, joker: str):
         super().__init__(tablefile)
@@ -100,8 +100,13 @@ class YahtzeeTable(Table):
         return card, total, yahtzee_box(None if box is None else _typed("yahtzee box (50 or 0)", box), card, self.joker)
 
     def value(self, card: int, upper: int, box: int) -> float:
-        """The stored turn-start value of a valid state."""
-        return self._turn[self._index(card, upper, box)]
+        """The stored turn-start value of a valid state: 0, or 1 and more (turn.py: each is a whole multiple
+        of 2**-52 that is at least 1), else the table is refused."""
+        index = self._index(card, upper, box)
+        value = self._turn[index]
+        if 0.0 < value < 1.0:
+            raise self.file.impossible("turn", index, value)
+        return value
 
     def turn(self, card: int, upper: int, box: int):
         """The solved turn of a valid state with a box open (turn.Turn), kept for later questions."""

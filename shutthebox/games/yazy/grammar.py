@@ -243,17 +243,12 @@ class Session(TableSession):
         return self._target
 
     def duel(self):
-        """Two players' table (``--table`` names it when it is one), opened when first asked."""
+        """Two players' table (``--table`` names it: a table of another game or mode is refused), opened when
+        first asked."""
         if self._duel is None:
             from .duel.table import load_duel
 
-            family = DECLARATION.tables[2]
-            path = self.path
-            if path is not None:
-                with read_table(path) as tablefile:
-                    path = path if tablefile.game in family.headers else None
-            rules = self.rules_to_open(self.rules, self.options, family) if path is not None else self.rules
-            self._duel = load_duel(rules, path)
+            self._duel = load_duel(self.rules_to_open(self.rules, self.options, DECLARATION.tables[2]), self.path)
         return self._duel
 
     def answer(self, tokens) -> str:

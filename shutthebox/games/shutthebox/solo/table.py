@@ -47,7 +47,8 @@ def variant_rules(name: str) -> Rules:
     try:
         return VARIANTS[name]
     except (KeyError, TypeError):
-        raise InvalidQuery("unknown variant '%s' (choose %s)" % (name, ", ".join(VARIANTS))) from None
+        given = "'%s'" % shown_text(name) if isinstance(name, str) else shown_value(name)
+        raise InvalidQuery("unknown variant %s (choose %s)" % (given, ", ".join(VARIANTS))) from None
 
 
 def variant_of(rules: Rules) -> str | None:
@@ -156,10 +157,11 @@ class SoloTable(BoxTable):
         return shapes
 
     def _values(self, objective):
-        if objective == "shut":
-            return self._shut
-        if objective == "score":
-            return self._score
+        if type(objective) is str:  # (a numpy array compared with text is an array, neither true nor false)
+            if objective == "shut":
+                return self._shut
+            if objective == "score":
+                return self._score
         check_objective(objective)
 
     def move_array(self, objective: str = "shut"):

@@ -13,7 +13,9 @@ from ....engine.table import Table, Values, load_table
 from ....engine.text import as_whole, shown_value
 from ....errors import InvalidQuery, TableError
 from .. import DECLARATION
-from ..rules import DEFAULT_JOKER, JOKERS, format_categories, rules_dict, sheet, state_index, states
+from ..rules import (
+    DEFAULT_JOKER, FIFTY, JOKERS, OPEN, UPPER_GOAL, ZERO, format_categories, rules_dict, sheet, state_index, states,
+)
 from ..table import YahtzeeTable
 from .rules import target_x
 
@@ -45,6 +47,9 @@ class TargetTable(Table):
         header = tablefile.header
         try:
             self.start = tuple(int(part) for part in header["start"].split(","))
+            card, upper, box = self.start  # a turn-start state: read when a question asks one the table lacks
+            if not (0 <= card <= sheet(joker).all and 0 <= upper <= UPPER_GOAL and box in (OPEN, ZERO, FIFTY)):
+                raise ValueError
             self.unsure = frozenset(int(i) for i in header["unsure"].split(",")) if header["unsure"] else frozenset()
             if tablefile.shapes["position"] != (states(),) or len(tablefile.shapes["offsets"]) != 1 or \
                     len(tablefile.shapes["chance"]) != 1:

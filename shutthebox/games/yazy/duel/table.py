@@ -10,7 +10,7 @@ from ....engine.table import Table, Values, check_shapes, load_table
 from ....engine.text import as_whole, shown, shown_value
 from ....errors import InvalidQuery, TableError
 from .. import DECLARATION
-from ..rules import CATEGORIES, FULL, Sets, format_categories
+from ..rules import CATEGORIES, FULL, Rules, Sets, format_categories
 from .rules import BEST, GAME, POINTS, header_rules
 
 _POSITION = Values("a chance's position", 0, (1 << 32) - 1)
@@ -21,6 +21,9 @@ def load_duel(rules=None, path: str | None = None) -> "DuelTable":
     """The verified table of the two-player game of ``rules`` (yazy's ``Rules``: the categories played;
     None: all), from ``path``, the cache, or solved on first use (its cost said first)."""
     rules = FULL if rules is None else rules
+    if not isinstance(rules, Rules):
+        raise InvalidQuery("rules must be a yazy Rules object (Rules(categories=\"ones,yazy\"), from "
+                           "shutthebox.games.yazy.rules), or None for all eleven categories, not %s" % shown_value(rules))
     family = next(family for family in DECLARATION.tables if GAME in family.headers)
     return load_table(family, DuelTable, rules, path, header_rules=header_rules(rules))
 
@@ -52,6 +55,9 @@ class DuelTable(Table):
         chances = self.file.shapes.get("win_high") or (-1,)
         check_shapes(self, {"start": (pairs,), "first": (pairs,), "count": (pairs,), "win_low": chances},
                      "two-player yazy of " + format_categories(cats))
+        if len(self.file.shapes.get("unsure") or ()) != 1:  # its length is the build's: one axis, present
+            raise TableError("table file %s has no list of the chances near a rounding midpoint (array unsure); "
+                             "give a valid table file" % self.path)
         self._start, self._first, self._count, self._high, self._low, self._unsure = (
             tablefile.arrays[name] for name in ("start", "first", "count", "win_high", "win_low", "unsure"))
         self._size = self.file.shapes["win_high"][0]
