@@ -18,7 +18,7 @@ from conftest import ROOT
 from shutthebox import registry
 
 ENGINE_QUERY_TIME = {"format", "reader", "decode", "store", "command", "notation", "game", "table", "text", "rules", "printing",
-                     "dice", "dicekeep", "dicescores"}
+                     "dice", "dicekeep", "dicescores", "throws"}
 GAME_QUERY_TIME = {"grammar", "table", "rules", "boxtable", "turn"}
 HEAVY_STDLIB = {"fractions", "argparse", "dataclasses", "typing", "http", "importlib.util", "random", "decimal", "re",
                 "statistics"}

@@ -169,7 +169,7 @@ class ModelVectorEnv(ExactVectorEnv):
         ids = {name: "%s/%s" % (NAMESPACE, title) for title, name in MODEL_GAMES.items()}
         if game not in ids:
             raise ValueError("%r is not a game with a game model (%s)" % (game, ", ".join(sorted(ids))))
-        self.ID = ids[game]
+        self.ID, self.game = ids[game], game
         super().__init__(num_envs, max_episode_steps, exact_info, **options)
         self.node = np.zeros(self.num_envs, dtype=np.int64)  # each row's state number (0 before any reset)
 
@@ -205,7 +205,7 @@ class ModelVectorEnv(ExactVectorEnv):
         ended = nodes.kind[self.node[rows]] == TERMINAL
         if ended.any():
             raise ValueError("a game of %s ended before its first decision: an episode cannot say so"
-                             % self.single.game)
+                             % self.game)
         owed = nodes.returns[self.node[rows]]
         if owed.any():
             self.owes = True  # the first step of those games gets it

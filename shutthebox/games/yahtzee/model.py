@@ -31,11 +31,9 @@ turn's start the table's stored value (``yahtzee --expect CARD``), a throw after
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
-from math import factorial, prod
-
 from ...engine.dicekeep import keep_text
 from ...engine.model import CHANCE, TERMINAL, State
+from ...engine.throws import faces, keeps, sorted_rolls, throw
 from .rules import (
     DEFAULT_JOKER, DICE, FIFTY, OPEN, REROLLS, SIDES, SIXES, UPPER_GOAL, ZERO, format_categories, joker_choices,
     upper_points, yahtzee_bonus,
@@ -46,11 +44,10 @@ from .turn import denominator
 PLAYERS = 1
 SCORE = 32  # actions 32 + c write box c; 0..31 keep the dice of the bits (rl/yahtzee.py's numbering)
 # Keeps of k dice (sorted tuples), level by level, as the keep tree numbers them; level 5 is ROLLS.
-LEVELS = [list(combinations_with_replacement(range(1, SIDES + 1), k)) for k in range(DICE + 1)]
+LEVELS = [sorted_rolls(k, SIDES) for k in range(DICE + 1)]
 _WHERE = [{keep: index for index, keep in enumerate(level)} for level in LEVELS]
 # A throw of n dice: [(outcome, weight)] (the multinomial counts) and their total 6 ** n.
-THROWS = [([(index, factorial(n) // prod(factorial(roll.count(face)) for face in range(1, SIDES + 1)))
-            for index, roll in enumerate(LEVELS[n])], SIDES ** n) for n in range(DICE + 1)]
+THROWS = [throw(n, SIDES) for n in range(DICE + 1)]
 _KEPT: dict = {}  # sorted roll -> ([legal keep masks], {kept dice: mask})
 _MODELS: dict = {}
 
@@ -71,13 +68,8 @@ def kept(roll: tuple) -> tuple[list, dict]:
     equal dice left of it, and the mask of each set of kept dice."""
     found = _KEPT.get(roll)
     if found is None:
-        masks, of = [], {}
-        for mask in range(1 << DICE):
-            if any(mask >> position & 1 and not mask >> (position - 1) & 1 and roll[position - 1] == roll[position]
-                   for position in range(1, DICE)):
-                continue
-            masks.append(mask)
-            of[tuple(die for position, die in enumerate(roll) if mask >> position & 1)] = mask
+        masks = keeps(roll)
+        of = {faces(roll, mask): mask for mask in masks}
         found = _KEPT[roll] = (masks, of)
     return found
 

@@ -26,11 +26,9 @@ open set, a throw after a keep the keep's mean.
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
-from math import factorial, prod
-
 from ...engine.dicekeep import keep_means
 from ...engine.model import CHANCE, TERMINAL, State
+from ...engine.throws import faces, keeps, sorted_rolls, throw
 from .rules import CATEGORIES, REROLLS, ROLLS, SCORE, Rules, describe_move, format_categories
 from .table import load
 from .turn import score_row
@@ -38,12 +36,11 @@ from .turn import score_row
 PLAYERS = 1
 DICE, SIDES = 5, 6
 # Keeps of k dice (sorted tuples), level by level, as the keep tree numbers them; level 5 is ROLLS.
-LEVELS = [list(combinations_with_replacement(range(1, SIDES + 1), k)) for k in range(DICE + 1)]
+LEVELS = [sorted_rolls(k, SIDES) for k in range(DICE + 1)]
 _WHERE = [{keep: index for index, keep in enumerate(level)} for level in LEVELS]
 ROLL_INDEX = _WHERE[DICE]
 # A throw of n dice: [(outcome, weight)] (the multinomial counts) and their total 6 ** n.
-THROWS = [([(index, factorial(n) // prod(factorial(roll.count(face)) for face in range(1, SIDES + 1)))
-            for index, roll in enumerate(LEVELS[n])], SIDES ** n) for n in range(DICE + 1)]
+THROWS = [throw(n, SIDES) for n in range(DICE + 1)]
 _KEPT: dict = {}  # sorted roll -> [(mask, level, index of the dice it keeps)] of its legal keeps
 _MODELS: dict = {}
 _MEANS_KEPT = 1024  # keep trees cached per model (an open set and the rerolls after the keep each)
@@ -65,11 +62,8 @@ def kept(roll: tuple) -> list:
     found = _KEPT.get(roll)
     if found is None:
         found = _KEPT[roll] = []
-        for mask in range(1 << DICE):
-            if any(mask >> position & 1 and not mask >> (position - 1) & 1 and roll[position - 1] == roll[position]
-                   for position in range(1, DICE)):
-                continue
-            keep = tuple(die for position, die in enumerate(roll) if mask >> position & 1)
+        for mask in keeps(roll):
+            keep = faces(roll, mask)
             found.append((mask, len(keep), _WHERE[len(keep)][keep]))
     return found
 

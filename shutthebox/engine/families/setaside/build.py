@@ -14,10 +14,9 @@ a machine could change.
 import sys
 from array import array
 from fractions import Fraction
-from itertools import combinations_with_replacement
 
 from ...writer import encode, pack_array, printed_float
-from .rules import weight
+from ...throws import sorted_rolls, weight
 
 SOLVER_VERSION = 1
 TIE = "more dice set aside, then the lower faces"
@@ -36,7 +35,7 @@ def solve(rules) -> Solution:
     expect, moves = [Fraction(0)], []
     for n in range(1, rules.dice + 1):
         total = Fraction(0)
-        for roll in combinations_with_replacement(range(1, rules.sides + 1), n):
+        for roll in sorted_rolls(n, rules.sides):
             # The dice in the order they are best set aside; among equal points the lower face (and, among
             # equal faces, the leftmost position: one mask for each set of faces).
             order = sorted(range(n), key=lambda i: (points[roll[i] - 1] if lowest else -points[roll[i] - 1], i))

@@ -7,7 +7,8 @@ family, in the game's words::
 """
 
 from ...command import SHARED_HELP, RulesSession, one_question, wrong_count
-from .table import faces, six
+from ...throws import faces
+from .table import six
 
 USAGE = """\
 usage: ShutTheBox {id} [--dice N] [--sides S] --expect [DICE]
@@ -77,13 +78,13 @@ class Grammar:
         rules = table.rules
         if rules.sides > 9:
             return None
-        faces, most = frozenset("123456789"[:rules.sides]), rules.dice
+        digits, most = frozenset("123456789"[:rules.sides]), rules.dice
         known: dict = {}
         answer, forms = self.answer, self.FORMS
 
         def quick(words):
             if (len(words) != 2 or words[0] not in forms or not 0 < len(words[1]) <= most
-                    or not faces.issuperset(words[1])):
+                    or not digits.issuperset(words[1])):
                 return None
             key = (words[0], "".join(sorted(words[1])))
             text = known.get(key)

@@ -10,12 +10,9 @@ for each set of faces). The one seat's return is ``-total`` for the lowest total
 
 from __future__ import annotations
 
-from itertools import combinations_with_replacement
-
 from ...model import CHANCE, TERMINAL, State
 from .grammar import move_text
-from .rules import weight
-from .table import faces
+from ...throws import faces, sorted_rolls, throw
 
 _MODELS: dict = {}
 
@@ -42,9 +39,8 @@ class SetAsideModel:
         self.dice, self.sides, self.points = rules.dice, rules.sides, rules.points
         self.sign = -1 if rules.lowest else 1
         self.n_actions = 1 << self.dice
-        self.rolls = [list(combinations_with_replacement(range(1, self.sides + 1), n)) for n in range(self.dice + 1)]
+        self.rolls = [sorted_rolls(n, self.sides) for n in range(self.dice + 1)]
         self.n_outcomes = len(self.rolls[self.dice])
-        self.weights = [[weight(roll) for roll in rolls] for rolls in self.rolls]
         self.max_length = 2 * self.dice
         top = self.dice * max(self.points)
         self.min_return, self.max_return = (-float(top), 0.0) if rules.lowest else (0.0, float(top))
@@ -69,8 +65,8 @@ class SetAsideModel:
         return sorted(mask for mask, _ in self.table.choices(self.roll(state)))
 
     def outcomes(self, state: State) -> tuple[list[tuple[int, int]], int]:
-        left = state[1]
-        return list(enumerate(self.weights[left])), self.sides ** left
+        outcomes, total = throw(state[1], self.sides)
+        return list(outcomes), total
 
     def apply(self, state: State, action: int) -> State:
         total, left = state[0], state[1]

@@ -6,7 +6,7 @@ numbered in lexicographic order (``rank``), and the table's rows for ``n`` dice 
 the ``i + 1``-th smallest die).
 """
 
-from math import comb, factorial
+from math import comb
 
 from ....errors import InvalidQuery
 from ...rules import Option, RuleSet
@@ -105,14 +105,6 @@ class SetAsideRules(RuleSet):
     def dice_text(self, dice) -> str:
         """Dice as the command line writes them: ``13356``, ``1,3,12``."""
         return ("" if self.sides <= 9 else ",").join(map(str, dice))
-
-
-def weight(roll) -> int:
-    """The number of ordered rolls that sort to ``roll``."""
-    count = factorial(len(roll))
-    for face in set(roll):
-        count //= factorial(roll.count(face))
-    return count
 
 
 def rules_class(spec) -> type:

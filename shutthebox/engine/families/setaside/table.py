@@ -9,6 +9,7 @@ value is ``points + E(m)``, compared and printed exactly.
 from ....errors import InvalidQuery, TableError
 from ...table import Table, Values, check_shapes, load_table
 from ...text import as_whole, shown_value
+from ...throws import faces, keeps
 
 
 def six(numerator: int, denominator: int) -> str:
@@ -73,10 +74,8 @@ class SetAsideTable(Table):
         ``denominator``), best first, ties by the tie rule (more dice, then the lower faces)."""
         points, numerators, denominator, n = self._points, self.numerators, self.denominator, len(roll)
         found = []
-        for mask in range(1, 1 << n):
-            if any(mask >> i & 1 and not mask >> (i - 1) & 1 and roll[i - 1] == roll[i] for i in range(1, n)):
-                continue  # of equal faces, the leftmost are set aside: one mask for each set of faces
-            kept = [roll[i] for i in range(n) if mask >> i & 1]
+        for mask in keeps(roll)[1:]:  # each set of faces once (the leftmost of equal faces), not none
+            kept = faces(roll, mask)
             value = sum(points[face - 1] for face in kept) * denominator + numerators[n - len(kept)]
             found.append((value if self.rules.lowest else -value, -len(kept), kept, mask))
         found.sort()
@@ -119,11 +118,6 @@ class SetAsideTable(Table):
         if dice is None:
             return self.numerators[self.rules.dice], self.denominator
         return self.choices(self.roll(dice))[0][1], self.denominator
-
-
-def faces(roll, mask: int) -> tuple:
-    """The faces of ``roll`` at the bits of ``mask``."""
-    return tuple(face for i, face in enumerate(roll) if mask >> i & 1)
 
 
 class TablePart:
