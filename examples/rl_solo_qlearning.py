@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tabular Q-learning (on afterstates) on single-player Shut the Box, with its learning curve drawn against the exact optimum.
 
-    pip install "shutthebox[rl]"
+    .venv/bin/pip install ".[rl]"      # from the checkout, into its virtual environment
     python examples/rl_solo_qlearning.py --episodes 60000 --every 2000 --out learning.svg
 
 Every ``--every`` episodes the greedy policy of the Q-table is evaluated exactly (``shutthebox.rl.evaluate``:

@@ -9,7 +9,7 @@ A first word that names no game and that Shut the Box cannot read either (``Shut
 ``ShutTheBox help``) is answered in one line naming the games and the nearest.
 
 Exit status: 0 answered, 1 a batch line failed, 2 bad query, 3 table missing
-or damaged (engine/command.py); 130 interrupted (Ctrl-C), even while starting.
+or damaged, 4 a package missing (engine/command.py); 130 interrupted (Ctrl-C), even while starting.
 """
 
 import sys

@@ -65,3 +65,32 @@ def test_a_shell_we_do_not_write_for_is_refused_in_one_line(args):
     done = run("--completion", *args)
     assert done.returncode == 2 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
     assert "bash or zsh" in done.stderr
+
+
+def test_bash_completes_option_values_and_serve_s_own_options(bash_script):
+    """After an option whose values are words, those words (from --help's `a|b|c` or the game's modules);
+    after `serve`, the options serve reads."""
+    from shutthebox.web.server import FLAGS, OPTIONS
+
+    assert complete(bash_script, "yahtzee", "--joker", "") == ["official", "free", "none", "bonus-only"]
+    assert complete(bash_script, "yahtzee", "--variant", "y") == ["yahtzee", "yatzy"]
+    assert complete(bash_script, "pig", "--variant", "") == ["pig", "piglet", "two-dice", "big-pig"]
+    assert complete(bash_script, "--solo", "--variant", "two") == ["two-dice", "two-tiles"]
+    assert complete(bash_script, "--solo", "--objective", "") == ["shut", "score"]
+    assert complete(bash_script, "--completion", "") == ["bash", "zsh"]
+    assert set(complete(bash_script, "serve", "--")) == {*OPTIONS, *FLAGS, "--help"}
+    assert "--allow-large" not in complete(bash_script, "serve", "--")
+
+
+def test_option_values_are_what_the_command_accepts():
+    """Every value offered is taken by the command (a question asked with it is not refused for it)."""
+    from shutthebox.completion import values_of
+
+    for game in registry.GAMES:
+        for option, words in values_of(game).items():
+            assert words and all(word and " " not in word for word in words), (game, option, words)
+    assert values_of("yahtzee")["--joker"] == ["official", "free", "none", "bonus-only"]
+    for variant in values_of("pig")["--variant"]:
+        assert run("pig", "--variant", variant, "--rules").returncode == 0, variant
+    for variant in values_of("shutthebox")["--variant"]:
+        assert run("--solo", "--expect", "all", "--variant", variant).returncode == 0, variant

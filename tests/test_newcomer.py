@@ -366,8 +366,8 @@ def test_every_console_example_of_the_docs_prints_what_it_shows(page, shell_env)
     the docs write it; a first-use solve's announcement left out). An example that should fail shows its
     message, so exit statuses are not compared."""
     examples = console_examples(os.path.join(ROOT, page))
-    if page == "README.md":
-        assert len(examples) >= 15
+    if page == "README.md":  # a few first questions: each game's own are on its docs page, run here too
+        assert len(examples) >= 5
     for command_line, shown in examples:
         if command_line.split("#")[0].strip() in NOT_RUN:
             continue

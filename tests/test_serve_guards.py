@@ -277,11 +277,11 @@ def test_serve_without_msgpack_refuses_to_start_in_the_command_line_s_words():
               "runpy.run_path(sys.argv[0], run_name='__main__')")
     done = subprocess.run([sys.executable, "-c", hidden, COMMAND[-1]], capture_output=True, text=True, timeout=60,
                           cwd=ROOT)
-    assert done.returncode == 3 and done.stdout == "", (done.returncode, done.stdout, done.stderr)
+    assert done.returncode == 4 and done.stdout == "", (done.returncode, done.stdout, done.stderr)
     import contextlib
     import io
 
     said = io.StringIO()
     with contextlib.redirect_stderr(said):
-        assert guarded(missing, "ShutTheBox serve") == 3  # the command line's words for a missing package
+        assert guarded(missing, "ShutTheBox serve") == 4  # the command line's words for a missing package
     assert done.stderr == said.getvalue() and done.stderr.count("\n") == 1, done.stderr

@@ -192,7 +192,7 @@ def test_a_missing_numpy_is_said_before_a_solve_s_cost(tmp_path):
     (hidden / "__init__.py").write_text('raise ImportError("numpy is hidden by a test", name="numpy")\n')
     env = dict(os.environ, SHUTTHEBOX_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(hidden.parent))
     done = command("yazy", "--target", "200", "--expect", env=env)  # a 20 s solve: its cost would be said
-    assert done.returncode == 3 and done.stdout == "", done.stderr
+    assert done.returncode == 4 and done.stdout == "", done.stderr
     assert done.stderr.count("\n") == 1 and "numpy package is missing" in done.stderr, done.stderr
     assert not (tmp_path / "cache").exists()
 

@@ -1,7 +1,7 @@
 """The command line every game shares: options, one question or a batch, errors and exit statuses.
 
 Exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
-missing or damaged. A mistake is one line on standard error, never a
+missing or damaged, 4 a package missing (MISSING_PACKAGE). A mistake is one line on standard error, never a
 traceback; a closed pipe is not an error.
 """
 
@@ -30,7 +30,14 @@ SHARED_HELP = """\
   -h, --help     print this help
 
 exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table
-missing or damaged"""
+missing or damaged, 4 a package missing (numpy or msgpack, to solve a table)"""
+
+# The exit status of work that needs a package not installed (numpy or msgpack: a table solved on first use,
+# goat --duel; msgpack: serve): its own, so a script tells it from a damaged table (3).
+MISSING_PACKAGE = 4
+# The extra of pyproject.toml that installs a package, where one does (the package is not on the public
+# index: an extra installs from the checkout only).
+EXTRAS = {"numpy": "build", "distributed": "cluster"}
 
 
 def one_question(tokens, forms, asked: str, use: str, game_options=()) -> tuple[str, list]:
@@ -147,9 +154,20 @@ def guarded(work, prog: str = PROG) -> int:
     except KeyboardInterrupt:
         return 130
     except ImportError as error:  # msgpack or numpy: solving a table on first use, goat --duel
-        _say("%s: the %s package is missing; install it with `python3 -m pip install 'shutthebox[build]'` "
-             "(in a checkout: '.[build]')\n" % (prog, error.name or error))
-        return 3
+        _say("%s: %s\n" % (prog, missing_package(error.name or str(error))))
+        return MISSING_PACKAGE
+
+
+def missing_package(name: str) -> str:
+    """The line for a missing package: the command that installs it into the Python running this one (the
+    package is not on the public index, so its extras install from the checkout only)."""
+    import shlex
+
+    python = shlex.quote(sys.executable or "python3")
+    line = "the %s package is missing; install it with `%s -m pip install %s`" % (name, python, shlex.quote(name))
+    if name in EXTRAS:
+        line += " (or, from the checkout, `%s -m pip install '.[%s]'`)" % (python, EXTRAS[name])
+    return line
 
 
 def _run(grammar, argv, prog, version=None):

@@ -32,7 +32,9 @@ from .text import as_whole, shown, whole_in
 
 WORKERS_ENV = "SHUTTHEBOX_WORKERS"
 CLUSTER_ENV = "SHUTTHEBOX_CLUSTER"
-INSTALL = 'install the cluster extra: `python3 -m pip install -e ".[cluster]"` in the shutthebox checkout'
+# The package is not on the public index: its extras install from the checkout, into the Python that runs it.
+INSTALL = 'install the cluster extra: `python -m pip install -e ".[cluster]"` in the shutthebox checkout, with the ' \
+          'Python that runs shutthebox (inside its virtual environment)'
 MAX_WORKERS = 4096
 # Starting a local cluster of worker processes costs about 2 s here: a build runs in this process until
 # its serial work passes this many seconds, then starts the cluster for the rest. A small job never pays
@@ -111,17 +113,44 @@ def run_layers(job: Job, workers=None, cluster=None, checkpoint=None, progress=T
     total = sum(len(layer) for layer in job.layers)
     runner = _Runner(count, address, serial_seconds if address is None else 0.0, distribute)
     bar = _bar(progress, job, total, sum(len(layer) for layer in done))
+    stopped = False
     try:
         for index in range(len(done), len(job.layers)):
             blocks = runner.layer(job, index, done[-1] if done else None, bar)
             store.save(index, blocks)
             done.append(blocks)
+    except KeyboardInterrupt:
+        stopped = True
+        raise
     finally:
         bar.close()
         runner.close()
+        if stopped:
+            _say(stopped_line(store, len(job.layers)))
     if not keep:
         store.remove()
     return tuple(done)
+
+
+def stopped_line(store: "Checkpoint", layers: int) -> str:
+    """What Ctrl-C during a build says: where its finished layers are kept, and how to resume or drop them."""
+    kept = len(store.finished)
+    if not kept:
+        return "the build of %s was stopped before its first layer was finished: nothing is kept" % store.job.name
+    return ("the build of %s was stopped: %d of its %d layers are kept in %s; run the same command again to "
+            "resume from them, or delete that folder to free its space" % (store.job.name, kept, layers, store.folder))
+
+
+def _say(line: str) -> None:
+    """One line on standard error, as the command's announcement of a solve (engine/store.py); nothing if it
+    cannot be written."""
+    import sys
+
+    try:
+        sys.stderr.write("ShutTheBox: %s\n" % line)
+        sys.stderr.flush()
+    except (OSError, AttributeError, ValueError):
+        pass
 
 
 def keep_freed_memory() -> None:

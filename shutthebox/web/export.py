@@ -205,7 +205,12 @@ def main(folder, table_path, solo_tables) -> int:
                          "final name, run it again\n" % (PROG, where, _why(error)))
         return 1
     tables = sum(name.endswith(".msgpack") for name in written)
-    print("%s: wrote %d files (%d tables) to %s; put the folder on any static web host (python3 -m http.server "
-          "-d %s), solving is unavailable there" % (PROG, len(written), tables, one_line(folder),
-                                                       one_line(folder)))
+    try:
+        print("%s: wrote %d files (%d tables) to %s; put the folder on any static web host (python3 -m http.server "
+              "-d %s), solving is unavailable there" % (PROG, len(written), tables, one_line(folder),
+                                                           one_line(folder)), flush=True)
+    except BrokenPipeError:  # the reader went away (``| head -0``): the copy is written, not an error
+        from ..engine.command import _silence_stdout
+
+        _silence_stdout()
     return 0

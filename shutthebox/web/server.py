@@ -79,7 +79,11 @@ stops a solve nobody has asked about for that long (default %(idle)g)
 
 page addresses: /?mode=coach, /?mode=play&seed=42&seat=2 (seat 2: the
 computer plays first), /?mode=solo&seed=42&variant=two-dice&objective=score,
-/?table=URL (read another two-player table)""" % {
+/?table=URL (read another two-player table)
+
+exit status: 0 stopped (Ctrl-C) or exported, 1 the export could not be
+written, 2 bad option or port in use, 3 table missing or damaged, 4 the
+msgpack package missing (it writes the tables solved on first use)""" % {
     "port": DEFAULT_PORT, "timeout_env": TIMEOUT_ENV, "timeout": DEFAULT_TIMEOUT, "times": ANSWER_TIMES,
     "idle_env": IDLE_ENV, "idle": DEFAULT_IDLE}
 
@@ -182,8 +186,7 @@ def main(argv=None) -> int:
     try:
         options = parse_args(argv)
         if options["help"]:
-            print(HELP)
-            return 0
+            return _print_help()
         if options["export"] is None and not _has_msgpack():
             return _missing("msgpack")
         timeout = timeout_from_environment()
@@ -222,8 +225,13 @@ def main(argv=None) -> int:
                                          if options["allow-remote-solves"] else
                                          "; solves are refused to them (--allow-remote-solves allows them)"))
     address = "[%s]" % host if ":" in host else host
-    print("Shut the Box assistant at http://%s:%d/  (table: %s; Ctrl-C to stop)"
-          % (address, port, one_line(os.path.abspath(table_path))), flush=True)
+    try:
+        print("Shut the Box assistant at http://%s:%d/  (table: %s; Ctrl-C to stop)"
+              % (address, port, one_line(os.path.abspath(table_path))), flush=True)
+    except BrokenPipeError:  # the reader went away (``| head -0``): serving goes on, nothing more is printed
+        from ..engine.command import _silence_stdout
+
+        _silence_stdout()
     try:
         server.serve_forever()
     except KeyboardInterrupt:
@@ -232,6 +240,18 @@ def main(argv=None) -> int:
         handler.solves.close()
         server.server_close()
     return 0
+
+
+def _print_help() -> int:
+    """``serve --help``, in the command line's way: a reader that goes away (``| head -1``) is not an error,
+    a closed standard output is one line and exit status 1."""
+    from ..engine.command import _write, guarded
+
+    def write():
+        _write(HELP + "\n")
+        return 0
+
+    return guarded(write, PROG)
 
 
 def _has_msgpack() -> bool:

@@ -131,7 +131,7 @@ other games, named first (each with its own --help, ShutTheBox GAME --help):
   %s
 
 exit status: 0 answered, 1 a batch line failed, 2 bad query, 3 table missing
-or damaged""" % ", ".join(registry.NAMED_FIRST)
+or damaged, 4 a package missing (numpy or msgpack, to solve a table)""" % ", ".join(registry.NAMED_FIRST)
 
 EXPECT_ONE, MOVE_ONE, EXPECT_TWO, MOVE_TWO, SOLO, EXPECT_ANY, MOVE_ANY = range(7)
 # (player, question) -> (query kind, names of its arguments)

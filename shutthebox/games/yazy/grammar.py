@@ -30,7 +30,7 @@ usage: ShutTheBox yazy [--categories LIST] --expect [CATS]
        ShutTheBox yazy [--categories LIST] --players 2 --move A B --scores S1,S2 DICE REROLLS
        ShutTheBox yazy [--categories LIST] --players 2 --options A B --scores S1,S2 DICE REROLLS
        ShutTheBox yazy [--categories LIST] --batch < questions.txt
-       ShutTheBox yazy [--categories LIST] --rules
+       ShutTheBox yazy [--categories LIST] [--players 2 | --target X] --rules
        ShutTheBox yazy simulate [--games N] [--seed S]
        ShutTheBox yazy report [--out DIR] [--games N] [--seed S]
        ShutTheBox yazy distribution
@@ -278,7 +278,29 @@ class Session(TableSession):
         return "%.6f" % table.probe_expect(args[0] if args else "all")
 
     def describe(self, tokens) -> str:
-        no_question("--rules", tokens)
+        """``--rules``: the one-player table's; with ``--players 2`` the two-player table's, with ``--target X``
+        the target mode's (each solved on first use, as a question on it would be)."""
+        players, target, rest, words = "1", None, [], iter(tokens)
+        for word in words:
+            name = word.partition("=")[0]
+            if name == _PLAYERS:
+                players = option_value(word, words, " (--players 1 or 2)")[1]
+                if players not in ("1", "2"):
+                    raise InvalidQuery("--players is 1 or 2, not '%s'" % shown(players))
+            elif name == _TARGET:
+                target = target_x(option_value(word, words, " (--target X: the points to reach)")[1])
+            else:
+                rest.append(word)
+        no_question("--rules", rest)
+        if players == "2":
+            if target is not None:
+                raise InvalidQuery("--target is a one-player question: two players' questions are the chance to win")
+            duel = self.duel()
+            return describe_file(duel.file, "yazy-duel, 2 players (the mover's chance to win)", duel.rules.describe())
+        if target is not None:
+            table = self.target()
+            return describe_file(table.file, "yazy, target mode (the chance to reach X more points)",
+                                 table.rules.describe())
         table = self.table()
         return describe_file(table.file, "yazy", table.rules.describe())
 
