@@ -1,5 +1,5 @@
 """Reinforcement-learning environments with exact answers: every decision's value from the tables
-(``pip install "shutthebox[rl]"``; docs/RL.md).
+(``pip install ".[rl]"`` from the checkout; docs/RL.md).
 
 Importing this package registers the Gymnasium environments (one player)::
 

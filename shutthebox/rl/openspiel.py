@@ -1,5 +1,5 @@
 """The games as OpenSpiel Python games, with explicit chance nodes and exact values from the tables
-(``pip install "shutthebox[openspiel]"``; docs/RL.md).
+(``pip install ".[openspiel]"`` from the checkout; docs/RL.md).
 
 Importing this module registers them with pyspiel::
 
