@@ -160,3 +160,37 @@ def test_the_help_examples_and_the_python_example_of_the_docs():
     runner = doctest.DocTestRunner()
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0
+
+
+@pytest.mark.parametrize("change", [
+    {"numerators": "0,1,2,3,4,5"},  # not the floats' values
+    {"denominator": "1", "numerators": ",".join(["0"] + ["9" * 400] * 5)},  # too large for a float
+    {"denominator": "0"},
+    {"numerators": "0,x"},
+    {"denominator": None},
+])
+def test_a_forged_header_is_refused_with_exit_3(change, tmp_path):
+    """Checksums right, exact values wrong or malformed: one line, exit 3, never an answer or a traceback."""
+    import subprocess
+    import sys
+
+    import msgpack
+    from conftest import COMMAND, ROOT
+    from forge import resigned
+
+    with open(f"{ROOT}/data/threes-d5-s6.msgpack", "rb") as handle:
+        fields = msgpack.unpackb(handle.read(), raw=False)
+
+    def forge(header):
+        for key, value in change.items():
+            if value is None:
+                del header[key]
+            else:
+                header[key] = value
+
+    path = tmp_path / "threes-d5-s6.msgpack"
+    path.write_bytes(resigned(fields, forge))
+    done = subprocess.run([sys.executable, COMMAND, "threes", "--table", str(path), "--expect"], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 3 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+    assert "no exact values" in done.stderr

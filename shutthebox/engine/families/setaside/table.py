@@ -41,10 +41,11 @@ class SetAsideTable(Table):
         try:
             denominator = int(header.get("denominator"))
             numerators = [int(text) for text in header.get("numerators").split(",")]
-        except (TypeError, ValueError, AttributeError):
-            numerators, denominator = [], 0
-        if denominator <= 0 or len(numerators) != rules.dice + 1 or numerators[0] != 0 or any(
-                abs(numerator / denominator - self._expect[n]) > 1e-9 for n, numerator in enumerate(numerators)):
+            exact = denominator > 0 and len(numerators) == rules.dice + 1 and numerators[0] == 0 and all(
+                abs(numerator / denominator - self._expect[n]) <= 1e-9 for n, numerator in enumerate(numerators))
+        except (TypeError, ValueError, AttributeError, OverflowError):  # a forged header: no number, or a huge one
+            exact = False
+        if not exact:
             raise TableError("table file %s has no exact values, or values that are not its floats', in its "
                              "header; rebuild it with `make tables`" % self.path)
         self.numerators, self.denominator = numerators, denominator
