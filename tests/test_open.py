@@ -47,7 +47,7 @@ def test_a_rule_the_command_refuses_is_refused_in_its_words(rules, message):
 
 
 @pytest.mark.parametrize("game, rules, words", [
-    ("goat", {"gaol": 5}, "goat has no rule gaol (its rules: goal)"),
+    ("goat", {"gaol": 5}, "goat has no rule gaol (its rules: goal, choose)"),
     ("goat", {"goal": True}, "goal must be a whole number or a word, not True"),
     ("goat", {"goal": 5.0}, "goal must be a whole number or a word, not 5.0"),
     ("yazy", {"goal": 5}, "yazy has no rule goal (its rules: categories)"),

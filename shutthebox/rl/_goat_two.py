@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..games.goat.rules import DEFAULT_GOAL, MAX_GAIN, ROLLS
+from ..games.goat.rules import DEFAULT_GOAL, EACH, MAX_GAIN, ROLLS
 from ._aec import ExactAEC
 from .goat import TURN_ENDS, model, roll_dice
 
 
 class GoatTwoEnv(ExactAEC):
     """Goat for two players (PettingZoo AEC): ``goat_v0.env(goal=100)`` (``--goal`` 2-150; goals other than
-    100 are solved on first use and cached, as ``ShutTheBox goat`` does).
+    100 are solved on first use and cached, as ``ShutTheBox goat`` does; ``choose``: the rules option
+    ``--choose``, only ``"each"`` here, ``"once"`` is refused).
 
     Rounds: ``player_0``'s turn, then ``player_1``'s. Before each roll put 1 to 6 dice in the cup; a match
     ends the turn with nothing, else the sum adds to the turn total; stop to bank it; the third roll ends the
@@ -29,8 +30,9 @@ class GoatTwoEnv(ExactAEC):
       win), ``illegal``.
     """
 
-    def __init__(self, goal: int = DEFAULT_GOAL, render_mode: str | None = None, exact_info: bool = True):
-        found = model("two", goal)
+    def __init__(self, goal: int = DEFAULT_GOAL, render_mode: str | None = None, exact_info: bool = True,
+                 choose: str = EACH):
+        found = model("two", goal, choose)
         self.goal = goal
         self.metadata = dict(self.metadata, name="goat_v0")
         nvec = [goal + MAX_GAIN] * 2 + [2 * 21 + 1, ROLLS, 2, 2]

@@ -14,7 +14,7 @@ from math import factorial
 import numpy as np
 
 from ..errors import InvalidQuery
-from ..games.goat.rules import DEFAULT_GOAL, DICE, NEEDS, ROLLS, SLOTS, Rules, check_turn, slot
+from ..games.goat.rules import DEFAULT_GOAL, DICE, EACH, NEEDS, ROLLS, SLOTS, Rules, check_turn, slot
 from ..games.goat.table import load
 from ._base import Decision, ExactEnv, Model, cached, state_tuple, whole
 from ._transitions import Transitions, merged
@@ -196,8 +196,11 @@ def transitions(model) -> Transitions:
     return Transitions((goal + 1) * 43 * 3, model.n_actions, moves, over)
 
 
-def model(kind: str, goal: int):
-    Rules(goal)  # refuses a goal the command refuses, in its words (a list too: before it is a key)
+def model(kind: str, goal: int, choose: str = EACH):
+    # refuses a goal or a --choose the command refuses, in its words (a list too: before it is a key)
+    if Rules(goal, choose).choose != EACH:
+        raise InvalidQuery("the Goat environments play --choose each only (the dice chosen before every roll); "
+                           "--choose once is answered by ShutTheBox goat --choose once and shutthebox.open('goat', choose='once')")
     return cached(_MODELS, (kind, goal), lambda: (GoatSoloModel if kind == "solo" else GoatTwoModel)(goal), model,
                   (kind, goal))
 
@@ -222,7 +225,8 @@ class GoatSoloEnv(ExactEnv):
     ends the turn (and banks).
 
     ``gymnasium.make("shutthebox/GoatSolo-v0", goal=100)`` (``--goal`` 2-150; goals other than 100 are
-    solved on first use and cached, as ``ShutTheBox goat --goal G`` does).
+    solved on first use and cached, as ``ShutTheBox goat --goal G`` does). ``choose`` is the rules option
+    ``--choose``: only ``"each"`` (the dice chosen before every roll) is played here; ``"once"`` is refused.
 
     - **Actions**: ``Discrete(7)``: 0 stop (bank the turn total; not before the turn's first roll), ``k``
       (1-6) roll k dice.
@@ -245,8 +249,8 @@ class GoatSoloEnv(ExactEnv):
     default_penalty = -1000.0
 
     def __init__(self, goal: int = DEFAULT_GOAL, render_mode: str | None = None, exact_info: bool = True,
-                 **options):
-        found = model("solo", goal)
+                 choose: str = EACH, **options):
+        found = model("solo", goal, choose)
         self.goal = goal
         super().__init__(found, [goal + 1, 2 * 21 + 1, ROLLS], render_mode, exact_info, **options)
         self.score = self.turn = self.rolls = 0

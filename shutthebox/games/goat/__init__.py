@@ -14,5 +14,6 @@ DECLARATION = Game(
            "turn. First to the goal."),
     package=__name__,
     page="games/goat.js",
-    tables=[Tables("goat-g{goal}", headers=("goat",))],
+    # goat-g100.msgpack; the dice chosen once a turn (--choose once): goat-g100-once.msgpack
+    tables=[Tables("goat-g{goal}{choose}", headers=("goat",), fields={"choose": "(?:-once)?"})],
 )

@@ -1,8 +1,8 @@
 """Goat's fixed strategies (analysis time): every (k, t) exactly and by seeded Monte Carlo, the recommendation,
 the head-to-head table of the ten best (``duel``) and their distributions of turns (``turns``).
 
-    ShutTheBox goat strategies [--games N] [--seed N] [--goal G]
-    ShutTheBox goat report [--out DIR] [--games N] [--seed N] [--goal G]
+    ShutTheBox goat strategies [--games N] [--seed N] [--goal G] [--choose each|once]
+    ShutTheBox goat report [--out DIR] [--games N] [--seed N] [--goal G] [--choose each|once]
 
 Exact values are the rational chains of ``chains`` (read from the table).
 The Monte Carlo plays each strategy's games turn by turn: a turn's outcome is
@@ -365,4 +365,4 @@ def _work(args, report: bool) -> int:
 
 strategies_main, report_main = analysis_commands(
     "goat", "strategies", "Goat's fixed strategies, exactly and by Monte Carlo.", _work, games=(0, 10**7),
-    per="games per strategy", rules=("--goal",))
+    per="games per strategy", rules=("--goal", "--choose"))

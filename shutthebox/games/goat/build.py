@@ -7,7 +7,7 @@ from ...engine.pushluck import check_tie, error_bound, rounding
 from ...engine.writer import encode, pack_array, printed_float
 from .chains import expected_turns, useful_threshold
 from .optimal import solo_turns, solve_last, solve_solo, solve_two, turns_left
-from .rules import DICE, GAME, THRESHOLDS, Rules
+from .rules import DICE, EACH, GAME, THRESHOLDS, Rules
 from .solver import RESIDUAL, SOLVER_VERSION, TIE, goat_turn
 
 GENERATOR = "shutthebox goat solver %d" % SOLVER_VERSION
@@ -42,9 +42,9 @@ class Bound:
             self.value = error_bound(residual, turns, rounding_)
 
 
-def solve_parts(goal: int):
-    """(turn, solo, two-player, last turn), each solved and its residual checked."""
-    turn = goat_turn()
+def solve_parts(goal: int, choose: str = EACH):
+    """(turn, solo, two-player, last turn) of the rules option ``choose``, each solved and its residual checked."""
+    turn = goat_turn(choose)
     solo, last = solve_solo(goal, turn), solve_last(turn)
     two = solve_two(goal, last, turn)
     for name, part in (("solo", solo), ("two-player", two)):
@@ -69,7 +69,7 @@ def error_bounds(goal: int, turn, solo, two) -> dict:
 
 def solve_table(rules: Rules) -> bytes:
     goal = rules.goal
-    turn, solo, two, last = solve_parts(goal)
+    turn, solo, two, last = solve_parts(goal, rules.choose)
     bounds = error_bounds(goal, turn, solo, two)
     bound = max(part.value for part in bounds.values())
     if not bound < TIE / 10:

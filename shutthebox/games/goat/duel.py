@@ -5,7 +5,10 @@
 A *side* is ``(k, t)`` (a fixed strategy: k dice every roll, stop once the turn
 total reaches t or the goal, or after the third roll; it ignores the other
 player's score, as ``--dice K --stop-at T`` means) or ``OPTIMAL`` (the moves of
-the shipped two-player table, the answers of ``goat --move``).
+the shipped two-player table, the answers of ``goat --move``). Under ``--choose
+once`` a fixed strategy is the same (it keeps its K dice); the optimal side plays
+that table's moves, whose turns keep the dice of their first roll
+(:func:`once_laws`).
 
 Turn laws, exactly. Whatever a side's rule, one turn from a position ends in a
 gain 0..63 (0: a match); its chance is a whole number of ``1 / DEN``
@@ -31,7 +34,7 @@ import numpy as np
 
 from ...errors import TableError
 from .dice import THROWS
-from .rules import DICE, MAX_GAIN, MAX_SUM, ROLLS, SLOTS, slot
+from .rules import DICE, EACH, MAX_GAIN, MAX_SUM, ROLLS, SLOTS, once_slot, once_totals, slot
 
 OPTIMAL = "optimal"
 DEN = 6 ** (ROLLS * DICE)  # every turn chance is a whole number of 1 / 6^18
@@ -95,6 +98,45 @@ def policy_laws(policy) -> np.ndarray:
     return law
 
 
+def once_laws(policy) -> np.ndarray:
+    """:func:`policy_laws` for a policy over the slots of the dice chosen once a turn (``rules.once_slot``):
+    the first roll's action K (1 to 6) is kept for the turn; after a roll every action must be 0 or K."""
+    policy = np.asarray(policy)
+    count = len(policy)
+    law = np.zeros((count, GAINS), dtype=np.int64)
+    first = policy[:, 0]
+    if not ((first >= 1) & (first <= DICE)).all():
+        raise ValueError("goat: a policy stops before the first roll")
+    for k in range(1, DICE + 1):
+        rows = np.flatnonzero(first == k)
+        if not rows.size:
+            continue
+        bust, sums = _COUNTS[k]
+        own = np.zeros((len(rows), GAINS), dtype=np.int64)  # the law of these positions
+        mass = np.full((len(rows), 1), DEN, dtype=np.int64)  # turn totals 0..: before the first roll, only 0
+        for rolls in range(ROLLS):
+            nxt = np.zeros((len(rows), (rolls + 1) * MAX_SUM[DICE] + 1), dtype=np.int64)
+            for turn in (once_totals(rolls, k) if rolls else [0]):
+                here = mass[:, turn]
+                going = np.ones(len(rows), dtype=bool)
+                if rolls:
+                    action = policy[rows, once_slot(rolls, turn, k)]
+                    if not np.isin(action, (0, k)).all():
+                        raise ValueError("goat: a policy changes the dice chosen for the turn")
+                    going = action == k
+                    own[~going, turn] += here[~going]
+                part = here[going] // 6**k
+                own[going, 0] += part * bust
+                landed = part[:, None] * sums[None, :]  # sums 0..21
+                target = own if rolls + 1 == ROLLS else nxt
+                target[going, turn:turn + len(sums)] += landed
+            mass = nxt
+        law[rows] = own
+    if not (law.sum(axis=1) == DEN).all():
+        raise AssertionError("goat: a turn's chances do not add up to 1")
+    return law
+
+
 def fixed_policy(k: int, t: int, scores, goal: int) -> np.ndarray:
     """The actions (len(scores) x SLOTS) of the fixed strategy (k, t) for a player with banked ``scores``:
     roll k until the turn total reaches t or the score reaches ``goal``, at most three rolls."""
@@ -112,33 +154,34 @@ def fixed_laws(k: int, t: int, goal: int) -> np.ndarray:
 
 
 def _moves(table, name: str) -> np.ndarray:
-    return np.frombuffer(table.file.whole(name).tobytes(), dtype=np.uint8).reshape(-1, SLOTS)
+    return np.frombuffer(table.file.whole(name).tobytes(), dtype=np.uint8).reshape(-1, table.rules.slots)
 
 
 class Optimal:
     """The optimal player's turn laws (counts out of DEN) read from a goat table's moves, each found when
     first used: ``first[my, opp]`` (moving first), ``second[my, opp]`` (second, the first player below
     the goal), ``last[need - 1]`` (second, the first player's banked total ``need`` above mine),
-    ``solo[score]`` (alone, fewest expected turns)."""
+    ``solo[score]`` (alone, fewest expected turns). The table's rules say how its turns go (``choose``)."""
 
     def __init__(self, table):
         self.table, self.goal = table, table.rules.goal
+        self.laws = policy_laws if table.rules.choose == EACH else once_laws
 
     @functools.cached_property
     def first(self):
-        return policy_laws(_moves(self.table, "one_move")).reshape(self.goal, self.goal, GAINS)
+        return self.laws(_moves(self.table, "one_move")).reshape(self.goal, self.goal, GAINS)
 
     @functools.cached_property
     def second(self):
-        return policy_laws(_moves(self.table, "two_move")).reshape(self.goal, self.goal, GAINS)
+        return self.laws(_moves(self.table, "two_move")).reshape(self.goal, self.goal, GAINS)
 
     @functools.cached_property
     def last(self):
-        return policy_laws(_moves(self.table, "last_move"))
+        return self.laws(_moves(self.table, "last_move"))
 
     @functools.cached_property
     def solo(self):
-        return policy_laws(_moves(self.table, "solo_move"))
+        return self.laws(_moves(self.table, "solo_move"))
 
 
 @functools.lru_cache(maxsize=256)

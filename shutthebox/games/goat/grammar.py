@@ -3,13 +3,14 @@
     ShutTheBox goat --solo --expect 0 --dice 2 --stop-at 23     ->  8.783638
     ShutTheBox goat --one --move 0 0 11 1                       ->  roll 1
     ShutTheBox goat --duel 2,23 optimal                          ->  0.398872
+    ShutTheBox goat --choose once --solo --move 0 14 1 3         ->  stop (3 dice kept for the turn)
 """
 
 from ...engine.command import SHARED_HELP, RulesSession, looks_like_option, option_value, shown, whole, \
     wrong_count
 from ...errors import InvalidQuery
-from .rules import DEFAULT_GOAL, DICE, GOAL_LIMITS, MAX_GAIN, MAX_SUM, NEEDS, OPTIONS, ROLLS, SLOTS, THRESHOLDS, \
-    Rules, slot
+from .rules import DEFAULT_GOAL, DICE, EACH, GOAL_LIMITS, MAX_GAIN, MAX_SUM, NEEDS, ONCE, OPTIONS, ROLLS, \
+    THRESHOLDS, Rules, once_slot, once_totals, slot
 from . import DECLARATION
 from .table import action_text, load
 
@@ -20,6 +21,7 @@ usage: ShutTheBox goat [--goal G] --solo --expect SCORE --dice K --stop-at T
        ShutTheBox goat [--goal G] --one|--two --expect MY OPP [TURN ROLLS]
        ShutTheBox goat [--goal G] --one|--two --move MY OPP TURN ROLLS
        ShutTheBox goat [--goal G] --duel A B
+       ShutTheBox goat [--goal G] --choose once QUESTION [DICE]
        ShutTheBox goat [--goal G] --batch < questions.txt
        ShutTheBox goat [--goal G] --rules
        ShutTheBox goat strategies [--games N] [--seed N] [--goal G]
@@ -69,6 +71,12 @@ winning. Among equally good actions (within 1e-11) the first of stop, roll 1,
 options:
   --goal G       the goal, %d to %d (default %d); goals other than 100 are
                  solved on first use (a few seconds) and cached
+  --choose WORD  when the number of dice is chosen: each (before every roll,
+                 the default) or once (before the turn's first roll, kept for
+                 its rolls; solved on first use; strategies, report and turns
+                 take it too). Under once a state after a roll says the dice
+                 chosen: TURN ROLLS DICE (DICE 1 to 6, given exactly when ROLLS
+                 is 1 or 2), e.g. --solo --move 40 11 1 2
 """ % (GOAL_LIMITS[0], GOAL_LIMITS[1], DEFAULT_GOAL) + SHARED_HELP % "goat"
 
 GAME_OPTIONS = OPTIONS
@@ -108,8 +116,9 @@ def parse_duel(tokens):
     return parse_side(tokens[1]), parse_side(tokens[2])
 
 
-def parse(tokens):
-    """-> (player 0/1/2, "--expect"/"--move", [numbers], {"--dice": K, "--stop-at": T})."""
+def parse(tokens, once: bool = False):
+    """-> (player 0/1/2, "--expect"/"--move", [numbers], {"--dice": K, "--stop-at": T}). ``once``: the dice are
+    chosen once a turn, and a state after a roll may end in DICE (the table says when it must)."""
     players, questions, args, valued = [], [], [], {}
     words = iter(tokens)
     for word in words:
@@ -137,8 +146,11 @@ def parse(tokens):
         names += ("TURN", "ROLLS")
     if valued:
         names = ("SCORE",)
+    if once and names[-1] == "ROLLS" and len(args) == len(names) + 1:
+        return player, question, args, valued  # DICE: the table says when it must be given
     if len(args) != len(names):
-        raise wrong_count("%s %s" % (players[0], question), " ".join(names), args, noun="number")
+        shown_names = " ".join(names) + (" [DICE]" if once and names[-1] == "ROLLS" else "")
+        raise wrong_count("%s %s" % (players[0], question), shown_names, args, noun="number")
     return player, question, args, valued
 
 
@@ -152,7 +164,7 @@ class Session(RulesSession):
     def answer(self, tokens) -> str:
         if _DUEL in tokens:
             return self.duel(*parse_duel(tokens))
-        player, question, args, valued = parse(tokens)
+        player, question, args, valued = parse(tokens, self.once())
         table = self.table()
         if valued:
             return "%.6f" % table.probe_fixed(args[0], valued["--dice"], valued["--stop-at"])
@@ -163,6 +175,12 @@ class Session(RulesSession):
         if question == "--move":
             return action_text(table.probe_move(player, *args))
         return "%.6f" % table.probe_win(player, *args)
+
+    def once(self) -> bool:
+        """Whether the dice are chosen once a turn (a state after a roll then ends in DICE): the game options' rules,
+        or with ``--table`` and no game option the file's own (the table is opened first: it answers anyway)."""
+        rules = self.table().rules if self.path is not None and not self.options else self.rules
+        return rules.choose == ONCE
 
     def duel(self, first, second) -> str:
         """Computed when asked, by the analysis-time module ``duel`` (numpy), imported only for this
@@ -179,13 +197,19 @@ class Session(RulesSession):
     def quick_answer(self):
         """Canonical batch lines answered straight from the whole arrays."""
         table = self.table()
-        goal, arrays = table.rules.goal, table.arrays
+        goal, arrays, width = table.rules.goal, table.arrays, table.slots
         numbers = {str(n): n for n in range(goal + MAX_GAIN)}  # canonical whole numbers only: "07" is not here
-        # (rolls, turn) -> slot, for every turn total those rolls can make (the rules' check_turn, as a lookup)
-        slots = {("0", "0"): 0}
+        # the words of a state after the scores -> slot: () and TURN ROLLS, or under --choose once TURN ROLLS DICE
+        # after a roll, for every state those rolls can make (the rules' check_state, as a lookup)
+        slots: dict = {(): 0, ("0", "0"): 0}
         for rolls in range(1, ROLLS):
-            for turn in range(rolls, rolls * MAX_SUM[DICE] + 1):
-                slots[str(rolls), str(turn)] = slot(rolls, turn)
+            if table.rules.choose == EACH:
+                for turn in range(rolls, rolls * MAX_SUM[DICE] + 1):
+                    slots[str(turn), str(rolls)] = slot(rolls, turn)
+            else:
+                for dice in range(1, DICE + 1):
+                    for turn in once_totals(rolls, dice):
+                        slots[str(turn), str(rolls), str(dice)] = once_slot(rolls, turn, dice)
         last_opp = goal - 1 + MAX_GAIN  # the highest total the first player can bank
 
         players = {"--solo": 1, "--one": 2, "--two": 2}  # -> how many scores the question gives
@@ -206,28 +230,23 @@ class Session(RulesSession):
                     if count != 1 or score >= goal or not 1 <= dice <= DICE or stop < 1:
                         return None
                     return "%.6f" % fixed[((dice - 1) * THRESHOLDS + min(stop, THRESHOLDS) - 1) * goal + score]
-            elif question != "--move" or size != 4 + count:
+            elif question != "--move" or size < 4 + count:
                 return None
-            # the state of --solo S [T R] or --one|--two M O [T R]
-            if size == 2 + count:
-                here = 0
-            elif size == 4 + count:
-                here = slots[words[-1], words[-2]]
-            else:
-                return None
+            # the state of --solo S [T R [D]] or --one|--two M O [T R [D]]
+            here = slots[tuple(words[2 + count:])]
             my = numbers[words[2]]
             if my >= goal:
                 return None
             if count == 1:
-                name, index = "solo", my * SLOTS + here
+                name, index = "solo", my * width + here
             else:
                 opp = numbers[words[3]]
                 if opp < goal:
-                    name, index = ("one" if words[0] == "--one" else "two"), (my * goal + opp) * SLOTS + here
+                    name, index = ("one" if words[0] == "--one" else "two"), (my * goal + opp) * width + here
                 elif words[0] == "--one" or opp > last_opp:
                     return None
                 else:
-                    name, index = "last", (min(opp - my, NEEDS) - 1) * SLOTS + here
+                    name, index = "last", (min(opp - my, NEEDS) - 1) * width + here
             if question == "--move":
                 return action_text(moves[name][index])
             text = values.get((name, index))

@@ -5,6 +5,9 @@ Positions, numbered for the arrays of the table (goal G):
 - the last turn: the second player must beat the first's banked total by ``need`` (1..64): row need - 1;
 - two players: the first to move with (my, opp) at my * G + opp; the second at G*G + my * G + opp,
   ``opp`` the first player's score, below the goal. Values are the mover's chance to win.
+
+The same for both readings of the rules option ``choose``: the turn (``solver.goat_turn``) differs, and every
+sweep takes its mask (``turn.mask``: under ``once``, only stop and the turn's own dice after its first roll).
 """
 
 import numpy as np
@@ -34,7 +37,8 @@ class Part:
 
 def _finish(turn, payoff, starts, partners, constant, sign, width):
     good = np.zeros((len(starts), turn.slots, 1 + DICE), dtype=bool)
-    values, actions, residual = sweep(turn, payoff, starts, partners, constant, sign, good=good, width=width)
+    values, actions, residual = sweep(turn, payoff, starts, partners, constant, sign, allowed=turn.mask(len(starts)),
+                                      good=good, width=width)
     return Part(starts, values[:, turn.gains:], actions, residual, good, width)
 
 
@@ -55,7 +59,7 @@ def solve_solo(goal: int, turn=None) -> Part:
         total = positions[:, None] + GAINS[None, :]
         return np.where(total < goal, -1.0 + starts[np.minimum(total, goal - 1)], -1.0)
 
-    starts = solve_groups(turn, _solo_groups(goal), payoff, -1.0, 1.0, goal, start=-10.0)
+    starts = solve_groups(turn, _solo_groups(goal), payoff, -1.0, 1.0, goal, start=-10.0, allowed=turn.mask(goal))
     return _finish(turn, payoff, starts, np.arange(goal), -1.0, 1.0, TIE)
 
 
@@ -81,7 +85,7 @@ def solve_last(turn=None) -> Part:
     turn = turn or goat_turn()
     needs = np.arange(1, NEEDS + 1)
     payoff = np.where(GAINS[None, :] > needs[:, None], 1.0, np.where(GAINS[None, :] == needs[:, None], 0.5, 0.0))
-    values, actions, _ = play_turn(turn, payoff)
+    values, actions, _ = play_turn(turn, payoff, allowed=turn.mask(NEEDS))
     return Part(values[:, turn.gains + turn.root], values[:, turn.gains:], actions, 0.0)
 
 
@@ -127,7 +131,8 @@ def two_player_groups(goal: int):
 def solve_two(goal: int, last: Part, turn=None) -> Part:
     turn = turn or goat_turn()
     payoff = two_player_payoff(goal, last.starts)
-    starts = solve_groups(turn, two_player_groups(goal), payoff, 1.0, -1.0, 2 * goal * goal, start=0.5)
+    starts = solve_groups(turn, two_player_groups(goal), payoff, 1.0, -1.0, 2 * goal * goal, start=0.5,
+                          allowed=turn.mask(2 * goal * goal))
     return _finish(turn, payoff, starts, two_player_partners(goal), 1.0, -1.0, WIDTH)
 
 
@@ -136,13 +141,13 @@ def _sure(turn, ends):
     (positions x gains, bool). Exact: the chance of the other columns is computed from values 0 and -1, and a
     sum of products of counts and values <= 0 is 0 only when every term is (rounding keeps a sum's terms' sign,
     and no product of this turn's chances, 6^-18 at least, comes near an underflow)."""
-    values, _, _ = play_turn(turn, np.where(ends, 0.0, -1.0))
+    values, _, _ = play_turn(turn, np.where(ends, 0.0, -1.0), allowed=turn.mask(len(ends)))
     return values[:, turn.gains + turn.root] == 0.0
 
 
 def _never(turn, ends):
     """Rows where no play of the turn reaches a gain column marked in ``ends`` (exact, as :func:`_sure`)."""
-    values, _, _ = play_turn(turn, np.where(ends, 1.0, 0.0))
+    values, _, _ = play_turn(turn, np.where(ends, 1.0, 0.0), allowed=turn.mask(len(ends)))
     return values[:, turn.gains + turn.root] == 0.0
 
 
@@ -198,7 +203,11 @@ def turns_left(goal: int, two: Part, turn=None) -> float:
     known = wins | losses
     allowed = two.good.copy()
     allowed[known] = False
-    allowed[known, :, 1] = True  # one die at every slot: no match, so no partner's count
+    if turn.allowed is None:
+        allowed[known, :, 1] = True  # one die at every slot: no match, so no partner's count
+    else:  # the dice chosen once a turn: one die, then stop (no match either)
+        allowed[known, 0, 1] = True
+        allowed[known, 1:, 0] = True
 
     def payoff(positions, starts):
         first = positions < size

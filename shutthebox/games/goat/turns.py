@@ -1,6 +1,6 @@
 """How many turns a solo game lasts: the distribution, not only the mean (analysis time; numpy; docs/GOAT.md).
 
-    ShutTheBox goat turns [--goal G] [--dice K --stop-at T] [--max N]
+    ShutTheBox goat turns [--goal G] [--choose each|once] [--dice K --stop-at T] [--max N]
 
 From banked 0, a strategy (fixed, or the table's fewest-expected-turns play) is
 played turn after turn; ``mass[s]`` is the chance of standing at banked s < goal
@@ -121,12 +121,14 @@ def turns_main(argv) -> int:
         parser = Parser(prog=prog, description="The distribution of the number of turns of a solo game: a fixed "
                         "strategy (--dice K --stop-at T) or optimal play (neither).")
         parser.add_argument("--goal", default=None)
+        parser.add_argument("--choose", default=None, help="each (the default) or once: when the dice are chosen")
         parser.add_argument("--dice", default=None, help="K: dice every roll, 1 to %d" % DICE)
         parser.add_argument("--stop-at", default=None, help="T: stop once the turn total reaches T")
         parser.add_argument("--max", default=None, help="turns to count, 1 to %d (default: until P(more) "
                             "<= %g, at most %d)" % (MAX_ROWS, TAIL, DEFAULT_ROWS))
         args = parser.parse_args(argv)
-        rules = Rules.from_options({"--goal": args.goal} if args.goal else {})
+        given = {"--goal": args.goal, "--choose": args.choose}
+        rules = Rules.from_options({option: value for option, value in given.items() if value})
         rows = whole_in("--max", args.max, 1, MAX_ROWS) if args.max is not None else 0
         table = load(rules)
         if (args.dice is None) != (args.stop_at is None):
