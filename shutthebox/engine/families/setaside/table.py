@@ -74,20 +74,35 @@ class SetAsideTable(Table):
         """Every distinct set of dice ``roll`` can set aside, as ``(mask, numerator)`` (its value over
         ``denominator``), best first, ties by the tie rule (more dice, then the lower faces)."""
         points, numerators, denominator, n = self._points, self.numerators, self.denominator, len(roll)
-        found = []
+        lowest, found = self.rules.lowest, []
         for mask in keeps(roll)[1:]:  # each set of faces once (the leftmost of equal faces), not none
             kept = faces(roll, mask)
             value = sum(points[face - 1] for face in kept) * denominator + numerators[n - len(kept)]
-            found.append((value if self.rules.lowest else -value, -len(kept), kept, mask))
+            found.append((value if lowest else -value, -len(kept), kept, mask))
         found.sort()
-        return [(mask, value if self.rules.lowest else -value) for value, _, _, mask in found]
+        return [(mask, value if lowest else -value) for value, _, _, mask in found]
+
+    def value(self, roll, mask: int) -> int:
+        """The value of setting aside the dice ``mask`` of the sorted ``roll``, over ``denominator``."""
+        kept = faces(roll, mask)
+        return sum(self._points[face - 1] for face in kept) * self.denominator + self.numerators[len(roll) - len(kept)]
+
+    def best_value(self, roll) -> int:
+        """The best value of the sorted ``roll``, over ``denominator``: the best of each size of set-aside is
+        its lowest-scoring dice (highest, for the highest total), so ``len(roll)`` candidates."""
+        lowest, denominator, numerators, n = self.rules.lowest, self.denominator, self.numerators, len(roll)
+        values, running = [], 0
+        for k, points in enumerate(sorted((self._points[face - 1] for face in roll), reverse=not lowest), 1):
+            running += points
+            values.append(running * denominator + numerators[n - k])
+        return min(values) if lowest else max(values)
 
     def best(self, roll) -> int:
         """The table's set-aside for the sorted ``roll`` (a bitmask), checked against the exact values."""
         mask = self._move[self.rules.row(roll)]
-        if mask >> len(roll):
-            raise TableError("table file %s holds a move of dice the roll does not have; rebuild it with "
-                             "`make tables`" % self.path)
+        if mask >> len(roll) or self.value(roll, mask) != self.best_value(roll):
+            raise TableError("table file %s holds a move that is not the best; rebuild it with `make tables`"
+                             % self.path)
         return mask
 
     # -- the questions ----------------------------------------------------------------------------------
@@ -95,19 +110,12 @@ class SetAsideTable(Table):
     def probe_expect(self, dice=None) -> float:
         """The expected total still to come: from the start (``dice`` None), or with ``dice`` showing, before
         setting any aside."""
-        if dice is None:
-            return self._expect[self.rules.dice]
-        return self.choices(self.roll(dice))[0][1] / self.denominator
+        return self.exact(dice)[0] / self.denominator
 
     def probe_move(self, dice) -> tuple:
         """The faces to set aside (increasing) from the roll ``dice``."""
         roll = self.roll(dice)
-        mask = self.best(roll)
-        best_mask, _ = self.choices(roll)[0]
-        if mask != best_mask:
-            raise TableError("table file %s holds a move that is not the best; rebuild it with `make tables`"
-                             % self.path)
-        return faces(roll, mask)
+        return faces(roll, self.best(roll))
 
     def probe_options(self, dice) -> list:
         """Every choice, best first: ``[(faces set aside, expected total still to come), ...]``."""
@@ -118,7 +126,7 @@ class SetAsideTable(Table):
         """``probe_expect``'s value as ``(numerator, denominator)``."""
         if dice is None:
             return self.numerators[self.rules.dice], self.denominator
-        return self.choices(self.roll(dice))[0][1], self.denominator
+        return self.best_value(self.roll(dice)), self.denominator
 
 
 class TablePart:
