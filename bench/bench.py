@@ -35,7 +35,9 @@ BUILD_TARGETS = {"standard.msgpack": (1, 1 << 20), "t12-2d6-one6-p2.msgpack": (1
                  "toggle-c12-s6.msgpack": (5, 1 << 20), "pig-pig-g100-s6.msgpack": (5, 5 << 20)}
 GAME_BUILD_TARGETS = {"goat": (10, 16 << 20), "yazy": (10, 16 << 20), "yahtzee": (15, 6 << 20)}  # all of the game's tables together
 # Pig: a third of its lines are --options, whose roll chance is a sum over one roll's outcomes (6 or 36 terms).
-BATCH_TARGETS = {"shutthebox": 1_000_000, "yahtzee": 1_000, "pig": 200_000}
+# Threes: a batch's lines come from only 1,383 questions (three for each of the 461 sorted rolls), each answered
+# once exactly and remembered; its --options lists every set of faces (up to 31) in exact fractions: 150,000.
+BATCH_TARGETS = {"shutthebox": 1_000_000, "yahtzee": 1_000, "pig": 200_000, "threes": 150_000}
 BATCH_TARGET = 500_000
 QUERY_OVER_FLOOR = 1e-3  # seconds
 
