@@ -45,6 +45,8 @@ def _main(argv) -> int:
     name = registry.DEFAULT
     if argv and argv[0] in registry.NAMED_FIRST:
         name, argv = argv[0], argv[1:]
+    elif argv[:1] == [registry.DEFAULT]:  # named as shutthebox.open() names it: the same game
+        argv = argv[1:]
     grammar = registry.grammar(name)
     if name == registry.DEFAULT and argv and _may_name_a_game(argv[0], grammar):
         word = argv[0]

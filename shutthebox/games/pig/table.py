@@ -84,6 +84,9 @@ class PigTable(Table):
         """The mover's chance to win at ``(mine, other, turn)`` before choosing, both playing to win."""
         return self._win[self.index(mine, other, turn)]
 
+    # One set of lookup names across games (probe_expect, probe_move, probe_options): Pig's value is a chance.
+    probe_expect = probe_win
+
     def probe_move(self, mine: int, other: int, turn: int) -> str:
         """``"roll"`` or ``"hold"``: the best choice (among equal ones, hold; at turn total 0, roll)."""
         return ROLL if self._move[self.index(mine, other, turn)] else HOLD

@@ -84,3 +84,6 @@ class ToggleTable(Table):
             raise InvalidQuery("dice %d and %d let you turn no card of 1 to %d: the roll passes"
                                % (x, y, self.rules.cards))
         return card
+
+    # One set of lookup names across games (probe_expect, probe_move): ``probe_flip`` is toggle's move.
+    probe_move = probe_flip
