@@ -188,8 +188,22 @@ async function pigTable(rules, given, tablePath) {
 }
 
 /** `node answer.mjs pig ARGS`: the command line's answers; its exit status. */
+const say = (message) => process.stderr.write(`answer.mjs: ${message}\n`);
+
+/** A refusal's one line and the command's exit status: 2 a bad question, 3 a table missing or damaged. */
+function refused(error) {
+  if (error instanceof InvalidQuestion) {
+    say(error.message);
+    return 2;
+  }
+  if (error instanceof TableError) {
+    say(error.message);
+    return 3;
+  }
+  throw error;
+}
+
 async function pigMain(argv) {
-  const say = (message) => process.stderr.write(`answer.mjs: ${message}\n`);
   try {
     const { table: tablePath, flags, game, tokens } = PigCommand.splitOptions(argv);
     if (flags.help || flags.h) {
@@ -250,15 +264,7 @@ async function pigMain(argv) {
     process.stdout.write(out.map((line) => line + "\n").join(""));
     return failed ? 1 : 0;
   } catch (error) {
-    if (error instanceof InvalidQuestion) {
-      say(error.message);
-      return 2;
-    }
-    if (error instanceof TableError) {
-      say(error.message);
-      return 3;
-    }
-    throw error;
+    return refused(error);
   }
 }
 
@@ -349,7 +355,6 @@ async function setAsideTable(family, rules, given, tablePathGiven) {
 
 /** `node answer.mjs GAME ARGS` for a set-aside dice game: the command line's answers; its exit status. */
 async function setAsideMain(family, argv) {
-  const say = (message) => process.stderr.write(`answer.mjs: ${message}\n`);
   try {
     const { table: tablePathGiven, flags, game, tokens } = SetAsideCommand.splitOptions(argv);
     if (flags.help || flags.h) {
@@ -390,15 +395,7 @@ async function setAsideMain(family, argv) {
     process.stdout.write(out.map((line) => line + "\n").join(""));
     return failed ? 1 : 0;
   } catch (error) {
-    if (error instanceof InvalidQuestion) {
-      say(error.message);
-      return 2;
-    }
-    if (error instanceof TableError) {
-      say(error.message);
-      return 3;
-    }
-    throw error;
+    return refused(error);
   }
 }
 
