@@ -5,6 +5,7 @@
     python3 build_tables.py --check          # rebuild in memory; exit 1 if data/ differs, saying what differs
     python3 build_tables.py --game toggle    # only that game's tables
     python3 build_tables.py --workers 2      # layered builds on 2 workers (--cluster ADDRESS: a Dask cluster)
+    python3 build_tables.py --check --game toggle --method policy   # toggle by policy iteration: the same bytes
 
 Never imported by the package: the query path only reads what this writes.
 """
@@ -24,15 +25,23 @@ from shutthebox.engine.writer import write_atomic
 DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
-def shipped(games=None) -> dict:
+def shipped(games=None, method: str | None = None) -> dict:
     """file name -> (game, function returning the file's bytes), for every game's shipped tables
-    (each game's declaration names them and their solver)."""
+    (each game's declaration names them and their solver); ``method`` goes to the solvers that take one."""
     tables = {}
     for game in games or registry.GAMES:
         for family in registry.declaration(game).tables:
+            options = {"method": method} if method is not None and takes_method(family) else {}
             for rules in family.shipped_rules():
-                tables[family.name(rules)] = (game, family.builder(rules))
+                tables[family.name(rules)] = (game, family.builder(rules, **options))
     return tables
+
+
+def takes_method(family) -> bool:
+    """Whether the family's solver can be told how to solve (``solve_table(rules, method=...)``)."""
+    import inspect
+
+    return "method" in inspect.signature(family.build().solve_table).parameters
 
 
 def _read(path: str) -> bytes | None:
@@ -261,7 +270,13 @@ def _main(argv=None) -> int:
                         "default $SHUTTHEBOX_WORKERS or this machine's cores")
     parser.add_argument("--cluster", metavar="ADDRESS", help="build on this Dask scheduler (tcp://HOST:8786); "
                         "default $SHUTTHEBOX_CLUSTER")
+    parser.add_argument("--method", choices=("value", "policy"), help="how the solvers that offer a choice "
+                        "(toggle) find the optimal policy: value iteration (default) or policy iteration; the "
+                        "same bytes")
     args = parser.parse_args(argv)
+    if args.method is not None and not any(takes_method(family) for game in args.game or registry.GAMES
+                                           for family in registry.declaration(game).tables):
+        parser.error("--method: no solver of %s offers a choice of method" % ", ".join(args.game))
     if (args.cluster or (args.workers or 1) > 1) and importlib.util.find_spec("distributed") is None:
         parser.error("--workers and --cluster need Dask distributed: " + layers.INSTALL)
     # Layered builds (engine/layers.py) read these, also when solved on first use.
@@ -273,7 +288,7 @@ def _main(argv=None) -> int:
         parser.error("--out %s is not a folder" % args.out)
     stale = []
     try:
-        for name, (game, build) in shipped(args.game).items():
+        for name, (game, build) in shipped(args.game, args.method).items():
             started = time.perf_counter()
             data = build()
             seconds = time.perf_counter() - started

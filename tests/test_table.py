@@ -53,6 +53,10 @@ def test_the_build_is_deterministic():
 def test_check_command_accepts_the_shipped_tables_and_rejects_others(tmp_path):
     check = [sys.executable, os.path.join(ROOT, "build_tables.py"), "--check", "--game", "toggle"]
     assert subprocess.run(check, capture_output=True, timeout=120).returncode == 0
+    # By policy iteration too: the same bytes (docs/TOGGLE.md); a game whose solver offers no method refuses.
+    assert subprocess.run(check + ["--method", "policy"], capture_output=True, timeout=300).returncode == 0
+    refused = subprocess.run(check[:-1] + ["pig", "--method", "policy"], capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and refused.stderr.endswith("no solver of pig offers a choice of method\n")
     (tmp_path / "toggle-c4-s2.msgpack").write_bytes(b"stale")
     stale = subprocess.run(check + ["--out", str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert stale.returncode == 1 and "DIFFERS" in stale.stdout

@@ -161,3 +161,15 @@ def test_a_failed_solver_check_on_first_use_is_one_line_and_no_table(tmp_path, m
     assert out == "" and err.count("\n") == 1
     assert err.startswith("ShutTheBox: cannot solve table toggle-c5-s4.msgpack: toggle Rules(cards=5, sides=4)")
     assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("cards, sides", [(4, 2), (5, 3), (6, 4), (8, 6), (7, 12)])
+def test_policy_iteration_writes_the_bytes_value_iteration_writes(cards, sides):
+    from shutthebox.games.toggle import build
+
+    assert build.solve_table(Rules(cards, sides), "policy") == build.solve_table(Rules(cards, sides), "value")
+
+
+def test_an_unknown_method_is_refused():
+    with pytest.raises(ValueError, match="value, policy"):
+        solve(Rules(4, 2), "newton")

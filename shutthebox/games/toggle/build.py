@@ -8,9 +8,9 @@ from .solver import SOLVER_VERSION, TIE, solve
 GENERATOR = "shutthebox toggle solver %d" % SOLVER_VERSION
 
 
-def solve_table(rules: Rules) -> bytes:
-    """Solve, check and encode the table of ``rules``."""
-    solution = solve(rules)
+def solve_table(rules: Rules, method: str = "value") -> bytes:
+    """Solve (by value or policy iteration: the same bytes), check and encode the table of ``rules``."""
+    solution = solve(rules, method)
     check_printing(solution.rolls, solution.bound, "toggle")  # no printed digit can be wrong
     states, sides = rules.states, rules.sides
     arrays = {

@@ -6,11 +6,16 @@ the goal 0,
 
     V(s) = 1 + sum over ordered dice (x, y) of 1/S^2 * min over allowed cards c of V(s ^ bit(c))
 
-solved by value iteration (vectorised over all states) until an update changes
-no value by more than ``RESIDUAL / 10``, then checked: the Bellman residual of
-the stored values must be below ``RESIDUAL``, or the build fails. The error bound of a stored value is residual times the largest
-expected number of rolls (docs/TOGGLE.md); every printed value is checked to lie
-farther than that from a 6-decimal rounding midpoint.
+The optimal policy is found by value iteration (the default: vectorised over
+all states, to float64's noise floor) or by policy iteration (``method="policy"``:
+a policy evaluated by one linear solve, then improved, until no choice improves).
+Either way the stored values are then the found policy's expected rolls, by
+sweeps from zero in a fixed order: they depend on the policy alone, so both
+methods write the same bytes. They are checked: the Bellman residual of the
+stored values must be below ``RESIDUAL``, or the build fails. The error bound of
+a stored value is residual times the largest expected number of rolls
+(docs/TOGGLE.md); every printed value is checked to lie farther than that from a
+6-decimal rounding midpoint.
 
 Ties: among cards whose successors' values differ by less than ``TIE`` (far
 above the error bound, far below any real difference, both checked), the
@@ -21,10 +26,11 @@ import numpy as np
 
 from .rules import Rules
 
-SOLVER_VERSION = 2
+SOLVER_VERSION = 2  # 2 still: the values by sweeps of the policy are the same bytes as version 2 wrote
 RESIDUAL = 1e-11
 TIE = 1e-10
 MAX_SWEEPS = 200_000
+METHODS = ("value", "policy")  # how the optimal policy is found: value or policy iteration
 
 
 class Solution:
@@ -135,20 +141,22 @@ def _reaches_goal(transition):
     return ~unsafe
 
 
-def solve(rules: Rules) -> Solution:
-    """Value iteration to a verified fixed point, then the tie-broken greedy policy."""
+def solve(rules: Rules, method: str = "value") -> Solution:
+    """The optimal policy, found by value or policy iteration (``method``), tie-broken; its values by sweeps
+    from zero; both checked (the Bellman residual, and no tie within the error bound)."""
+    if method not in METHODS:
+        raise ValueError("method must be one of %s, not %r" % (", ".join(METHODS), method))
     groups = outcome_groups(rules)
     successors = _successors(rules)
     total = rules.sides**2
-    values = np.zeros(rules.states)
-    best, since = np.inf, 0
-    for _ in range(MAX_SWEEPS):  # on to float64's noise floor: the tighter the bound, the fewer doubtful digits
-        updated = _bellman(values, groups, successors, total)
-        residual = float(np.abs(updated - values).max())
-        values = updated
-        best, since = (residual, 0) if residual < best else (best, since + 1)
-        if best < RESIDUAL and since > 100:
-            break
+    if method == "value":
+        found = _to_noise_floor(lambda values: _bellman(values, groups, successors, total), rules.states)
+    else:
+        found = _policy_iteration(rules, groups, successors)
+    policy = _greedy(found, groups, successors)
+    values = _to_noise_floor(_fixed_policy_update(policy, groups, successors, total, rules.states), rules.states)
+    if _changed(_greedy(values, groups, successors), policy):  # the policy must be greedy for its own values
+        raise AssertionError("toggle %s: the policy found is not greedy for its values" % rules)
     residual = float(np.abs(_bellman(values, groups, successors, total) - values).max())
     if not residual < RESIDUAL:
         raise AssertionError("toggle %s: Bellman residual %.3g is not below %g" % (rules, residual, RESIDUAL))
@@ -157,7 +165,6 @@ def solve(rules: Rules) -> Solution:
     if not bound.max() < TIE / 10 or not gap > TIE * 10:
         raise AssertionError("toggle %s: ties are not clear (error bound %.3g, smallest real gap %.3g)"
                              % (rules, bound.max(), gap))
-    policy = _greedy(values, groups, successors)
     flip = np.zeros((rules.states, rules.sides, rules.sides), dtype=np.uint8)
     for x in range(1, rules.sides + 1):
         for y in range(1, rules.sides + 1):
@@ -166,6 +173,75 @@ def solve(rules: Rules) -> Solution:
                 flip[:, x - 1, y - 1] = policy[cards]
     flip[0] = 0
     return Solution(rules, values, flip, residual, bound, gap)
+
+
+def _to_noise_floor(update, size: int):
+    """Values swept by ``update`` from zero until the largest change has not shrunk for 100 sweeps below
+    ``RESIDUAL``: on to float64's noise floor (the tighter the bound, the fewer doubtful digits)."""
+    values = np.zeros(size)
+    best, since = np.inf, 0
+    for _ in range(MAX_SWEEPS):
+        updated = update(values)
+        residual = float(np.abs(updated - values).max())
+        values = updated
+        best, since = (residual, 0) if residual < best else (best, since + 1)
+        if best < RESIDUAL and since > 100:
+            break
+    return values
+
+
+def _fixed_policy_update(policy, groups, successors, total, size):
+    """One sweep of a fixed policy's values: the Bellman update with each choice fixed, summed in the
+    same order (elementwise: the same bytes on any machine)."""
+    rows = np.arange(size)
+    chosen = [(weight, _successor_of(policy[cards], rows) if cards else rows) for cards, weight in groups]
+
+    def update(values):
+        expected = np.zeros_like(values)
+        for weight, successor in chosen:
+            expected += weight * values[successor]
+        updated = 1.0 + expected / total
+        updated[0] = 0.0
+        return updated
+
+    return update
+
+
+def _successor_of(cards, rows):
+    """The states reached by turning ``cards[state]`` in each state."""
+    return rows ^ (np.int64(1) << (cards - 1))
+
+
+def _policy_iteration(rules, groups, successors):
+    """The optimal policy's values by policy iteration, as the published solution solves the game: from a
+    proper policy (turn the highest face-up card the dice allow, else the lowest allowed), evaluate it
+    (one linear solve), switch every choice that a successor's value beats by more than ``TIE``, until
+    none does. The linear solve's order of summation is the BLAS's, so only the policy is kept from here."""
+    rows = np.arange(rules.states)
+    policy = {}
+    for cards, _ in groups:
+        if cards:
+            up = np.zeros(rules.states, dtype=np.int64) + cards[0]
+            for card in cards:  # increasing: the highest face-up card allowed wins
+                up = np.where(rows >> (card - 1) & 1, card, up)
+            policy[cards] = up
+    while True:
+        values = evaluate(rules, policy, groups)
+        if not np.isfinite(values).all():
+            raise AssertionError("toggle %s: a policy of policy iteration never ends from some state" % rules)
+        improved = {}
+        for cards, chosen in policy.items():
+            current = values[_successor_of(chosen, rows)]
+            greedy = _greedy(values, [(cards, 0)], successors)[cards]
+            improved[cards] = np.where(values[_successor_of(greedy, rows)] < current - TIE, greedy, chosen)
+        if not _changed(improved, policy):
+            return values
+        policy = improved
+
+
+def _changed(policy, other) -> bool:
+    """Whether two policies turn another card somewhere (the goal's choices aside)."""
+    return any(bool((policy[cards][1:] != other[cards][1:]).any()) for cards in policy)
 
 
 def error_bound(residual: float, values):
