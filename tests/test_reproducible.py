@@ -251,7 +251,8 @@ def check(tmp_path, capsys, monkeypatch, shipped: bytes | None, built: bytes):
     out.mkdir()
     if shipped is not None:
         (out / "fake.msgpack").write_bytes(shipped)
-    monkeypatch.setattr(build_tables, "shipped", lambda games=None: {"fake.msgpack": ("goat", lambda: built)})
+    monkeypatch.setattr(build_tables, "shipped",
+                        lambda games=None, method=None: {"fake.msgpack": ("goat", lambda: built)})
     code = build_tables.main(["--check", "--out", str(out)])
     out, err = capsys.readouterr()
     return code, out, err
@@ -312,7 +313,7 @@ FULL_RUN = """
 import sys
 sys.path.insert(0, sys.argv[1])
 import build_tables
-build_tables.shipped = lambda games=None: {"fake.msgpack": ("goat", lambda: b"built")}
+build_tables.shipped = lambda games=None, method=None: {"fake.msgpack": ("goat", lambda: b"built")}
 sys.exit(build_tables.main(sys.argv[2:]))
 """
 
