@@ -433,3 +433,53 @@ def test_an_analysis_command_whose_reader_went_away_ends_quietly():
     stderr = process.stderr.read()
     assert process.wait(timeout=120) == 0, stderr
     assert stderr == b"", stderr
+
+
+@pytest.mark.parametrize("cards, sides, said", [(12, 10, True), (6, 4, False)])
+def test_a_solve_over_a_second_says_so_in_one_line_and_a_short_one_says_nothing(tmp_path, cards, sides, said):
+    """12 cards and 10-sided dice solve in about 1.5 s, 6 cards and 4-sided dice in 0.02 s."""
+    done = subprocess.run([sys.executable, COMMAND, "toggle", "--cards", str(cards), "--sides", str(sides),
+                           "--expect", "all"], capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, SHUTTHEBOX_CACHE=str(tmp_path)))
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert (len(lines) == 1 and SOLVING.match(lines[0]) is not None) if said else lines == [], done.stderr
+    assert "toggle-c%d-s%d.msgpack" % (cards, sides) in done.stderr or not said
+
+
+class Terminal:
+    """What a solve writes to a terminal, kept."""
+
+    def __init__(self):
+        self.text = ""
+
+    def isatty(self):
+        return True
+
+    def write(self, text):
+        self.text += text
+
+    def flush(self):
+        pass
+
+
+def test_a_long_solve_shows_its_time_on_a_terminal_unless_a_bar_draws():
+    import time
+
+    from shutthebox.engine.progress import Progress, ticking
+
+    terminal = Terminal()
+    with ticking("goat-g150.msgpack", 34.0, stream=terminal):
+        time.sleep(2.3)
+    assert "\rsolving goat-g150.msgpack: 1s of about 34s " in terminal.text, terminal.text
+    assert "2s of about 34s" in terminal.text and terminal.text.endswith("\r\033[K"), terminal.text
+    quiet, bar = Terminal(), Terminal()
+    with ticking("t12-2d6-one6-p3.msgpack", 20.0, stream=quiet), Progress(10, "solving", stream=bar, enabled=True):
+        time.sleep(1.5)
+    assert quiet.text == "", quiet.text  # the solver's own bar draws: the time is not drawn over it
+    short, pipe = Terminal(), Terminal()
+    pipe.isatty = lambda: False
+    for stream, seconds in ((short, 5.0), (pipe, 34.0)):  # a solve under ten seconds; no terminal
+        with ticking("pig-pig-g100-s6.msgpack", seconds, stream=stream):
+            time.sleep(1.2)
+        assert stream.text == ""

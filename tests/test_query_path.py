@@ -153,8 +153,8 @@ def test_a_table_solved_on_first_use_is_the_one_crossing(tmp_path):
     probe = ast.literal_eval(result.stdout.splitlines()[-1])
     assert probe["status"] == 0, result.stderr
     crossed = sorted(name for name in probe["new"] if name.startswith("shutthebox") and not query_time(name))
-    assert crossed == ["shutthebox.engine.progress", "shutthebox.engine.writer", "shutthebox.games.shutthebox.build",
-                       "shutthebox.games.shutthebox.solver"]
+    assert crossed == ["shutthebox.engine.progress", "shutthebox.engine.solvelock", "shutthebox.engine.writer",
+                       "shutthebox.games.shutthebox.build", "shutthebox.games.shutthebox.solver"]
     # Asked again, the cached table answers with no build-time module.
     probe = ast.literal_eval(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                                       timeout=120, env=env).stdout.splitlines()[-1])

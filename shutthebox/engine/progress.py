@@ -10,10 +10,13 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import sys
+import threading
 import time
 
 # callback(done, total) of the bars made in this context, or None.
 _OBSERVER: contextvars.ContextVar = contextvars.ContextVar("shutthebox_progress_observer", default=None)
+# Bars drawing on a terminal now, in any thread: a ticker (``ticking``) keeps quiet while one draws.
+_DRAWING = [0]
 
 
 @contextlib.contextmanager
@@ -42,6 +45,8 @@ class Progress:
             except (AttributeError, ValueError):
                 enabled = False
         self.enabled = enabled
+        if enabled:
+            _DRAWING[0] += 1
         self.total = max(total, 1)
         self.label = label
         self.unit = unit
@@ -82,6 +87,50 @@ class Progress:
             self.stream.write("\r\033[K")
             self.stream.flush()
             self.enabled = False
+            _DRAWING[0] -= 1
+
+
+# A solve estimated longer than this shows its time while it runs (``ticking``).
+TICK_AFTER = 10.0
+
+
+@contextlib.contextmanager
+def ticking(label: str, seconds: float, stream=None):
+    """``with ticking("goat-g150.msgpack", 30): solve()``: while the body runs, a line on a terminal with
+    the time spent and the time estimated (``seconds``; nothing under ``TICK_AFTER``), for a long solve that
+    reports no progress of its own. It redraws once a second, keeps quiet while a :class:`Progress` bar
+    draws, and clears its line at the end."""
+    stream = stream if stream is not None else sys.stderr
+    try:
+        shown = seconds > TICK_AFTER and stream.isatty()
+    except (AttributeError, ValueError):
+        shown = False
+    if not shown:
+        yield
+        return
+    stop = threading.Event()
+    started = time.perf_counter()
+
+    def tick():
+        drawn = False
+        while not stop.wait(1.0):
+            if _DRAWING[0]:
+                continue
+            spent = time.perf_counter() - started
+            stream.write("\rsolving %s: %s of about %s " % (label, _duration(spent), _duration(seconds)))
+            stream.flush()
+            drawn = True
+        if drawn:
+            stream.write("\r\033[K")
+            stream.flush()
+
+    ticker = threading.Thread(target=tick, name="shutthebox-ticker", daemon=True)
+    ticker.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        ticker.join()
 
 
 def _short(number: float) -> str:

@@ -77,20 +77,40 @@ def open_table(name: str, *, expect: dict, describe=None, path: str | None = Non
 
 def _build(cached: str, build, expect, describe) -> TableFile:
     # What would stop the solve, found before it starts: a cache folder the table cannot be written to, a
-    # missing package of the solver (numpy), then its cost (refused when too large; said when long).
+    # missing package of the solver (numpy); then, holding the table's lock (one process solves it, any other
+    # asking for it waits, then reads what it wrote), its cost (refused when too large; said when long).
     try:
         check_cache_folder(os.path.dirname(cached))
     except TableError as error:  # named as every surface names a failed solve (the server's status too)
         raise TableError("cannot solve table %s: %s" % (os.path.basename(cached), error)) from None
     if hasattr(build, "prepare"):
         build.prepare()
+    from .solvelock import lock, unlock  # build time: only now
+
+    made = not os.path.isdir(os.path.dirname(cached))
+    held = lock(cached)
+    try:
+        if os.path.lexists(cached):  # solved by another process while this one waited for the lock
+            try:
+                return read_table(cached, expect=expect, describe=describe, fix=CACHE_FIX)
+            except TableError:
+                pass
+        return _solve(cached, build, expect, describe)
+    finally:
+        unlock(cached, held, made)
+
+
+def _solve(cached: str, build, expect, describe) -> TableFile:
     estimate = build.estimate() if hasattr(build, "estimate") else None
     if estimate is not None:
         check_estimate(os.path.basename(cached), estimate, os.path.dirname(cached))
     from .writer import write_atomic  # build time: only now
 
+    from .progress import ticking
+
     try:
-        data = build()
+        with ticking(os.path.basename(cached), estimate.seconds if estimate is not None else 0.0):
+            data = build()
     except AssertionError as error:  # a solver's own check failed: no table is better than a wrong one
         raise TableError("cannot solve table %s: %s" % (os.path.basename(cached), error)) from None
     folder = os.path.dirname(cached)
@@ -110,8 +130,8 @@ def _build(cached: str, build, expect, describe) -> TableFile:
 LARGE_ENV = "SHUTTHEBOX_ALLOW_LARGE"
 MEMORY_LIMIT = 2 * 10**9
 ALLOW_LARGE = False  # set by the command's --allow-large
-# A solve that takes longer than this says what it will cost before it starts.
-SAY_AFTER = 3.0
+# A solve estimated longer than this says what it will cost before it starts (estimates: engine/game.py).
+SAY_AFTER = 1.0
 
 
 def check_estimate(name: str, estimate, folder: str) -> None:

@@ -161,13 +161,13 @@ def fields_of(rules: Rules) -> dict:
 
 def estimate(rules: Rules):
     """What solving the table of ``rules`` costs: its bytes (from the arrays' shapes, docs/FORMAT.md),
-    memory and time from ratios measured on the build machine, rounded up (goal 150: 26 MB, 0.5 GB, 8 s; the dice
+    memory and time from ratios measured on the build machine, rounded up (goal 150: 26 MB, 0.5 GB, 34 s; the dice
     chosen once a turn, 118 slots for 63: 48 MB, 1.05 GB, 20 s, measured 0.63 GB and 19 s)."""
     from ...engine.game import Estimate
 
     goal = rules.goal
     size = 8 * DICE * THRESHOLDS * goal + 9 * rules.slots * (goal + 2 * goal * goal + NEEDS)
-    return Estimate(size, 80 * 10**6 + 20 * size, 1 + size / 2.5e6)
+    return Estimate(size, 80 * 10**6 + 20 * size, 1.2 + size * goal / 1.1e8)
 
 
 def rules_of(fields: dict) -> Rules:

@@ -152,4 +152,4 @@ def estimate(rules: Rules):
 
     cells = rows(rules.goal) * rules.goal
     size = 9 * cells  # the header adds under 1 kB
-    return Estimate(size, 60 * 10**6 + 120 * cells, 1 + cells / 1e5)
+    return Estimate(size, 60 * 10**6 + 120 * cells, 0.05 + cells / 6.5e4)

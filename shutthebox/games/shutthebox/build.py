@@ -81,7 +81,7 @@ def table_bytes(rules: Rules, players: int = 2, progress=None) -> bytes:
     return encode(solution, players)
 
 
-def solve_table(game: tuple, progress: bool | None = False) -> bytes:
+def solve_table(game: tuple, progress: bool | None = None) -> bytes:
     """The bytes of the table of ``(rules, players)`` (the declaration's hook)."""
     rules, players = game
     return table_bytes(rules, players, progress)

@@ -293,7 +293,7 @@ def estimate(game: tuple):
         size = positions * (8 + 2 * rolls + choice) * (1 + scores)
     else:
         size = (1 + (scores - 1) * players * (players - 1) // 2) * positions * (8 + 2 * rolls + choice)
-    return Estimate(size, 60 * 10**6 + 14 * size, 1 + size / 2.5e6)
+    return Estimate(size, 60 * 10**6 + 14 * size, 0.05 + size / 3e6)
 
 
 def rules_of(fields: dict) -> tuple:

@@ -231,7 +231,7 @@ def estimate(rules: Rules):
     from ...engine.game import Estimate
 
     sets = 1 << bin(rules.mask).count("1")
-    return Estimate(sets * (8 + (REROLLS + 1) * len(ROLLS) * 9), 60 * 10**6 + 120_000 * sets, 1 + sets / 1000)
+    return Estimate(sets * (8 + (REROLLS + 1) * len(ROLLS) * 9), 60 * 10**6 + 120_000 * sets, 0.02 + sets / 1200)
 
 
 def describe(rules: Rules = FULL) -> str:

@@ -138,8 +138,8 @@ class RulesPart:
 
     def estimate(self, rules):
         """What a solve costs: the file's bytes (exact, bar its header), memory and time (8 dice of 12
-        sides, the largest: a 126 kB table in about 3 s)."""
+        sides, the largest: a 126 kB table in about 6 s)."""
         from ...game import Estimate
 
         size = 400 + 8 * (rules.dice + 1) + rules.offset(rules.dice + 1)
-        return Estimate(size, 30 * 10**6 + 400 * size, 0.5 + size / 40_000)
+        return Estimate(size, 30 * 10**6 + 400 * size, 0.02 + size / 18_000)

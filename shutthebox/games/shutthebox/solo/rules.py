@@ -22,9 +22,9 @@ def rules_of(fields: dict) -> Rules:
 def estimate(rules: Rules):
     """What solving the table of ``rules`` costs: the arrays' bytes (exact, from their shapes), peak
     memory and time from ratios measured on the build machine, rounded up (12 tiles, four 20-sided dice:
-    1.4 MB, about 130 MB and 5 seconds)."""
+    1.4 MB, about 130 MB and 1 second)."""
     from ....engine.game import Estimate
 
     positions, rolls = 1 << rules.tiles, rules.max_roll + 1
     size = positions * (2 * 8 + 2 * 2 * rolls + (2 if rules.one_die_optional else 0))
-    return Estimate(size, 20 * 10**6 + 80 * size, 0.5 + size / 0.35e6)
+    return Estimate(size, 20 * 10**6 + 80 * size, 0.02 + size / 1.2e6)
