@@ -17,7 +17,8 @@ from shutthebox import registry  # noqa: E402
 GAMES = ["python_shutthebox_solo", "python_shutthebox_solo(variant=two-tiles,objective=score)",
          "python_shutthebox_pig", "python_shutthebox_pig(variant=piglet)",
          "python_shutthebox_pig(variant=two-dice,goal=30)", "python_shutthebox_pig(variant=big-pig,goal=40)",
-         "python_shutthebox_goat(goal=15)", "python_shutthebox_toggle(cards=5,sides=4)"]
+         "python_shutthebox_goat(goal=15)", "python_shutthebox_toggle(cards=5,sides=4)",
+         "python_shutthebox_toggle(cards=5,sides=4,max_rolls=3)"]  # stopped games too
 
 
 # Tables solved on first use go to the session's rl-cache, never the user's (conftest.py's fresh_cache).
@@ -38,6 +39,58 @@ def test_registered():
 def test_random_sim_test(name):
     game = pyspiel.load_game(name)
     pyspiel.random_sim_test(game, num_sims=30, serialize=True, verbose=False)
+
+
+def test_random_sim_test_of_the_12_card_toggle_needs_modest_memory():
+    """pyspiel keeps a clone of every state of a simulated game, each carrying its history: memory grows with
+    the square of a game's length, and a random player's 12-card toggle game lasted thousands of rolls (a
+    gigabyte for the first of these games, out of memory within 30). ``max_rolls`` bounds it."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    code = ("import resource, pyspiel, shutthebox.rl.openspiel\n"
+            "pyspiel.random_sim_test(pyspiel.load_game('python_shutthebox_toggle'), num_sims=5, serialize=True, "
+            "verbose=False)\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    limit = 2 * 1024 ** 3  # address space: a runaway stops here, not in the machine's swap
+
+    def capped():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600,
+                          preexec_fn=capped, env=dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1"))
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert int(done.stdout.split()[-1]) < 400 * 1024, done.stdout  # kB: about 120 MB here
+
+
+def test_a_stopped_toggle_game_returns_the_rolls_and_what_optimal_play_still_expects():
+    from test_toggle import exact_solve
+
+    game = pyspiel.load_game("python_shutthebox_toggle(cards=5,sides=4,max_rolls=3)")
+    expected = exact_solve(5, 4)  # expected further rolls before a throw, as Fractions
+    assert game.max_game_length() == 3 and game.min_utility() <= -3 - float(max(expected))
+    rng = np.random.default_rng(5)
+    stopped = 0
+    for _ in range(40):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(int(rng.integers(16)))
+            else:
+                state.apply_action(int(rng.choice(state.legal_actions())))
+        up, _, _, rolls = state._s
+        assert rolls <= 3
+        if up:
+            stopped += 1
+            assert rolls == 3 and "stopped after 3 rolls" in str(state)
+            assert abs(state.returns()[0] - float(-3 - expected[up])) < 1e-9
+        else:
+            assert state.returns() == [-float(rolls)]
+    assert stopped
 
 
 def _walk(game, rng, steps):

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..games.goat.rules import DEFAULT_GOAL, EACH, MAX_GAIN, ROLLS
 from ._aec import ExactAEC
+from ._picture import number
 from .goat import TURN_ENDS, model, roll_dice
 
 
@@ -88,8 +89,9 @@ class GoatTwoEnv(ExactAEC):
 
     def _board(self) -> list:
         return [[("text", "goal"), ("text", str(self.goal))]] + [
-            [("tile", "p%d" % seat, seat == self.seat), ("text", str(self.banked[seat]))] for seat in range(2)] + [
-            [("text", "turn"), ("text", str(self.turn))] + [("tile", "", taken < self.rolls) for taken in range(ROLLS)]]
+            [("tile", "p%d" % seat, seat == self.seat), number(self.banked[seat], self.goal + MAX_GAIN)]
+            for seat in range(2)] + [
+            [("text", "turn"), number(self.turn, MAX_GAIN)] + [("tile", "", taken < self.rolls) for taken in range(ROLLS)]]
 
     def question(self) -> list:
         seat = self.seat

@@ -4,6 +4,11 @@ A board is rows of items, each drawn as a square cell: ``("tile", text, up)`` a 
 label (light while open or face up, dark once shut, turned or scored), ``("die", face)`` a die (pips up to 6,
 digits above; 0: no die showing), ``("text", text)`` a number or a short word on the background. Labels use
 a 3 x 5 pixel font of digits and a few letters, drawn twice as large.
+
+Every picture of an environment has one shape (Gymnasium's ``RecordVideo`` needs it): a board has the same
+rows and items in every position, a label whose length changes says how many characters its cell keeps
+room for (``("text", text, chars)``, ``("tile", label, up, chars)``; :func:`number`), and a row of dice keeps
+a place for every die (:func:`dice`).
 """
 
 from __future__ import annotations
@@ -35,8 +40,19 @@ PIPS = {1: [(1, 1)], 2: [(0, 0), (2, 2)], 3: [(0, 0), (1, 1), (2, 2)], 4: [(0, 0
         5: [(0, 0), (0, 2), (1, 1), (2, 0), (2, 2)], 6: [(0, 0), (1, 0), (2, 0), (0, 2), (1, 2), (2, 2)]}
 
 
+def number(value: int, most: int) -> tuple:
+    """A number as a text item whose cell keeps room for ``most``'s digits, whatever it shows."""
+    return ("text", str(value), len(str(most)))
+
+
+def dice(faces, count: int) -> list:
+    """A row's dice: those showing, then an empty place for each of ``count`` not thrown."""
+    return [("die", face) for face in faces] + [("die", 0)] * (count - len(faces))
+
+
 def _text(canvas, text: str, top: int, left: int, width: int, colour) -> None:
-    """``text`` centred in the ``width`` pixels from ``left``, its glyphs ``SCALE`` times as large."""
+    """``text`` centred in the ``width`` pixels from ``left``, its glyphs ``SCALE`` times as large (cut at the
+    cell's edge: a label longer than its cell keeps room for never widens the picture)."""
     text = text.lower()
     wide = len(text) * 4 * SCALE - SCALE
     x = left + max((width - wide) // 2, 0)
@@ -44,17 +60,21 @@ def _text(canvas, text: str, top: int, left: int, width: int, colour) -> None:
     for char in text:
         glyph = GLYPH.get(char, GLYPH["?"])
         big = np.kron(glyph, np.ones((SCALE, SCALE), dtype=bool))
-        region = canvas[y:y + big.shape[0], x:x + big.shape[1]]
+        region = canvas[y:y + big.shape[0], x:min(x + big.shape[1], left + width)]
         region[big[:region.shape[0], :region.shape[1]]] = colour
         x += 4 * SCALE
 
 
 def _width(item) -> int:
-    if item[0] == "text":
-        return max(CELL, len(item[1]) * 4 * SCALE + SCALE)
-    if item[0] == "tile" and len(item[1]) > 2:
-        return len(item[1]) * 4 * SCALE + SCALE
-    return CELL
+    """A cell's width: a square, wider for a label of over two characters (or room kept for one)."""
+    kind = item[0]
+    if kind == "die":
+        return CELL
+    kept = item[2:3] if kind == "text" else item[3:4]
+    chars = kept[0] if kept else len(item[1])
+    if kind == "text":
+        return max(CELL, chars * 4 * SCALE + SCALE)
+    return chars * 4 * SCALE + SCALE if chars > 2 else CELL
 
 
 def board(rows) -> np.ndarray:
@@ -71,7 +91,7 @@ def board(rows) -> np.ndarray:
             cell = canvas[top:top + CELL, left:left + wide]
             kind = item[0]
             if kind == "tile":
-                _, label, up = item
+                label, up = item[1:3]
                 cell[:] = OPEN if up else SHUT
                 _text(canvas, label, top, left, wide, INK if up else DIM)
             elif kind == "die":

@@ -6,7 +6,8 @@ import numpy as np
 
 from ..games.pig.rules import ADD, BUST
 from ._aec import ExactAEC
-from .pig import HOLD, faces_words, model, rule_words, throw
+from ._picture import dice, number
+from .pig import HOLD, dice_of, faces_words, model, rule_words, throw
 
 
 class PigTwoEnv(ExactAEC):
@@ -112,9 +113,10 @@ class PigTwoEnv(ExactAEC):
         return np.array(self.banked + [self.turn, self.seat], dtype=np.int64)
 
     def _board(self) -> list:
+        most = self.goal + self.model.top  # a score or turn total shown is below it
         return [[("text", "goal"), ("text", str(self.goal))]] + [
-            [("tile", "p%d" % seat, seat == self.seat), ("text", str(self.banked[seat]))] for seat in range(2)] + [
-            [("text", "turn"), ("text", str(self.turn))] + [("die", face) for face in self.faces]]
+            [("tile", "p%d" % seat, seat == self.seat), number(self.banked[seat], most)] for seat in range(2)] + [
+            [("text", "turn"), number(self.turn, most)] + dice(self.faces, dice_of(self.variant, self.sides)[1])]
 
     def question(self) -> list:
         seat = self.seat

@@ -48,7 +48,8 @@ class Evaluation:
       its games; else None, ``note`` says why), ``exact_fraction`` the same as a Fraction where it is one.
     - ``mean``, ``mean_half_width``: the episodes' mean value (minus the mean return where fewer is better)
       and its 95% half-width; None when an episode was cut short.
-    - ``decisions``, ``illegal``: legal and illegal actions taken; ``truncated``: episodes cut short
+    - ``decisions``, ``illegal``: legal and illegal actions taken (under ``illegal="replace"`` the legal action
+      played for an illegal one is a decision too); ``truncated``: episodes cut short
       (``cut_illegal`` after ``max_illegal`` illegal actions in a row, ``cut_steps`` at ``max_steps``).
     - ``stochastic``: the policy answered the same observation differently (or was declared so): then
       ``exact`` is None and ``exact_draw`` is the exact value of one deterministic policy drawn from it (its
@@ -239,9 +240,15 @@ def evaluate(policy, env_id: str, *, episodes: int = 1000, seed: int = 0, exact:
     it so; True to skip the exact pass's second asks. A stochastic policy's exact figure is that of one
     deterministic policy drawn from it (``exact_draw``), not its own value.
 
-    Illegal actions are played as no-ops (the environment option ``illegal`` must stay ``"noop"``)."""
-    if env_options.get("illegal", "noop") != "noop":
-        raise ValueError("evaluate plays an illegal action as a no-op and counts it: leave illegal=%r out"
+    ``illegal`` (an environment option) is the policy's as it was trained: ``"noop"`` (the default: an illegal
+    action changes nothing, and is counted) or ``"replace"``: an illegal action is scored as the environment
+    plays it, a legal action drawn uniformly in its place (the exact value weighs each legal action equally;
+    the episodes draw one by the environment's seeded dice, its regret charged and counted as a decision).
+    ``"end"`` is refused: a game ended by a penalty has no value in the game's unit."""
+    replace = env_options.get("illegal", "noop") == "replace"
+    if env_options.get("illegal", "noop") not in ("noop", "replace"):
+        raise ValueError("evaluate plays an illegal action as a no-op (illegal='noop', the default) or as the "
+                         "legal action the environment draws for it (illegal='replace'), not illegal=%r"
                          % (env_options["illegal"],))
     if deterministic not in (None, True, False):
         raise ValueError("deterministic must be None, True or False, not %r" % (deterministic,))
@@ -257,12 +264,14 @@ def evaluate(policy, env_id: str, *, episodes: int = 1000, seed: int = 0, exact:
         def wrap(board, mask):
             return board
     ask = Asker(as_policy(policy), wrap, 0 if deterministic else RECHECK)
-    exact_value, fraction, note = None, None, ""
+    exact_value, fraction, note, inexact = None, None, "", False
     if exact and env_id in EXACT and not (env_id.endswith("Toggle-v0") and game.cards > MAX_EXACT_TOGGLE_CARDS):
         try:
-            fraction = EXACT_VALUES[env_id](game, ask)
+            fraction = EXACT_VALUES[env_id](game, ask, replace)
         except NeverEnds as error:
             fraction, note = None, str(error)
+        except Inexact as error:
+            fraction, note, inexact = None, str(error), True
         else:
             exact_value = float(fraction)
             if not isinstance(fraction, Fraction):
@@ -281,11 +290,12 @@ def evaluate(policy, env_id: str, *, episodes: int = 1000, seed: int = 0, exact:
             total += reward
             if info["illegal"]:
                 illegal += 1
+            if info["illegal"] and not replace:
                 repeated += 1
                 if repeated >= max_illegal and not terminated:
                     cut_illegal += 1
                     break
-            else:
+            else:  # a legal action, or the one the environment played in place of an illegal one
                 repeated = 0
                 decisions += 1
                 regret += info["regret"]
@@ -320,7 +330,7 @@ def evaluate(policy, env_id: str, *, episodes: int = 1000, seed: int = 0, exact:
     if exact_value is not None and not truncated:
         loss = max(optimum - exact_value, 0.0) if more else max(exact_value - optimum, 0.0)
         loss_half, loss_exact = 0.0, True
-    elif episode_loss is not None and (stochastic or not note):  # a note without a draw: it never finishes
+    elif episode_loss is not None and (stochastic or inexact or not note):  # else the note: it never finishes
         loss, loss_half = episode_loss
     shown = episode_loss if loss_exact and episode_loss is not None else (None, None)
     return Evaluation(env_id, game.better, optimum, exact_value, episodes, mean, half, regret_mean, regret_half,
@@ -377,15 +387,28 @@ class NeverEnds(ValueError):
     pass
 
 
+class Inexact(ValueError):
+    """The policy's games end, but its exact value is beyond the exact pass (the episodes' figures stand)."""
+
+
 def _whole(action) -> bool:
     """Whether a policy's answer is an action at all: an int (a bool or a float is outside the space)."""
     return type(action) is int
 
 
+def _played(action, legal, replace: bool) -> list:
+    """The actions the environment plays for the policy's answer ``action`` among ``legal``: the answer where
+    it is legal; under ``illegal="replace"`` every legal action, each as likely (the environment draws one
+    uniformly); else none (an illegal action changes nothing: asked again, the policy answers the same)."""
+    if _whole(action) and action in legal:
+        return [action]
+    return sorted(legal) if replace else []
+
+
 # -- exact values of a deterministic policy ------------------------------------------------------
 
 
-def _solo_exact(game, choose) -> Fraction:
+def _solo_exact(game, choose, replace: bool = False) -> Fraction:
     """Shut the Box solo: the chance to shut (or the expected score) of the policy, as a Fraction (asked once
     per state: its choice of dice at each position where the rules give one, its move for each roll)."""
     model = game.model
@@ -406,30 +429,31 @@ def _solo_exact(game, choose) -> Fraction:
             throws = [model.throw_action(count) for count in dice]
             mask = np.zeros(model.n_actions, dtype=np.int8)
             mask[throws] = 1
-            action = choose(np.array(bits[position] + [0], dtype=np.int64), mask)
-            if not _whole(action) or action not in throws:
+            played = _played(choose(np.array(bits[position] + [0], dtype=np.int64), mask), throws, replace)
+            if not played:
                 raise NeverEnds("the policy chooses an illegal action at open %s before the throw: its episodes "
                                 "never end" % format_set(position, rules.tiles))
-            dice = (model.dice_of(action),)
-        for roll, weight in rules.roll_weights(dice[0]).items():
-            moves = legal.get(roll)
-            if not moves:
-                total += weight * (0 if shut else model.sums[position])
-                continue
-            mask = np.zeros(model.n_actions, dtype=np.int8)
-            mask[moves] = 1
-            action = choose(np.array(bits[position] + [roll], dtype=np.int64), mask)
-            if not _whole(action) or action not in moves:
-                raise NeverEnds("the policy chooses an illegal action at open %s, roll %d: its episodes never end"
-                                % (format_set(position, rules.tiles), roll))
-            total += weight * value(position ^ action)
-        found = values[position] = total / outcomes
+            dice = [model.dice_of(action) for action in played]
+        for count in dice:
+            for roll, weight in rules.roll_weights(count).items():
+                moves = legal.get(roll)
+                if not moves:
+                    total += weight * (0 if shut else model.sums[position])
+                    continue
+                mask = np.zeros(model.n_actions, dtype=np.int8)
+                mask[moves] = 1
+                played = _played(choose(np.array(bits[position] + [roll], dtype=np.int64), mask), moves, replace)
+                if not played:
+                    raise NeverEnds("the policy chooses an illegal action at open %s, roll %d: its episodes never "
+                                    "end" % (format_set(position, rules.tiles), roll))
+                total += weight * sum(value(position ^ action) for action in played) / len(played)
+        found = values[position] = total / (outcomes * len(dice))
         return found
 
     return value(rules.all_open)
 
 
-def _toggle_exact(game, choose) -> float:
+def _toggle_exact(game, choose, replace: bool = False) -> float:
     """Toggle: the policy's expected rolls (NeverEnds if from some state it reaches it never finishes)."""
     model = game.model
     rules = model.rules
@@ -446,10 +470,12 @@ def _toggle_exact(game, choose) -> float:
             mask = np.zeros(cards, dtype=np.int8)
             mask[[c - 1 for c in choices]] = 1
             action = choose(np.array(bits + [x, y], dtype=np.int64), mask)
-            if not _whole(action) or action + 1 not in choices:  # changes nothing, so it is chosen again: the game never ends
+            played = _played(action, [card - 1 for card in choices], replace)
+            if not played:  # changes nothing, so it is chosen again: the game never ends
                 illegal[up] = (x, y)
                 continue
-            transition[up, up ^ (1 << action)] += share
+            for card in played:
+                transition[up, up ^ (1 << card)] += share / len(played)
     start = size - 1
     reach = {start}
     frontier = [start]
@@ -483,7 +509,7 @@ def _toggle_exact(game, choose) -> float:
     return float(values[inner.index(start)])
 
 
-def _goat_exact(game, choose) -> Fraction:
+def _goat_exact(game, choose, replace: bool = False) -> Fraction:
     """Goat solo: the policy's expected turns, exactly: within a turn every value is affine in the value of
     the turn's start (a match starts the same banked score again), solved score by score from the top."""
     from .goat import LAW
@@ -505,67 +531,82 @@ def _goat_exact(game, choose) -> Fraction:
             mask = np.zeros(7, dtype=np.int8)
             mask[1:] = 1
             mask[0] = rolls > 0
-            action = choose(np.array([score, turn, rolls], dtype=np.int64), mask)
-            if not _whole(action):
-                action = -1  # outside the space: illegal
-            if action == 0 and rolls > 0:
-                found = (later(score + turn), Fraction(0))
-            elif 1 <= action <= 6:
-                busts, sums = LAW[action]
-                whole = 6 ** action
-                constant, slope = Fraction(busts, whole), Fraction(busts, whole)  # a match: 1 + the start again
-                for gain, count in sums:
-                    weight = Fraction(int(count), whole)
-                    if rolls + 1 == 3:
-                        constant += weight * later(score + turn + gain)
-                    else:
-                        c, s = slot(turn + gain, rolls + 1)
-                        constant += weight * c
-                        slope += weight * s
-                found = (constant, slope)
-            else:
+            played = _played(choose(np.array([score, turn, rolls], dtype=np.int64), mask),
+                             [int(a) for a in np.flatnonzero(mask)], replace)
+            if not played:
                 raise NeverEnds("the policy chooses an illegal action at banked %d, turn total %d after %d rolls: "
                                 "its episodes never end" % (score, turn, rolls))
-            memo[key] = found
+            constant = slope = Fraction(0)  # each played action's (constant, slope), as likely as the others
+            for action in played:
+                c, s = after(turn, rolls, action)
+                constant += c / len(played)
+                slope += s / len(played)
+            found = memo[key] = (constant, slope)
             return found
+
+        def after(turn, rolls, action, score=score):
+            """The affine value of ``action`` (legal) at the turn total ``turn`` after ``rolls`` rolls."""
+            if action == 0:
+                return later(score + turn), Fraction(0)
+            busts, sums = LAW[action]
+            whole = 6 ** action
+            constant, slope = Fraction(busts, whole), Fraction(busts, whole)  # a match: 1 + the start again
+            for gain, count in sums:
+                weight = Fraction(int(count), whole)
+                if rolls + 1 == 3:
+                    constant += weight * later(score + turn + gain)
+                else:
+                    c, s = slot(turn + gain, rolls + 1)
+                    constant += weight * c
+                    slope += weight * s
+            return constant, slope
 
         constant, slope = slot(0, 0)
         starts[score] = constant / (1 - slope)
     return starts[0]
 
 
-def _pig_exact(game, choose) -> float:
+def _pig_exact(game, choose, replace: bool = False) -> float:
     """Pig-v0: the policy's chance to win against the table's optimal player (``pig_exact``)."""
-    return pig_exact(game.model, game.seat, choose)
+    return pig_exact(game.model, game.seat, choose, replace=replace)
 
 
-def pig_exact(model, seat: int, choose, extra: tuple = ()) -> float:
+def pig_exact(model, seat: int, choose, extra: tuple = (), replace: bool = False) -> float:
     """The chance to win of a policy playing ``seat`` (0 first) against the table's optimal player. The policy
     is asked once in every decision state (the board ``[i, j, k, *extra]``: its banked score i, the
     opponent's j, the turn total k); its duel with the table's moves is then solved exactly on the Pig solver's
     engine (``strategies.evaluate``, within its proven bound, about 1e-13). An illegal answer is NeverEnds
-    where the policy can reach it."""
+    where the policy can reach it; under ``replace`` it is the legal action drawn for it: rolling where the
+    turn total is 0, else hold or roll, a mix the engine (one action a state) cannot weigh: Inexact where
+    the policy can reach it."""
     from ..games.pig.strategies import evaluate as duel
 
     goal = model.goal
     roll = np.ones((goal, goal, goal), dtype=bool)
     masks = (np.array([0, 1], dtype=np.int8), np.array([1, 1], dtype=np.int8))
-    illegal = set()
+    illegal, mixed = set(), set()
     for mine in range(goal):
         for other in range(goal):
             for turn in range(goal - mine):
                 action = choose(np.array([mine, other, turn, *extra], dtype=np.int64), masks[turn > 0].copy())
-                if _whole(action) and action == 1:
-                    continue
-                if _whole(action) and action == 0 and turn:
+                played = _played(action, [0, 1] if turn else [1], replace)
+                if played == [0]:
                     roll[mine, other, turn] = False
-                else:
+                elif not played:
                     illegal.add((mine, other, turn))
+                elif len(played) > 1:
+                    mixed.add((mine, other, turn))
     if illegal:
         found = _pig_reaches(model, roll, illegal, seat)
         if found is not None:
             raise NeverEnds("the policy chooses an illegal action at banked %d, the opponent %d, turn total %d: its "
                             "episodes never end" % found)
+    if mixed:
+        found = _pig_reaches(model, roll, mixed, seat)  # the first it reaches: every state before is one action
+        if found is not None:
+            raise Inexact("the policy chooses an illegal action at banked %d, the opponent %d, turn total %d, where "
+                          "the environment holds or rolls in its place, a mix the exact duel cannot weigh"
+                          % found)
 
     def policy(i, j, k, goal):
         return roll[i, j, k]

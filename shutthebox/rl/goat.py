@@ -14,9 +14,10 @@ from math import factorial
 import numpy as np
 
 from ..errors import InvalidQuery
-from ..games.goat.rules import DEFAULT_GOAL, DICE, EACH, NEEDS, ROLLS, SLOTS, Rules, check_turn, slot
+from ..games.goat.rules import DEFAULT_GOAL, DICE, EACH, MAX_GAIN, NEEDS, ROLLS, SLOTS, Rules, check_turn, slot
 from ..games.goat.table import load
 from ._base import Decision, ExactEnv, Model, cached, state_tuple, whole
+from ._picture import number
 from ._transitions import Transitions, merged
 
 TIE = 1e-11  # the table's tie (docs/GOAT.md)
@@ -313,8 +314,8 @@ class GoatSoloEnv(ExactEnv):
         return (*divmod(rest, 43), rolls)
 
     def _board(self) -> list:
-        return [[("text", "goal"), ("text", str(self.goal)), ("text", "banked"), ("text", str(self.score))],
-                [("text", "turn"), ("text", str(self.turn)), ("text", "rolls")]
+        return [[("text", "goal"), ("text", str(self.goal)), ("text", "banked"), number(self.score, self.goal + MAX_GAIN)],
+                [("text", "turn"), number(self.turn, MAX_GAIN), ("text", "rolls")]
                 + [("tile", "", taken < self.rolls) for taken in range(ROLLS)]]
 
     def question(self) -> list:

@@ -166,7 +166,8 @@ class ModelEnv(ExactEnv):
         return self.game_model.state_text(self._state)
 
     def _board(self) -> list:
-        return [[("text", str(field)) for field in self.game_model.observation(self._state, 0)]]
+        fields = self.game_model.observation(self._state, 0)  # each with room for the most its field can be
+        return [[("text", str(field), len(str(most - 1))) for field, most in zip(fields, self._nvec)]]
 
 
 __all__ = ["ModelEnv"]

@@ -15,7 +15,7 @@ Importing this module registers them with pyspiel::
 | ``python_shutthebox_solo`` | Shut the Box, one player | ``variant`` (standard), ``objective`` (shut) |
 | ``python_shutthebox_pig`` | Pig, two players | ``variant`` (pig), ``goal`` (0: the variant's), ``sides`` (0: 6) |
 | ``python_shutthebox_goat`` | Goat, two players | ``goal`` (100) |
-| ``python_shutthebox_toggle`` | toggle, one player | ``cards`` (12), ``sides`` (6) |
+| ``python_shutthebox_toggle`` | toggle, one player | ``cards`` (12), ``sides`` (6), ``max_rolls`` (1000) |
 | ``python_shutthebox_threes`` | Threes, one player (its game model) | ``dice`` (5), ``sides`` (6) |
 | ``python_shutthebox_yazy`` | yazy, one player (its game model) | ``categories`` (all; a list joined by dots) |
 | ``python_shutthebox_yahtzee`` | Yahtzee, one player (its game model) | ``joker`` (official; free, none, bonus-only, yatzy) |
@@ -33,6 +33,8 @@ and tensors, and pass ``pyspiel.random_sim_test``.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pyspiel
@@ -343,11 +345,16 @@ class Goat(Adapter):
 
 class Toggle(Adapter):
     """States ``(cards face up, x, y, rolls so far)``: ``x = 0`` is the chance node of a roll (outcome
-    ``(x - 1) * sides + y - 1``); a roll that turns no card is thrown again (a pass, -1 too)."""
+    ``(x - 1) * sides + y - 1``); a roll that turns no card is thrown again (a pass, -1 too).
+
+    A card may be turned back up, so a game is unbounded in principle, and a random player's lasts about 5,000
+    rolls (12 cards). Every clone of a pyspiel state carries the whole history, so ``random_sim_test``, which
+    keeps a clone of each state of a game, needed memory growing with the square of its length (gigabytes).
+    So the game stops before the throw after ``max_rolls`` rolls, returning minus the rolls so far and those
+    optimal play still expects (the table's): every state's exact value is unchanged."""
 
     short_name = "toggle"
-    defaults = {"cards": 12, "sides": 6}
-    max_length = 100_000  # a card may be turned back up: unbounded in principle
+    defaults = {"cards": 12, "sides": 6, "max_rolls": 1000}
 
     def __init__(self, params: dict):
         from ..games.toggle.rules import Rules
@@ -356,11 +363,15 @@ class Toggle(Adapter):
         super().__init__(params)
         self.model = found = model(Rules(params["cards"], params["sides"]))
         self.cards, self.sides, self.n_actions = found.rules.cards, found.sides, found.n_actions
+        self.max_rolls = max_rolls = params["max_rolls"]
+        if isinstance(max_rolls, bool) or not isinstance(max_rolls, int) or max_rolls < 1:
+            raise ValueError("max_rolls must be a whole number of at least 1, not %r" % (max_rolls,))
         self.chance_outcomes = self.sides ** 2
         share = 1.0 / self.chance_outcomes
         self.roll = [(outcome, share) for outcome in range(self.chance_outcomes)]
         self.tensor_size = self.cards + 2
-        self.utility = (-float(self.max_length), 0.0)
+        self.max_length = max_rolls  # decisions: at most one a roll
+        self.utility = (-float(max_rolls + math.ceil(max(found.rolls))), 0.0)
 
     def initial(self) -> tuple:
         return ((1 << self.cards) - 1, 0, 0, 0)
@@ -370,6 +381,8 @@ class Toggle(Adapter):
         if not up:
             return TERMINAL, [-float(rolls)]
         if not x:
+            if rolls >= self.max_rolls:  # stopped: what optimal play still expects is counted
+                return TERMINAL, [-float(rolls) - self.model.rolls[up]]
             return CHANCE, self.roll
         return 0, sorted(card - 1 for card in self.model.cards[x, y])
 
@@ -397,6 +410,8 @@ class Toggle(Adapter):
         up, x, y, rolls = s
         if not up:
             return "every card down after %d rolls" % rolls
+        if not x and rolls >= self.max_rolls:
+            return "face up %s, stopped after %d rolls (max_rolls)" % (format_set(up, self.cards), rolls)
         dice = "dice %d %d" % (x, y) if x else "the dice to throw"
         return "face up %s, %s, %d rolls so far" % (format_set(up, self.cards), dice, rolls)
 

@@ -15,6 +15,7 @@ import numpy as np
 from ..games.pig.rules import ADD, BUST, DEFAULT_GOAL, Rules
 from ..games.pig.table import load
 from ._base import Decision, ExactEnv, Model, cached, state_tuple, whole
+from ._picture import dice, number
 from ._transitions import Transitions, merged
 
 HOLD, ROLL = 0, 1
@@ -385,10 +386,11 @@ class PigEnv(ExactEnv):
             said, self.mine, self.other, rolled, self.turn, " ".join(self.question()))
 
     def _board(self) -> list:
+        most = self.goal + self.model.top  # a score or turn total shown is below it
         return [[("text", "goal"), ("text", str(self.goal))],
-                [("tile", "you", True), ("text", str(self.mine)), ("text", "turn"), ("text", str(self.turn))]
-                + [("die", face) for face in self.faces],
-                [("tile", "opp", False), ("text", str(self.other))]]
+                [("tile", "you", True), number(self.mine, most), ("text", "turn"), number(self.turn, most)]
+                + dice(self.faces, self._dice[1]),
+                [("tile", "opp", False), number(self.other, most)]]
 
 
 # -- the model the toy-text way (Pig-v0) -------------------------------------------------------------------

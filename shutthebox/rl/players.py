@@ -292,12 +292,12 @@ class ShutTheBoxPlayersEnv(ExactAEC):
 
     def _board(self) -> list:
         tiles = [("tile", str(i + 1), self.position >> i & 1) for i in range(self.rules.tiles)]
-        scores = []  # each seat's posted score, the seat to move light
+        rules, scores = self.rules, []  # each seat's posted score, the seat to move light
         for seat in range(self.players):
             posted = self.posted[seat] if seat < len(self.posted) else None
-            scores.append(("tile", "-" if posted is None else str(posted), seat == self.seat))
-        return [tiles, [("text", "roll"), ("text", str(self.roll) if self.roll else "-"), ("text", "p%d" % self.seat)],
-                scores]
+            scores.append(("tile", "-" if posted is None else str(posted), seat == self.seat, len(str(rules.max_score))))
+        roll = ("text", str(self.roll) if self.roll else "-", len(str(rules.max_roll)))
+        return [tiles, [("text", "roll"), roll, ("text", "p%d" % self.seat, len("p%d" % (self.players - 1)))], scores]
 
     def question(self) -> list:
         """The command line's words for the mover's position."""

@@ -209,7 +209,8 @@ class ShutTheBoxSoloEnv(ExactEnv):
 
     def _board(self) -> list:
         tiles = [("tile", str(i + 1), self.position >> i & 1) for i in range(self.tiles)]
-        return [tiles, [("text", "roll"), ("text", str(self.roll) if self.roll else "-")]]
+        roll = ("text", str(self.roll) if self.roll else "-", len(str(self.model.rules.max_roll)))
+        return [tiles, [("text", "roll"), roll]]
 
     def question(self) -> list:
         """The command line's words for the position: ``[GAME OPTIONS | --variant V] --solo --move POSITION ROLL

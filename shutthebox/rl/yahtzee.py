@@ -253,7 +253,8 @@ class YahtzeeEnv(ExactEnv):
 
     def _board(self) -> list:
         return [[("tile", LABELS[c], self.card >> c & 1) for c in range(len(CATEGORIES))],
-                [("text", "upper"), ("text", str(self.upper))] + dice_row(self.roll, self.rerolls)]
+                [("text", "upper"), ("text", str(self.upper), len(str(DICE * SIDES * (SIDES + 1) // 2)))]
+                + dice_row(self.roll, self.rerolls)]
 
     def question(self) -> list:
         words = ["yahtzee", "--joker", self.joker, "--move", format_categories(self.card), "--upper", str(self.upper)]
