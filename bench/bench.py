@@ -17,6 +17,7 @@ machines are shared and noisy, so these figures are for people to read
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import random
 import resource
@@ -407,6 +408,90 @@ def bench_rl(seconds: float) -> None:
                "%.0f sync, %.0f async (x%.2f)" % (sync, spread, spread / sync), "", None)
 
 
+def bench_rl_sampler(seconds: float) -> None:
+    """``sample_legal`` (a random legal action for each env) against a step of each native vector environment
+    (1,024 envs, exact info) on the same states, timed in turn; beside it the argmax of uniforms times the
+    masks, what a caller wrote before."""
+    import gymnasium
+    import numpy as np
+
+    for env_id in RL_VECTOR_IDS:
+        vector = gymnasium.make_vec(env_id, num_envs=RL_VECTOR_ENVS, vectorization_mode="vector_entry_point")
+        envs, draw = vector.unwrapped, np.random.default_rng(1)
+        vector.reset(seed=1)
+        envs.step(envs.sample_legal())  # the lists of legal actions made, caches warm
+        spent = {"step": 0.0, "sample": 0.0, "argmax": 0.0}
+        while spent["step"] < seconds:
+            started = time.perf_counter()
+            masks = envs.action_masks()
+            (draw.random(masks.shape) * masks).argmax(axis=1)
+            middle = time.perf_counter()
+            actions = envs.sample_legal()
+            ended = time.perf_counter()
+            vector.step(actions)
+            spent["argmax"] += middle - started
+            spent["sample"] += ended - middle
+            spent["step"] += time.perf_counter() - ended
+        step = spent["step"]
+        report("rl vector %s sample_legal (%d envs)" % (env_id.split("/")[1], RL_VECTOR_ENVS),
+               "x%.3f a step (masks' argmax x%.2f)" % (spent["sample"] / step, spent["argmax"] / step),
+               "<= x0.10", spent["sample"] <= 0.1 * step)
+
+
+def bench_sb3(seconds: float) -> None:
+    """The Stable-Baselines3 adapter (``shutthebox.rl.sb3_vec_env``): its steps against the native environment's
+    (1,024 envs, exact info), and PPO's rollouts on it against SB3's DummyVecEnv of the one-player environments
+    (64 envs, ``exact_info=False`` both, one torch thread). Skipped without the sb3 extra."""
+    try:
+        import stable_baselines3
+        import torch
+    except ImportError:
+        report("rl sb3 adapter", "skipped: the sb3 extra is not installed", "", None)
+        return
+    import gymnasium
+    from stable_baselines3.common.vec_env import DummyVecEnv
+
+    import shutthebox.rl as rl
+
+    torch.set_num_threads(1)
+    for env_id in ("shutthebox/ShutTheBoxSolo-v0", "shutthebox/Pig-v0"):
+        name = env_id.split("/")[1]
+        adapter = rl.sb3_vec_env(env_id, num_envs=RL_VECTOR_ENVS)
+        native = gymnasium.make_vec(env_id, num_envs=RL_VECTOR_ENVS, vectorization_mode="vector_entry_point")
+        adapter.seed(1)
+        adapter.reset()
+        native.reset(seed=1)
+        spent = {"adapter": 0.0, "native": 0.0}
+        while spent["adapter"] < seconds:  # a step of each in turn, a random legal action for each env
+            for what, envs, step in (("adapter", adapter.env, adapter.step), ("native", native, native.step)):
+                actions = envs.sample_legal()
+                started = time.perf_counter()
+                step(actions)
+                spent[what] += time.perf_counter() - started
+        report("rl sb3 %s adapter steps (%d envs)" % (name, RL_VECTOR_ENVS),
+               "x%.2f the native step's time" % (spent["adapter"] / spent["native"]), "", None)
+
+        def collector(envs):
+            model = stable_baselines3.PPO("MlpPolicy", envs, n_steps=128, seed=0, device="cpu")
+            _, callback = model._setup_learn(total_timesteps=10**9)
+            callback.on_training_start(locals(), globals())
+            return lambda: model.collect_rollouts(envs, callback, model.rollout_buffer, n_rollout_steps=128)
+
+        pairs = {"adapter": collector(rl.sb3_vec_env(env_id, num_envs=64, exact_info=False)),
+                 "dummy": collector(DummyVecEnv([functools.partial(gymnasium.make, env_id, exact_info=False)] * 64))}
+        spent = dict.fromkeys(pairs, 0.0)
+        rounds = 0
+        while spent["adapter"] < seconds:  # one rollout of each in turn: the machine's load shared alike
+            for what, collect in pairs.items():
+                started = time.perf_counter()
+                collect()
+                spent[what] += time.perf_counter() - started
+            rounds += 1
+        ours, dummy = rounds * 128 * 64 / spent["adapter"], rounds * 128 * 64 / spent["dummy"]
+        report("rl sb3 %s PPO rollouts env-steps/s (64 envs)" % name,
+               "%.0f adapter, %.0f DummyVecEnv (x%.1f)" % (ours, dummy, ours / dummy), "", None)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description="Speed and size figures with their targets.")
     parser.add_argument("--quick", action="store_true", help="fewer repetitions")
@@ -428,6 +513,8 @@ def main(argv=None) -> int:
     bench_api(3 if args.quick else 7)
     bench_builds()
     bench_rl(1.0 if args.quick else 3.0)
+    bench_rl_sampler(1.0 if args.quick else 3.0)
+    bench_sb3(1.0 if args.quick else 3.0)
     missed = [row for row in ROWS if row[3] == "MISSED"]
     print("%d figures, %d missed their target" % (len(ROWS), len(missed)))
     return 0

@@ -100,3 +100,79 @@ def test_reset_masks_values_and_refusals():
         envs.step(np.zeros(3, dtype=np.int64))
     with pytest.raises(ValueError, match="up to 12 cards"):
         gymnasium.make_vec("shutthebox/Toggle-v0", num_envs=2, vectorization_mode="vector_entry_point", cards=14)
+
+
+# -- sample_legal: a uniformly random legal action for each row ---------------------------------------------------
+
+
+def native_env(env_id, n, **options):
+    return gymnasium.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **options).unwrapped
+
+
+def chi_square(counts) -> float:
+    expected = sum(counts) / len(counts)
+    return sum((c - expected) ** 2 / expected for c in counts)
+
+
+def test_sample_legal_is_uniform_over_the_moves_of_a_roll_of_10():
+    """At the start of standard Shut the Box a roll of 10 fits 9 moves (19, 28, 37, 46, 127, 136, 145, 235, 1234,
+    found here by brute force over the 511 sets of tiles): 400 draws for each row showing 10 hit every one of them
+    and nothing else, evenly (chi-square below 26.12, its 0.1% point for 8 degrees of freedom, at this seed)."""
+    envs = native_env("shutthebox/ShutTheBoxSolo-v0", 256)
+    obs, _ = envs.reset(seed=4)
+    moves = [a for a in range(1, 512) if sum(i + 1 for i in range(9) if a >> i & 1) == 10]
+    assert len(moves) == 9
+    tens = np.flatnonzero(obs[:, 9] == 10)
+    assert len(tens) >= 10
+    counts = dict.fromkeys(moves, 0)
+    for _ in range(400):
+        for action in envs.sample_legal()[tens].tolist():
+            counts[action] += 1  # a KeyError: an action outside the nine
+    assert min(counts.values()) > 0
+    assert chi_square(list(counts.values())) < 26.12
+
+
+def test_sample_legal_is_uniform_over_pigs_two_choices():
+    envs = native_env("shutthebox/Pig-v0", 512)
+    envs.reset(seed=2)
+    envs.step(np.ones(512, dtype=np.int64))  # one roll each: a turn total where no bust, holding legal too
+    both = envs.action_masks().all(axis=1)
+    assert both.sum() > 300
+    drawn = np.concatenate([envs.sample_legal()[both] for _ in range(50)])
+    counts = np.bincount(drawn, minlength=2)
+    assert chi_square(counts.tolist()) < 10.83  # the 0.1% point for 1 degree of freedom
+    only_roll = ~both
+    assert (np.stack([envs.sample_legal()[only_roll] for _ in range(20)]) == 1).all()
+
+
+@pytest.mark.parametrize("env_id,options", CASES[::2] + [("shutthebox/Threes-v0", {})])
+def test_sample_legal_plays_only_legal_actions_and_leaves_the_dice_alone(env_id, options):
+    """Along 150 steps (games ending and starting, a game model's states met as it goes) every draw is legal; and
+    the draws come from the environment's own generator: a second environment stepped with the same actions,
+    drawing nothing, plays the same games."""
+    envs, twin = native_env(env_id, 32, **options), native_env(env_id, 32, **options)
+    obs, _ = envs.reset(seed=7)
+    twin.reset(seed=7)
+    for _ in range(150):
+        masks = envs.action_masks()
+        actions = envs.sample_legal()
+        assert actions.dtype == np.int64 and (masks[np.arange(32), actions] == 1).all()
+        obs, *_ = envs.step(actions)
+        same(obs, twin.step(actions)[0], "observation")
+
+
+def test_sample_legal_is_seeded_by_reset():
+    """After reset(seed=s) the draws are the k-th legal actions of each row's mask in order, k = int(u * count) for
+    the uniforms of Gymnasium's generator seeded s, one a row a call, as computed here row by row."""
+    from gymnasium.utils import seeding
+
+    envs = native_env("shutthebox/ShutTheBoxSolo-v0", 16)
+    for seed in (3, 4):
+        envs.reset(seed=seed)
+        uniforms = seeding.np_random(seed)[0]
+        for _ in range(30):
+            u = uniforms.random(16)
+            legal = [np.flatnonzero(mask) for mask in envs.action_masks()]
+            actions = envs.sample_legal()
+            assert actions.tolist() == [int(a[int(x * len(a))]) for a, x in zip(legal, u)]
+            envs.step(actions)

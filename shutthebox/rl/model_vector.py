@@ -48,6 +48,11 @@ class NodeTables(Tables):
         for array in (self.mask, self.optimal, self.q):
             array[[0, size - 1]] = array[[size - 1, 0]]
         self.finish()
+        self.written = 1  # the game over; a state's row when it is met (``put``)
+
+    def put(self, number: int, decision) -> None:
+        super().put(number, decision)
+        self.written = max(self.written, number + 1)
 
     def grow(self, size: int) -> None:
         n = self.width

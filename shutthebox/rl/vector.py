@@ -32,6 +32,9 @@ from gymnasium.vector.utils import batch_space
 from ._base import ILLEGAL, _BLOCK
 
 KEYS = ("action_mask", "optimal_mask", "q_values", "q_return", "regret", "illegal")
+# each state's legal actions in ``Tables.legal_lists``: how many, and where they start (past 2 ** 31 in int64)
+LISTS = np.dtype([("count", np.int32), ("start", np.int32)])
+WIDE_LISTS = np.dtype([("count", np.int32), ("start", np.int64)])
 
 
 class RowDice:
@@ -107,6 +110,10 @@ class Tables:
         self.mask[n_states] = self.optimal[n_states] = 1
         self.q[n_states] = 0.0
         self.more = more
+        self.written = size  # the rows final (a game model's tables write theirs as states are met)
+        self.listed = 0  # the rows in the lists of legal actions (``legal_lists``)
+        self.lists = np.zeros(0, dtype=LISTS)
+        self.actions = np.zeros(0, dtype=np.int16 if n_actions <= 1 << 15 else np.int32)
 
     def put(self, number: int, decision) -> None:
         actions = list(decision.values)
@@ -126,6 +133,25 @@ class Tables:
         self.legal = self.mask.view(bool)  # the flags are 0 or 1: read as bools without a comparison
         self.width = n
         return self
+
+    def legal_lists(self) -> tuple:
+        """Every state's legal actions end to end (``actions``) and, by state, how many it has and where they start
+        (``lists``: ``count`` and ``start`` side by side, one read for both), made from the masks when first asked
+        and extended by the rows written since (a game model's, as its states are met). A row of Shut the Box has
+        a few legal actions of 512: a draw is then a gather, not a pass over the row's mask. The types are narrow
+        (int32 starts while they fit, int16 actions): a draw reads random rows of up to a million states."""
+        if self.listed < self.written:
+            rows = self.mask[self.listed:self.written]
+            counts = rows.sum(axis=1, dtype=np.int64)
+            ends = len(self.actions) + np.cumsum(counts)
+            kind = LISTS if not len(ends) or ends[-1] < 1 << 31 else WIDE_LISTS
+            lists = np.empty(len(counts), dtype=kind)
+            lists["count"], lists["start"] = counts, ends - counts
+            self.lists = np.concatenate([self.lists.astype(kind), lists])
+            actions = (np.flatnonzero(rows) % self.width).astype(self.actions.dtype)
+            self.actions = np.concatenate([self.actions, actions])
+            self.listed = self.written
+        return self.lists, self.actions
 
     def gather(self, number: np.ndarray) -> tuple:
         """The values and the returns of the states ``number``: two arrays of one new block (glibc reuses one
@@ -195,6 +221,8 @@ class ExactVectorEnv(VectorEnv):
         if options:
             raise ValueError("reset takes the option 'reset_mask' alone, not %s" % ", ".join(map(repr, options)))
         rows = self.rows if mask is None else self.rows[np.asarray(mask, dtype=bool)]
+        if isinstance(seed, (int, np.integer)):  # the generator of ``sample_legal``
+            self._np_random, self._np_random_seed = seeding.np_random(int(seed))
         if seed is not None or not self._seeded:
             if seed is None or isinstance(seed, (int, np.integer)):
                 seeds = [None if seed is None else int(seed) + int(row) for row in rows]
@@ -206,6 +234,15 @@ class ExactVectorEnv(VectorEnv):
         self.autoreset[rows] = False
         zero = np.zeros(self.num_envs)
         return self._observe(), self._infos(rows, zero, np.zeros(self.num_envs, dtype=bool), None)
+
+    def restart(self, ended: np.ndarray) -> np.ndarray:
+        """New games in the rows where ``ended`` (a mask) now, not at the next step (Stable-Baselines3's autoreset,
+        ``sb3.NativeVecEnv``): ``reset(options={"reset_mask": ended})`` without its infos, which would gather
+        every row's. The observations of every row."""
+        rows = self.rows[ended]
+        self._reset_rows(rows)
+        self.autoreset[rows] = False
+        return self._observe()
 
     def _reset_rows(self, rows) -> None:
         if len(rows):
@@ -322,6 +359,19 @@ class ExactVectorEnv(VectorEnv):
         if played is not None:  # as SyncVectorEnv: only where an illegal action was replaced
             infos["_played"] = played >= 0
         return infos
+
+    def sample_legal(self) -> np.ndarray:
+        """A legal action for each row (int64), uniformly at random among the row's legal actions (a finished
+        game's: any action), drawn from the environment's own generator ``np_random`` (seeded by
+        ``reset(seed=n)``), never the rows' dice: each row still plays the one-player environment's game. One
+        uniform a row, its index in the state's list of legal actions (``Tables.legal_lists``)."""
+        lists, actions = self.tables.legal_lists()
+        listed = lists[self.number]
+        uniforms = self.np_random.random(self.num_envs)
+        uniforms *= listed["count"]
+        pick = uniforms.astype(np.int64)
+        pick += listed["start"]
+        return actions[pick].astype(np.int64)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every row (int8, rows x actions), as sb3-contrib asks of a vector env."""
