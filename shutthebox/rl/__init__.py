@@ -131,4 +131,18 @@ def dataset(env_id: str, path, **options) -> int:
     return _dataset(env_id, path, **options)
 
 
-__all__ = ["ENV_IDS", "NAMESPACE", "dataset", "evaluate"]
+def minari_dataset(env_id: str, dataset_id: str, **options):
+    """See :func:`shutthebox.rl._minari.minari_dataset`: imports Minari (the ``minari`` extra) only now."""
+    from ._minari import minari_dataset as _minari_dataset
+
+    return _minari_dataset(env_id, dataset_id, **options)
+
+
+def sb3_vec_env(env, num_envs: int = 1, **options):
+    """See :class:`shutthebox.rl.sb3.NativeVecEnv`: imports Stable-Baselines3 (the ``sb3`` extra) only now."""
+    from .sb3 import NativeVecEnv
+
+    return NativeVecEnv(env, num_envs, **options)
+
+
+__all__ = ["ENV_IDS", "NAMESPACE", "dataset", "evaluate", "minari_dataset", "sb3_vec_env"]
