@@ -18,5 +18,10 @@ DECLARATION = Game(
     model=True,  # model.py: the game model (engine/model.py), as python_shutthebox_yahtzee in OpenSpiel
     tables=[Tables("yahtzee-{joker}", headers=("yahtzee",), fields={"joker": "[a-z]+(?:-[a-z]+)?"}),
             Tables("yahtzee-target.{joker}", headers=("yahtzee-target",), package=".target",
-                   fields={"joker": "[a-z]+(?:-[a-z]+)?"})],
+                   fields={"joker": "[a-z]+(?:-[a-z]+)?"}),
+            # the game from one card (target/reduced/): 4hlc-u51-y50 is fours,full-house,large-straight,chance open,
+            # 51 in the upper section, 50 in the yahtzee box
+            Tables("yahtzee-target.{joker}.{card}-u{upper}-y{box}", headers=("yahtzee-target",),
+                   package=".target.reduced",
+                   fields={"joker": "[a-z]+(?:-[a-z]+)?", "card": "[1-6tfhslyc]+|none", "box": "open|0|50"})],
 )

@@ -231,11 +231,12 @@ class Session(TableSession):
             raise InvalidQuery("--target takes --expect or --move, not --options")
         target = target_x(x)
         joker = rules_of({"joker": self.joker})
-        if self._target is None:
+        if self._target is None or self.path is None:
             checked(joker, args, upper, box)  # refused before a table is solved for it
+        if self._target is None:
             from .target.table import load_target
 
-            self._target = load_target(joker, self.path)
+            self._target = load_target(joker, self.path)  # --table's, or every card's (``Targets``)
         if question == "--move":
             return self._target.probe_target_move(target, *args, upper=upper, box=box)
         return "%.6f" % self._target.probe_target(target, *(args or ["all"]), upper=upper, box=box)

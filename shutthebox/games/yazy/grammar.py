@@ -257,6 +257,14 @@ class Session(TableSession):
             question, args = parse_duel(tokens)
             self._refuse_unless("duel")
             mine, theirs, *turn = args
+            if self._duel is None and self.path is None:  # a finished game needs no table
+                from .duel.rules import Positions, over
+
+                mover, other, d = Positions(self.rules).state(mine, theirs, scores)
+                if not mover and not other:
+                    if turn or question != "--expect":
+                        raise InvalidQuery("no category is open: the game is over, there is no turn to play")
+                    return "%.6f" % over(d)
             if question == "--move":
                 return self.duel().probe_move(mine, theirs, scores, *turn)
             if question == "--options":

@@ -5,8 +5,9 @@ the rules are yazy's (``Rules``), the table ``yazy-duel-CATEGORIES.msgpack`` (``
 full game's).
 """
 
+from ....engine.text import as_whole, shown, shown_value
 from ....errors import InvalidQuery
-from ..rules import CATEGORIES, fields_of  # noqa: F401 - the family's name slot: yazy's own
+from ..rules import CATEGORIES, Sets, fields_of, format_categories  # noqa: F401 - fields_of: yazy's name slot
 from ..rules import rules_of as yazy_rules_of
 
 GAME = "yazy-duel"
@@ -36,6 +37,83 @@ def rules_of(fields: dict):
 def header_rules(rules) -> dict:
     """The table header's rules: yazy's, and two players."""
     return dict(rules.as_dict(), players=2)
+
+
+def over(d: int) -> float:
+    """The mover's chance to win once no category is open for either player: the higher total wins, a tie is half."""
+    return 1.0 if d > 0 else 0.5 if d == 0 else 0.0
+
+
+class Positions:
+    """A two-player question's words (query time, no table): the open sets and the totals, checked."""
+
+    def __init__(self, rules):
+        self.rules = rules
+        self.cats = cats = rules.mask
+        self.opened = [c for c in range(len(CATEGORIES)) if cats >> c & 1]
+        self.sets = Sets(rules)  # yazy's words for a set of categories
+        self._open: dict = {}
+        self._totals: dict = {}  # closed set -> the totals it can make, as the bits of an int
+
+    def open_set(self, cats, whose: str) -> int:
+        """The bitmask of the categories ``cats`` (``all``: every category of the game)."""
+        mask = self._open.get((cats, whose)) if isinstance(cats, str) else None
+        if mask is not None:
+            return mask
+        mask = self.sets.categories(cats)
+        if isinstance(cats, str) and len(self._open) < 1 << 12:
+            self._open[cats, whose] = mask
+        return mask
+
+    def state(self, mine, theirs, scores) -> tuple:
+        """(A, B, d), checked: the sizes of a mover first or second in the round (or both none: the game is
+        over), totals the closed categories can make."""
+        mover, other = self.open_set(mine, "the mover's"), self.open_set(theirs, "the opponent's")
+        a, b = bin(mover).count("1"), bin(other).count("1")
+        if not (a == b or a == b + 1):
+            raise InvalidQuery("the mover has %d categor%s open and the opponent %d: the mover is first in the "
+                               "round (as many open) or second (one more)" % (a, "y" if a == 1 else "ies", b))
+        totals = self.totals(scores)
+        for total, mask, whose in ((totals[0], mover, "the mover's"), (totals[1], other, "the opponent's")):
+            closed = self.cats & ~mask
+            most = sum(BEST[c] for c in self.opened if closed >> c & 1)
+            if total > most:
+                raise InvalidQuery("%s total %d is more than its closed categories can score (%d)"
+                                   % (whose, total, most))
+            if not self.reachable(closed) >> total & 1:
+                raise InvalidQuery("%s total %d is not a sum its closed categories (%s) can score"
+                                   % (whose, total, format_categories(closed)))
+        return mover, other, totals[0] - totals[1]
+
+    def reachable(self, closed: int) -> int:
+        """The totals the categories ``closed`` can score together, as the bits of an int."""
+        bits = self._totals.get(closed)
+        if bits is None:
+            bits = 1
+            for c in self.opened:
+                if closed >> c & 1:
+                    sums = 0
+                    for points in POINTS[c]:
+                        sums |= bits << points
+                    bits = sums
+            self._totals[closed] = bits
+        return bits
+
+    @staticmethod
+    def totals(scores) -> tuple:
+        if isinstance(scores, str):
+            parts = scores.split(",")
+            if len(parts) != 2 or not all(part.isascii() and part.isdigit() and len(part) <= 6 for part in parts):
+                raise InvalidQuery("scores '%s': write the two totals, the mover's then the opponent's, as S1,S2 "
+                                   "(whole numbers, 0 or more), such as 120,95" % shown(scores))
+            return int(parts[0]), int(parts[1])
+        try:
+            pair = tuple(as_whole(score) for score in scores)
+        except TypeError:
+            pair = ()
+        if len(pair) != 2 or None in pair or min(pair) < 0:
+            raise InvalidQuery("scores must be two whole numbers, 0 or more, not %s" % shown_value(scores))
+        return pair
 
 
 def columns(cats: int) -> int:

@@ -7,11 +7,11 @@ millisecond (bench/README.md).
 """
 
 from ....engine.table import Table, Values, check_shapes, load_table
-from ....engine.text import as_whole, shown, shown_value
+from ....engine.text import shown_value
 from ....errors import InvalidQuery, TableError
 from .. import DECLARATION
-from ..rules import CATEGORIES, FULL, Rules, Sets, format_categories
-from .rules import BEST, GAME, POINTS, header_rules
+from ..rules import FULL, Rules, format_categories
+from .rules import BEST, GAME, Positions, header_rules, over
 
 _POSITION = Values("a chance's position", 0, (1 << 32) - 1)
 SCALE = float(1 << 48)  # a chance is stored as round(W * 2^48), split into 32 high and 16 low bits
@@ -32,7 +32,7 @@ def open_rules(rules) -> "DuelTable":
     return load_duel(rules)
 
 
-class DuelTable(Table):
+class DuelTable(Table, Positions):
     """``W(A, B, d)``: the chance that the player to move wins, both playing to win (a tie is half a win).
 
     ``mine`` and ``theirs`` are the mover's and the opponent's open categories (text as yazy's CATS, or
@@ -47,10 +47,9 @@ class DuelTable(Table):
               "first": Values("a lead", -sum(BEST), sum(BEST)), "count": Values("a row's length", 0, 2 * sum(BEST) + 1)}
 
     def __init__(self, tablefile, rules):
-        super().__init__(tablefile)
-        self.rules = rules
-        self.cats = cats = rules.mask
-        self.opened = [c for c in range(len(CATEGORIES)) if cats >> c & 1]
+        Table.__init__(self, tablefile)
+        Positions.__init__(self, rules)
+        cats = self.cats
         pairs = 4 ** len(self.opened)
         chances = self.file.shapes.get("win_high") or (-1,)
         check_shapes(self, {"start": (pairs,), "first": (pairs,), "count": (pairs,), "win_low": chances},
@@ -62,73 +61,7 @@ class DuelTable(Table):
             tablefile.arrays[name] for name in ("start", "first", "count", "win_high", "win_low", "unsure"))
         self._size = self.file.shapes["win_high"][0]
         self._codes: dict = {}  # set -> its bits at the game's categories, packed (made when first asked)
-        self._totals: dict = {}  # closed set -> the totals it can make, as the bits of an int
-        self.sets = Sets(rules)  # yazy's words for a set of categories
-        self._open: dict = {}
         self._unsure_positions = None  # frozenset, read when first needed
-
-    # -- the words of a question --------------------------------------------------------------------------
-
-    def open_set(self, cats, whose: str) -> int:
-        """The bitmask of the categories ``cats`` (``all``: every category of the game)."""
-        mask = self._open.get((cats, whose)) if isinstance(cats, str) else None
-        if mask is not None:
-            return mask
-        mask = self.sets.categories(cats)
-        if isinstance(cats, str) and len(self._open) < 1 << 12:
-            self._open[cats, whose] = mask
-        return mask
-
-    def state(self, mine, theirs, scores) -> tuple:
-        """(A, B, d), checked: the sizes of a mover first or second in the round, totals the closed
-        categories can make."""
-        mover, other = self.open_set(mine, "the mover's"), self.open_set(theirs, "the opponent's")
-        a, b = bin(mover).count("1"), bin(other).count("1")
-        if not (a == b or a == b + 1) or not a:
-            raise InvalidQuery("the mover has %d categor%s open and the opponent %d: the mover is first in the "
-                               "round (as many open) or second (one more), with one open at least"
-                               % (a, "y" if a == 1 else "ies", b))
-        totals = self.totals(scores)
-        for total, mask, whose in ((totals[0], mover, "the mover's"), (totals[1], other, "the opponent's")):
-            closed = self.cats & ~mask
-            most = sum(BEST[c] for c in self.opened if closed >> c & 1)
-            if total > most:
-                raise InvalidQuery("%s total %d is more than its closed categories can score (%d)"
-                                   % (whose, total, most))
-            if not self.reachable(closed) >> total & 1:
-                raise InvalidQuery("%s total %d is not a sum its closed categories (%s) can score"
-                                   % (whose, total, format_categories(closed)))
-        return mover, other, totals[0] - totals[1]
-
-    def reachable(self, closed: int) -> int:
-        """The totals the categories ``closed`` can score together, as the bits of an int."""
-        bits = self._totals.get(closed)
-        if bits is None:
-            bits = 1
-            for c in self.opened:
-                if closed >> c & 1:
-                    sums = 0
-                    for points in POINTS[c]:
-                        sums |= bits << points
-                    bits = sums
-            self._totals[closed] = bits
-        return bits
-
-    @staticmethod
-    def totals(scores) -> tuple:
-        if isinstance(scores, str):
-            parts = scores.split(",")
-            if len(parts) != 2 or not all(part.isascii() and part.isdigit() and len(part) <= 6 for part in parts):
-                raise InvalidQuery("scores '%s': write the two totals, the mover's then the opponent's, as S1,S2 "
-                                   "(whole numbers, 0 or more), such as 120,95" % shown(scores))
-            return int(parts[0]), int(parts[1])
-        try:
-            pair = tuple(as_whole(score) for score in scores)
-        except TypeError:
-            pair = ()
-        if len(pair) != 2 or None in pair or min(pair) < 0:
-            raise InvalidQuery("scores must be two whole numbers, 0 or more, not %s" % shown_value(scores))
-        return pair
 
     # -- lookups ------------------------------------------------------------------------------------------
 
@@ -144,7 +77,7 @@ class DuelTable(Table):
         """``W(mover, other, d)`` from the table (the question unchecked: ``d`` a lead some game reaches).
         ``printed``: refused where the build found the chance within its bound of a rounding midpoint."""
         if not mover and not other:
-            return 1.0 if d > 0 else 0.5 if d == 0 else 0.0
+            return over(d)
         code = self.pair(mover, other)
         k = d - self._first[code]
         if k < 0:
@@ -170,6 +103,8 @@ class DuelTable(Table):
         """The mover's turn (``turn.DuelTurn``)."""
         from .turn import DuelTurn
 
+        if not mover:
+            raise InvalidQuery("no category is open: the game is over, there is no turn to play")
         chance = self.chance
         return DuelTurn(mover, lambda c, points: 1.0 - chance(other, mover & ~(1 << c), -(d + points)))
 
