@@ -311,6 +311,8 @@ def _main(argv=None) -> int:
                 return 1
             _say("%s: %s (%d bytes, built in %.2f s)" % (path, "written" if changed else "unchanged", len(data),
                                                           seconds))
+    except layers.Stopped:  # a layered build said where its finished layers are kept
+        return 130
     except KeyboardInterrupt:
         print("interrupted; no table was left half-written", file=sys.stderr)
         return 130

@@ -104,7 +104,9 @@ def test_a_killed_build_resumes_from_the_last_finished_layer(tmp_path, monkeypat
     result = run_layers(job(), workers=1, checkpoint=str(folder), progress=False)
     assert rows(result) == expected()
     again = [call[:2] for call in calls()[first:]]
-    assert again == [(layer, part) for layer in range(2, DEPTH) for part in range(len(COLUMNS))]
+    # one block of each kept layer is solved again, to check it (tests/test_cluster_faults.py), then the rest
+    assert [layer for layer, _ in again[:2]] == [0, 1]
+    assert again[2:] == [(layer, part) for layer in range(2, DEPTH) for part in range(len(COLUMNS))]
     assert not folder.exists()
 
 
@@ -119,7 +121,8 @@ def test_a_checkpoint_of_another_job_or_a_damaged_layer_is_not_used(tmp_path):
     before = len(calls())
     run_layers(job("paths-v2"), workers=1, checkpoint=folder, progress=False, keep=True)
     assert len(calls()) - before == DEPTH * len(COLUMNS)
-    # One damaged byte in layer 1: layer 0 is read, the others solved again.
+    # One damaged byte in layer 1: layer 0 is read (one block of it solved again, to check it), the others
+    # solved again.
     path = os.path.join(folder, "layer-001.npy")
     data = bytearray(open(path, "rb").read())
     data[-1] ^= 1
@@ -127,12 +130,13 @@ def test_a_checkpoint_of_another_job_or_a_damaged_layer_is_not_used(tmp_path):
     before = len(calls())
     result = run_layers(job("paths-v2"), workers=1, checkpoint=folder, progress=False)
     assert rows(result) == expected()
-    assert [call[:2] for call in calls()[before:]][0] == (1, 0) and len(calls()) - before == (DEPTH - 1) * len(COLUMNS)
-    # A finished checkpoint is read whole: nothing solved.
+    again = [call[:2] for call in calls()[before:]]
+    assert again[0][0] == 0 and again[1] == (1, 0) and len(again) == 1 + (DEPTH - 1) * len(COLUMNS)
+    # A finished checkpoint is read whole: one block a layer solved again, to check it.
     run_layers(job("paths-v3"), workers=1, checkpoint=folder, progress=False, keep=True)
     before = len(calls())
     assert rows(run_layers(job("paths-v3"), workers=1, checkpoint=folder, progress=False)) == expected()
-    assert len(calls()) == before
+    assert [call[0] for call in calls()[before:]] == list(range(DEPTH))
 
 
 def _one_line(error):
@@ -230,7 +234,7 @@ def test_two_workers_resume_and_survive_a_lost_worker(tmp_path, monkeypatch):
     before = len(calls())
     result = run_layers(job(), workers=2, checkpoint=folder, progress=False, serial_seconds=0)
     assert rows(result) == expected()
-    assert {call[0] for call in calls()[before:]} == set(range(3, DEPTH))
+    assert {call[0] for call in calls()[before:] if call[2] != os.getpid()} == set(range(3, DEPTH))  # not checks
     # A worker process that dies in a block of layer 2: Dask runs the block again on a live worker.
     marker = tmp_path / "died"
     monkeypatch.setenv(EXIT, str(marker))

@@ -307,6 +307,23 @@ def test_check_of_an_up_to_date_table_says_so(tmp_path, capsys, monkeypatch):
     assert code == 0 and "up to date" in out and err == ""
 
 
+def test_a_stopped_layered_build_leaves_its_own_line_alone(tmp_path, capsys, monkeypatch):
+    """A layered build stopped by Ctrl-C has said where its layers are kept: build_tables.py adds nothing."""
+    from shutthebox.engine import layers
+
+    def stopped():
+        raise layers.Stopped()
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    for build, said in ((stopped, ""), (interrupted, "interrupted; no table was left half-written\n")):
+        monkeypatch.setattr(build_tables, "shipped",
+                            lambda games=None, method=None, build=build: {"fake.msgpack": ("goat", build)})
+        assert build_tables.main(["--out", str(tmp_path)]) == 130
+        assert capsys.readouterr().err == said
+
+
 # -- 3. a full standard output ----------------------------------------------------------------------------------
 
 FULL_RUN = """

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from shutthebox import rl
-from test_toggle import choices
+from test_toggle import choices, gauss_jordan
 
 pytestmark = pytest.mark.usefixtures("fresh_cache")
 
@@ -45,16 +45,7 @@ def toggle_rolls(cards, sides, policy):
                     row[target - 1] -= Fraction(1, len(dice) * len(played))
             if not played:  # a pass: the same state again
                 row[state - 1] -= Fraction(1, len(dice))
-    for column in range(n):
-        pivot = next(r for r in range(column, n) if matrix[r][column] != 0)
-        matrix[column], matrix[pivot] = matrix[pivot], matrix[column]
-        lead = matrix[column][column]
-        matrix[column] = [value / lead for value in matrix[column]]
-        for r in range(n):
-            if r != column and matrix[r][column] != 0:
-                factor = matrix[r][column]
-                matrix[r] = [a - factor * b for a, b in zip(matrix[r], matrix[column])]
-    return matrix[n - 1][n]
+    return gauss_jordan(matrix)[n - 1]
 
 
 def simulated(env_id, policy, episodes, seed, sign, **options):

@@ -60,6 +60,12 @@ def evaluate_exactly(size, dice, policy, successor):
             target = state if card is None else successor(state, card)
             if target:
                 row[target - 1] -= share
+    return [Fraction(0)] + gauss_jordan(matrix)
+
+
+def gauss_jordan(matrix):
+    """The solution of the linear system whose augmented rows are ``matrix`` (Fractions; changed in place)."""
+    n = len(matrix)
     for column in range(n):
         pivot = next(r for r in range(column, n) if matrix[r][column] != 0)
         matrix[column], matrix[pivot] = matrix[pivot], matrix[column]
@@ -69,7 +75,7 @@ def evaluate_exactly(size, dice, policy, successor):
             if r != column and matrix[r][column] != 0:
                 factor = matrix[r][column]
                 matrix[r] = [a - factor * b for a, b in zip(matrix[r], matrix[column])]
-    return [Fraction(0)] + [matrix[r][n] for r in range(n)]
+    return [matrix[r][n] for r in range(n)]
 
 
 def test_the_published_values():

@@ -10,17 +10,20 @@ returns one block's numpy array; ``run_layers`` solves the layers in order and r
 Blocks are fixed by the solver, never by the number of workers, so the bytes are the same for 1, 2 or N
 workers: one worker runs in this process with no extra package; more run on Dask distributed (the
 ``cluster`` extra), a ``LocalCluster`` of this machine's cores or an existing cluster's address. The
-previous layer reaches the workers through Dask (scattered to each), so no shared folder is needed.
-Each finished layer is written here, atomically, into a checkpoint folder; a killed build resumes from
-the last finished layer, and a lost worker's tasks are run again by Dask's scheduler. docs/CLUSTER.md
-says how to use it, docs/DECISIONS.md why Dask.
+previous layer reaches the workers through Dask (a task of the graph, fetched by each worker that needs
+it), so no shared folder is needed. Each finished layer is written here, atomically, into a checkpoint
+folder; a killed build resumes from the last finished layer, and a lost worker's tasks (and any copy of
+the previous layer it held) are run again by Dask's scheduler. docs/CLUSTER.md says how to use it,
+docs/DECISIONS.md why Dask.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
+import logging
 import os
 import re
 import time
@@ -49,6 +52,12 @@ SERIAL_SECONDS = 2.0
 MALLOC = {"MALLOC_TRIM_THRESHOLD_": str(2**30), "MALLOC_MMAP_THRESHOLD_": str(2**25)}
 M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3  # glibc's malloc.h
 CONNECT_TIMEOUT = "20s"  # how long an existing cluster's scheduler is waited for
+# A local cluster whose worker dies while it starts fails as a whole (Dask's nannies restart a worker only
+# once it has started): it is started again, up to this many times in all.
+START_TRIES = 3
+# The local cluster's log level: none of it. What matters reaches the build as an exception (a block's
+# error, a task given up), and Ctrl-C's close made Dask's scheduler log at CRITICAL about comms it closed.
+QUIET = logging.CRITICAL + 1
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,119}")
 _LAYER_FILE = re.compile(r"layer-[0-9]{3,6}\.npy")
 MANIFEST = "manifest.json"
@@ -121,7 +130,7 @@ def run_layers(job: Job, workers=None, cluster=None, checkpoint=None, progress=T
             done.append(blocks)
     except KeyboardInterrupt:
         stopped = True
-        raise
+        raise Stopped() from None
     finally:
         bar.close()
         runner.close()
@@ -129,7 +138,16 @@ def run_layers(job: Job, workers=None, cluster=None, checkpoint=None, progress=T
             _say(stopped_line(store, len(job.layers)))
     if not keep:
         store.remove()
+        if checkpoint is None:  # the cache's layers/ too, when no other build keeps layers there
+            try:
+                os.rmdir(os.path.dirname(store.folder))
+            except OSError:
+                pass
     return tuple(done)
+
+
+class Stopped(KeyboardInterrupt):
+    """Ctrl-C during a layered build, whose line (``stopped_line``) is said already."""
 
 
 def stopped_line(store: "Checkpoint", layers: int) -> str:
@@ -199,6 +217,20 @@ def default_folder(name: str) -> str:
     return os.path.join(cache_dir(), "layers", name)
 
 
+def _layer(previous: tuple) -> tuple:
+    """The previous layer, as the result of a task (see ``_Runner._remote``)."""
+    return previous
+
+
+def dask_setup(worker) -> None:
+    """Run by each local worker process as it starts (Dask's preload hook): Ctrl-C on a terminal reaches
+    every process of its group, and is for the build, which stops the workers itself; a worker it killed
+    would be restarted by its nanny while the cluster closes, and print tracebacks."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _have_dask() -> bool:
     try:
         import distributed  # noqa: F401 - only whether it is there
@@ -215,6 +247,31 @@ def _checked(job: Job, key, block):
         raise LayersError("job %s: solve(%s) returned %s, not a numpy array of numbers"
                           % (job.name, shown(repr(key)), shown(type(block).__name__)))
     return block
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored():
+    """Ignore Ctrl-C (SIGINT) while the local cluster starts, in the main thread: the worker processes
+    spawned meanwhile are born ignoring it (an ignored signal stays ignored through exec, a handler does
+    not), as ``dask_setup`` later makes them. Interrupted while it starts, Dask left a half-started cluster
+    whose workers and exit printed tracebacks; a Ctrl-C in these few seconds is lost instead."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        if handler is not None:  # None: set outside Python, nothing to put back
+            signal.signal(signal.SIGINT, handler)
+
+
+def _first_line(error: BaseException) -> str:
+    text = str(error).strip()
+    return shown(text.splitlines()[0] if text else type(error).__name__)
 
 
 class _Runner:
@@ -243,11 +300,16 @@ class _Runner:
         return tuple(blocks)
 
     def _remote(self, job, keys, pending, previous, blocks, bar) -> None:
+        import dask
         from distributed import as_completed
 
         client = self.client
-        # Each worker gets the previous layer once, not once per task.
-        shared = client.scatter([previous], broadcast=True, hash=False)[0] if previous is not None else None
+        # The previous layer goes in as a task's argument, not as scattered data: a worker that runs a
+        # block fetches it from one that has it, and if every copy is lost with its workers, the
+        # scheduler runs the task again (it keeps the task); scattered data would be lost for good, and
+        # its broadcast waits forever on a worker that died. The graph is large by design.
+        with dask.config.set({"distributed.admin.large-graph-warning-threshold": "1 PiB"}):
+            shared = client.submit(_layer, previous, pure=False) if previous is not None else None
         futures = {client.submit(job.solve, keys[position], shared, pure=False): position for position in pending}
         try:
             for future in as_completed(futures, loop=client.loop):
@@ -262,8 +324,6 @@ class _Runner:
     def _start(self) -> None:
         if self.client is not None:
             return
-        import logging
-
         import dask
         from distributed import Client, LocalCluster
 
@@ -272,16 +332,25 @@ class _Runner:
                 self.client = Client(self.address, timeout=CONNECT_TIMEOUT, set_as_default=False)
             except (OSError, ValueError, TypeError) as error:
                 raise LayersError("cannot reach the cluster at %s (%s): is its scheduler running?"
-                                  % (shown(self.address), shown(str(error).splitlines()[0] if str(error)
-                                                                else type(error).__name__))) from None
+                                  % (shown(self.address), _first_line(error))) from None
             return
         # One single-threaded process a worker: the solvers are numpy, and processes keep them apart. The
         # workers' logs stay quiet: a block's error is raised here, and a lost worker's block is run again.
         settings: dict[str, Any] = {"distributed.worker.profile.enabled": False}
         settings.update(("distributed.nanny.pre-spawn-environ." + name, value) for name, value in MALLOC.items())
-        with dask.config.set(settings):
-            self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
-                                        dashboard_address="127.0.0.1:0", silence_logs=logging.CRITICAL)
+        with _ctrl_c_ignored():
+            for tries in range(1, START_TRIES + 1):
+                try:
+                    with dask.config.set(settings):
+                        self.cluster = LocalCluster(n_workers=self.workers, threads_per_worker=1, processes=True,
+                                                    dashboard_address="127.0.0.1:0", silence_logs=QUIET,
+                                                    preload=[__name__])
+                    break
+                except Exception as error:  # noqa: BLE001 - a worker lost while starting (Dask: RuntimeError)
+                    if tries == START_TRIES:
+                        raise LayersError("cannot start %d local workers (%s, %d times): run with %s=1 to build in "
+                                          "this process" % (self.workers, _first_line(error), tries, WORKERS_ENV)) \
+                            from None
         self.client = Client(self.cluster, set_as_default=False)
 
     def close(self) -> None:
@@ -296,36 +365,48 @@ class _Runner:
 
 class Checkpoint:
     """A job's finished layers in ``folder``: ``layer-NNN.npy`` (the layer's blocks, one ``.npy`` record
-    after another) and ``manifest.json`` (the job's name and fingerprint, and each layer file's sha256).
-    A manifest of another job, or a damaged file, is never used: the build goes on from before it."""
+    after another) and ``manifest.json`` (the job's name and fingerprint, and each layer file's seal).
+    A manifest of another job, or a file that does not pass ``load``'s checks, is never used: the build
+    goes on from before it."""
 
     def __init__(self, folder: str, job: Job):
         self.folder, self.job = folder, job
+        self.fingerprint = job.fingerprint()
         self.finished: list = []  # manifest entries of the layers written
 
     def _path(self, index: int) -> str:
         return os.path.join(self.folder, "layer-%03d.npy" % index)
 
+    def _seal(self, index: int, data: bytes) -> str:
+        """The sha256 of layer ``index``'s file bound to its place: the job's fingerprint, the layer's number
+        and the file's bytes. A file copied from another job or layer fails it, even with its manifest."""
+        digest = hashlib.sha256(("%s\n%d\n" % (self.fingerprint, index)).encode("ascii"))
+        digest.update(data)
+        return digest.hexdigest()
+
     def load(self) -> list:
-        """The finished layers' blocks, in order (as many as the checkpoint holds, maybe none)."""
+        """The finished layers' blocks, in order (as many as the checkpoint holds, maybe none). Each layer
+        must match its seal in the manifest, and one of its blocks, chosen at random, solved again here
+        from the layer before it, must give its bytes: a seal anyone can recompute, a block only by
+        solving it."""
         import numpy as np
 
         try:
             with open(os.path.join(self.folder, MANIFEST), "rb") as handle:
                 manifest = json.loads(handle.read().decode("utf-8"))
-            ours = manifest.get("job") == self.job.name and manifest.get("fingerprint") == self.job.fingerprint()
+            ours = manifest.get("job") == self.job.name and manifest.get("fingerprint") == self.fingerprint
             entries = manifest.get("layers") if ours else None
         except (OSError, ValueError, AttributeError):
             entries = None
         if not isinstance(entries, list):
             self._clear()  # another job's, or none: start afresh
             return []
-        layers = []
+        layers: list = []
         for index, entry in enumerate(entries[:len(self.job.layers)]):
             try:
                 with open(self._path(index), "rb") as handle:
                     data = handle.read()
-                if not isinstance(entry, dict) or hashlib.sha256(data).hexdigest() != entry.get("sha256"):
+                if not isinstance(entry, dict) or self._seal(index, data) != entry.get("sha256"):
                     break
                 stream = io.BytesIO(data)
                 blocks = tuple(np.lib.format.read_array(stream, allow_pickle=False)
@@ -334,9 +415,24 @@ class Checkpoint:
                     break
             except (OSError, ValueError, EOFError):
                 break
+            if not self._solves_again(index, blocks, layers[-1] if layers else None):
+                _say("layer %d of the checkpoint in %s is not what solving it gives (a forged checkpoint?): it is "
+                     "solved again" % (index, self.folder))
+                break
             layers.append(blocks)
             self.finished.append(entry)
         return layers
+
+    def _solves_again(self, index: int, blocks: tuple, previous) -> bool:
+        """Whether one block of kept layer ``index``, chosen at random, solved again from ``previous`` (the
+        kept layer before it) gives the kept block's bytes."""
+        import secrets
+
+        keys = self.job.layers[index]
+        position = secrets.randbelow(len(keys))
+        block = _checked(self.job, keys[position], self.job.solve(keys[position], previous))
+        kept = blocks[position]
+        return block.dtype == kept.dtype and block.shape == kept.shape and block.tobytes() == kept.tobytes()
 
     def save(self, index: int, blocks: tuple) -> None:
         """Write layer ``index`` (the layers before it are written), then the manifest naming it."""
@@ -350,9 +446,8 @@ class Checkpoint:
         data = stream.getvalue()
         try:
             write_atomic(self._path(index), data)
-            self.finished = self.finished[:index] + [{"sha256": hashlib.sha256(data).hexdigest(),
-                                                      "blocks": len(blocks)}]
-            manifest = {"job": self.job.name, "fingerprint": self.job.fingerprint(),
+            self.finished = self.finished[:index] + [{"sha256": self._seal(index, data), "blocks": len(blocks)}]
+            manifest = {"job": self.job.name, "fingerprint": self.fingerprint,
                         "layers_in_job": len(self.job.layers), "layers": self.finished}
             write_atomic(os.path.join(self.folder, MANIFEST), json.dumps(manifest, indent=1) + "\n")
         except OSError as error:
