@@ -1,6 +1,6 @@
 """Sets of numbered things (tiles, cards) as players write them: ``146789``, ``1,4,10,12``, ``12,``.
 
-The rule (docs/FORMAT.md, "Notation"): numbers are separated by commas (or
+The rule (docs/SHUTTHEBOX.md, "Positions"): numbers are separated by commas (or
 spaces). Where every number of the game is a single digit (9 or fewer), the
 digits may also run together (``146789``). Where numbers go above 9, a run of
 several digits is ambiguous (``12``: tiles 1 and 2, or tile 12?) and is

@@ -301,7 +301,7 @@ def upper_points(upper: int, category: int, points: int, bonus: int = UPPER_BONU
 
 
 def categories(text: str, rules: str = DEFAULT_JOKER) -> int:
-    """The bitmask of the open boxes of a card as a player types it (docs/YAHTZEE.md, "Cards"), in any letter
+    """The bitmask of the open boxes of a card as a player types it (docs/YAHTZEE.md, "Questions": CARD), in any letter
     case:
 
     - ``all``, ``none``, or box names separated by commas in any order (``ones,full-house``); a name may be
