@@ -41,7 +41,8 @@ import pyspiel
 
 from ..engine.model import CHANCE as MODEL_CHANCE, TERMINAL as MODEL_TERMINAL
 from ..engine.notation import format_set
-from ..games.pig.rules import ADD, BUST
+from ..games.pig.rules import ADD
+from ._duels import GoatDuel, PigDuel
 
 PREFIX = "python_shutthebox_"
 CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
@@ -194,6 +195,7 @@ class Pig(Adapter):
 
         super().__init__(params)
         self.model = found = model(params["variant"], params["goal"] or None, params["sides"] or None)
+        self.rules = PigDuel(found.variant, found.goal, found.sides)  # the states and their moves
         self.goal, self.n_actions = found.goal, 2
         self.chance_outcomes = len(found.outcomes)
         self.roll = [(index, count / found.denominator) for index, (count, _, _) in enumerate(found.outcomes)]
@@ -202,30 +204,10 @@ class Pig(Adapter):
         return (0, 0, 0, 0, 0)
 
     def node(self, s):
-        first, second, turn, seat, rolling = s
-        if first >= self.goal or second >= self.goal:
-            return TERMINAL, [1.0, -1.0] if first >= self.goal else [-1.0, 1.0]
-        if rolling:
-            return CHANCE, self.roll
-        return seat, [0, 1] if turn else [1]
+        return _node(self.rules, s, self.roll)
 
     def apply(self, s, action: int) -> tuple:
-        first, second, turn, seat, rolling = s
-        banked = [first, second]
-        if not rolling:
-            if action == 1:
-                return (first, second, turn, seat, 1)
-            banked[seat] += turn
-            return (*banked, 0, 1 - seat, 0)
-        _, kind, points = self.model.outcomes[action]
-        if kind == ADD:
-            if banked[seat] + turn + points >= self.goal:
-                banked[seat] += turn + points
-                return (*banked, 0, seat, 0)
-            return (first, second, turn + points, seat, 0)
-        if kind != BUST:  # two-dice's double 1s
-            banked[seat] = 0
-        return (*banked, 0, 1 - seat, 0)
+        return self.rules.apply(s, action)
 
     def exact(self, s) -> list:
         player, data = self.node(s)
@@ -255,6 +237,16 @@ class Pig(Adapter):
         return "roll" if action == 1 else "hold"
 
 
+def _node(rules, s, chances):
+    """(player, data) of a two-player game's state from its rules (``rl/_duels.py``): returns 1, 0, -1."""
+    player = rules.player(s)
+    if player == MODEL_TERMINAL:
+        return TERMINAL, [2.0 * share - 1.0 for share in rules.returns(s)]
+    if player == MODEL_CHANCE:
+        return CHANCE, chances
+    return player, rules.legal(s)
+
+
 # -- Goat, two players -----------------------------------------------------------------------------------
 
 
@@ -275,6 +267,7 @@ class Goat(Adapter):
 
         super().__init__(params)
         self.model = found = model("two", params["goal"])
+        self.rules = GoatDuel(params["goal"])  # the states and their moves
         self.goal, self.n_actions = found.goal, 1 + DICE
         self.law = {k: [(0, busts / 6 ** k)] + [(total, count / 6 ** k) for total, count in sums]
                     for k, (busts, sums) in LAW.items()}
@@ -284,33 +277,10 @@ class Goat(Adapter):
         return (0, 0, 0, 0, 0, 0)
 
     def node(self, s):
-        first, second, turn, rolls, seat, dice = s
-        if seat == 2:  # the game is over
-            share = 0.0 if first == second else (1.0 if first > second else -1.0)
-            return TERMINAL, [share, -share]
-        if dice:
-            return CHANCE, self.law[dice]
-        return seat, list(range(0 if rolls else 1, self.n_actions))
-
-    def _end_turn(self, banked: list, seat: int) -> tuple:
-        if seat == 1 and max(banked) >= self.goal:
-            return (*banked, 0, 0, 2, 0)
-        return (*banked, 0, 0, 1 - seat, 0)
+        return _node(self.rules, s, self.law[s[5]] if s[5] else None)
 
     def apply(self, s, action: int) -> tuple:
-        first, second, turn, rolls, seat, dice = s
-        banked = [first, second]
-        if not dice:
-            if action:
-                return (first, second, turn, rolls, seat, action)
-            banked[seat] += turn
-            return self._end_turn(banked, seat)
-        if not action:  # a match: the turn ends with nothing
-            return self._end_turn(banked, seat)
-        if rolls + 1 == 3:  # the third roll ends the turn and banks
-            banked[seat] += turn + action
-            return self._end_turn(banked, seat)
-        return (first, second, turn + action, rolls + 1, seat, 0)
+        return self.rules.apply(s, action)
 
     def exact(self, s) -> list:
         player, data = self.node(s)
