@@ -139,9 +139,12 @@ def launched_browser():
         # Playwright's wait_for_function compiles its expression in the page (new Function), which the pages'
         # Content-Security-Policy forbids (no 'unsafe-eval'): the tests' contexts bypass the policy unless asked
         # not to (bypass_csp=False: the policy's own tests, which wait by evaluate, never by wait_for_function).
+        # The pages' service worker answers a page it controls before page.route can (Playwright's word): it is
+        # bypassed unless asked for (service_workers="allow": tests/test_web_offline.py).
         for name in ("new_context", "new_page"):
             made = getattr(launched, name)
-            setattr(launched, name, lambda made=made, **options: made(**{"bypass_csp": True, **options}))
+            setattr(launched, name, lambda made=made, **options: made(**{"bypass_csp": True, "service_workers": "block",
+                                                                          **options}))
         try:
             yield launched
         finally:

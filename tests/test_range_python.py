@@ -7,11 +7,9 @@ its size, bytes dripped past the deadline) is one line and exit status 3; a malf
 
 from __future__ import annotations
 
-import contextlib
 import http.server
 import os
 import re
-import socketserver
 import subprocess
 import sys
 import threading
@@ -19,6 +17,7 @@ import time
 
 import pytest
 
+import rangeserver as host
 from rangeserver import serving
 from test_corpus import DATA, GOLDEN, golden, golden_command
 
@@ -89,102 +88,10 @@ def _refused(done, url, *words):
     assert url in done.stderr and all(word in done.stderr for word in words), done.stderr
 
 
-@contextlib.contextmanager
-def raw_host(misbehave):
-    """A host on a free loopback port that answers the first request (``bytes=0-16383``) from goat-g5.msgpack as
-    a range host does and each later one with ``misbehave(socket, start, end, size)``; yields the table's URL
-    and the list of the bytes each misbehaving answer sent."""
-    with open(GOAT, "rb") as handle:
-        table = handle.read()
-    sent: list = []
-
-    class Host(socketserver.BaseRequestHandler):
-        def handle(self):
-            head = b""
-            while b"\r\n\r\n" not in head:
-                chunk = self.request.recv(4096)
-                if not chunk:
-                    return
-                head += chunk
-            start, end = map(int, re.search(rb"Range: bytes=(\d+)-(\d+)", head).groups())
-            end = min(end, len(table) - 1)
-            try:
-                if start == 0:
-                    self.request.sendall(b"HTTP/1.1 206 Partial Content\r\nContent-Range: bytes %d-%d/%d\r\n"
-                                         b"Content-Length: %d\r\nConnection: close\r\n\r\n"
-                                         % (start, end, len(table), end - start + 1) + table[start : end + 1])
-                else:
-                    sent.append(misbehave(self.request, start, end, len(table)))
-            except OSError:  # the reader hung up: what it should do
-                pass
-
-    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Host)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield "http://127.0.0.1:%d/goat-g5.msgpack" % server.server_address[1], sent
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def _range_head(start, end, size, length=None):
-    return (b"HTTP/1.1 206 Partial Content\r\nContent-Range: bytes %d-%d/%d\r\nContent-Length: %d\r\n\r\n"
-            % (start, end, size, end - start + 1 if length is None else length))
-
-
-def _truncated(sock, start, end, size):  # Content-Length more than is sent, then the connection closed
-    sock.sendall(_range_head(start, end, size) + b"x" * ((end - start + 1) // 2))
-    return 0
-
-
-def _garbage_status(sock, start, end, size):
-    sock.sendall(b"GARBAGE\r\n\r\n")
-    return 0
-
-
-def _long_header(sock, start, end, size):
-    sock.sendall(b"HTTP/1.1 206 Partial Content\r\nX-Padding: " + b"a" * 70000 + b"\r\n\r\n")
-    return 0
-
-
-def _416_without_range(sock, start, end, size):
-    sock.sendall(b"HTTP/1.1 416 Range Not Satisfiable\r\nContent-Length: 0\r\n\r\n")
-    return 0
-
-
-def _short_range(sock, start, end, size):  # a 206 of fewer bytes than asked, its Content-Range saying so
-    sock.sendall(_range_head(start, start, size) + b"x")
-    return 0
-
-
-def _endless(sock) -> int:
-    """256 MB of zeros, or less if the reader hangs up; the bytes sent."""
-    chunk, done = b"\0" * (1 << 16), 0
-    try:
-        while done < 1 << 28:
-            sock.sendall(chunk)
-            done += len(chunk)
-    except OSError:
-        pass
-    return done
-
-
-def _oversized(sock, start, end, size):  # a 206 of the range asked whose body goes on for 256 MB
-    sock.sendall(_range_head(start, end, size, length=1 << 28))
-    return _endless(sock)
-
-
-def _whole_without_length(sock, start, end, size):  # a 200 of no declared size that goes on for 256 MB
-    sock.sendall(b"HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n")
-    return _endless(sock)
-
-
-@pytest.mark.parametrize("misbehave", [_truncated, _garbage_status, _long_header, _416_without_range, _short_range],
-                         ids=lambda misbehave: misbehave.__name__.strip("_"))
+@pytest.mark.parametrize("misbehave", [host.truncated, host.garbage_status, host.long_header, host.range_not_satisfiable,
+                                       host.short_range], ids=lambda misbehave: misbehave.__name__)
 def test_a_host_that_misbehaves_is_one_line_and_exit_status_3(misbehave):
-    with raw_host(misbehave) as (url, sent):
+    with host.raw_host(GOAT, misbehave) as (url, sent):
         done = run(*GOAT_QUESTION, "--table", url)
         with pytest.raises(TableError, match="cannot read table file"):
             load(GoatRules(goal=5), url).probe_solo(4)
@@ -192,9 +99,9 @@ def test_a_host_that_misbehaves_is_one_line_and_exit_status_3(misbehave):
     assert sent, "the table was read by more than its first range"
 
 
-@pytest.mark.parametrize("misbehave", [_oversized, _whole_without_length], ids=["range", "whole"])
+@pytest.mark.parametrize("misbehave", [host.oversized, host.whole_without_length], ids=["range", "whole"])
 def test_a_body_larger_than_declared_is_refused_without_holding_it(misbehave):
-    with raw_host(misbehave) as (url, sent):
+    with host.raw_host(GOAT, misbehave) as (url, sent):
         done = run(*GOAT_QUESTION, "--table", url)
     _refused(done, url, "cannot read table file")
     assert sent and max(sent) < 1 << 26, sent  # the reader hung up long before: it held no such body

@@ -36,6 +36,17 @@ def page_files():
     return found
 
 
+def page_bytes(name):
+    """A page file as the export writes it: its bytes, sw.js with its version and files filled in."""
+    from shutthebox.web.tables import static_files
+    from shutthebox.web.worker import WORKER, render
+
+    if name == WORKER:
+        return render(static_files())
+    with open(os.path.join(STATIC, name), "rb") as handle:
+        return handle.read()
+
+
 def shipped_tables():
     """The registry's shipped tables, by the names serve serves them under (from the build modules)."""
     import build_tables
@@ -89,7 +100,7 @@ def test_the_export_is_the_pages_games_json_and_the_shipped_tables(exported):
     written = {os.path.relpath(os.path.join(base, name), folder) for base, _, names in os.walk(folder) for name in names}
     assert written == page_files() | set(games["tables"]) | {"games.json"}
     for name in page_files():
-        assert (folder / name).read_bytes() == open(os.path.join(STATIC, name), "rb").read(), name
+        assert (folder / name).read_bytes() == page_bytes(name), name
     for name in games["tables"]:
         source = TABLE if name == "standard.msgpack" else os.path.join(DATA, name)
         assert (folder / name).read_bytes() == open(source, "rb").read(), name
@@ -132,11 +143,11 @@ def test_a_failed_export_leaves_no_half_file_under_a_final_name(tmp_path):
     for path in written:
         name = os.path.relpath(path, folder)
         if name.endswith(".msgpack"):
-            source = TABLE if name == "standard.msgpack" else os.path.join(DATA, name)
+            source = open(TABLE if name == "standard.msgpack" else os.path.join(DATA, name), "rb").read()
         else:
-            source = os.path.join(STATIC, name)
-        if name != "games.json":
-            assert open(path, "rb").read() == open(source, "rb").read(), name  # whole, or not there
+            source = None if name == "games.json" else page_bytes(name)
+        if source is not None:
+            assert open(path, "rb").read() == source, name  # whole, or not there
     assert not any(os.path.getsize(os.path.join(DATA, name)) > 5 * 10**6 and (folder / name).exists()
                    for name in os.listdir(DATA)), written
     assert export(folder).returncode == 0  # run again: an earlier export, completed

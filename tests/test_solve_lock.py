@@ -127,3 +127,18 @@ def test_ctrl_c_while_waiting_for_another_solve_exits_130_after_one_line(tmp_pat
             if process is not None:
                 process.kill()
                 process.communicate()
+
+
+def test_a_stale_lock_file_is_dropped_and_a_held_one_kept(tmp_path):
+    import fcntl
+
+    from shutthebox.engine.solvelock import LOCK_SUFFIX, drop_stale
+
+    cached = str(tmp_path / "toggle-c5-s3.msgpack")
+    held = os.open(cached + LOCK_SUFFIX, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(held, fcntl.LOCK_EX)  # a solve holding it (another open file: flock does not let it in)
+    drop_stale(cached)
+    assert os.path.exists(cached + LOCK_SUFFIX)
+    os.close(held)  # the solve was killed: its lock file stays behind, held by nobody
+    drop_stale(cached)
+    assert os.listdir(tmp_path) == []

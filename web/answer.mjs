@@ -19,7 +19,8 @@
 // usage: node web/answer.mjs TABLE < questions.jsonl > answers.jsonl
 // TABLE is a file, or the URL of one (http:// or https://): it is then read by HTTP ranges, only the
 // blocks the questions need, each verified by its CRC-32 (lib/remote.js; the whole file from a host that
-// refuses ranges). A missing or damaged table: one line on stderr, exit status 3.
+// refuses ranges). A missing or damaged table, or a host that answers a request otherwise than asked or not
+// within 60 s ($SHUTTHEBOX_URL_TIMEOUT=SECONDS, 0.01 to 3600): one line on stderr, exit status 3; a bad URL: 2.
 //
 // Pig (docs/FORMAT.md section 10; the page's games/pig-table.js and games/pig-command.js) takes the command
 // line's own words and prints what `ShutTheBox pig` prints:
@@ -65,9 +66,46 @@ const SetAsideCommand = await import(path.join(web, "families", "setaside-comman
 /** A table given by URL, read by ranges. */
 const isUrl = (text) => /^https?:\/\//i.test(text);
 
+/** The seconds each request of a URL's table may take, as the command line's (shutthebox/engine/remote.py). */
+const TIMEOUT = 60;
+const TIMEOUT_ENV = "SHUTTHEBOX_URL_TIMEOUT";
+
+/** $SHUTTHEBOX_URL_TIMEOUT, else TIMEOUT; an InvalidQuestion in the command line's words when it is no such number. */
+function urlTimeout() {
+  const text = (process.env[TIMEOUT_ENV] || "").trim();
+  if (!text) return TIMEOUT;
+  const seconds = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : 0; // a decimal, as Python's float()
+  if (!(seconds >= 0.01 && seconds <= 3600)) {
+    throw new InvalidQuestion(`${TIMEOUT_ENV} must be a number of seconds from 0.01 to 3600, not '${shownText(text)}'`);
+  }
+  return seconds;
+}
+
+/** `url`, or an InvalidQuestion when no request can be made of it (a bad question, not a bad host), in the
+ * command line's words: a character that must be percent-encoded, a bad IPv6 host or port, no host. */
+function checkedUrl(url) {
+  const malformed = (why) => new InvalidQuestion(`table URL ${shownText(url)} is malformed (${why})`);
+  if (!/^[\x21-\x7e]*$/.test(url)) throw malformed("a space, a control or a non-ASCII character: percent-encode it");
+  const hostPort = /^[a-z]+:\/\/([^/?#]*)/i.exec(url)[1].replace(/^.*@/, "");
+  const [, host, port] = hostPort.startsWith("[") ? /^(\[[^\]]*\]?)[^:]*:?(.*)$/.exec(hostPort) : /^([^:]*):?(.*)$/.exec(hostPort);
+  if (host.startsWith("[") && !host.endsWith("]")) throw malformed("Invalid IPv6 URL");
+  if (port && !/^\d+$/.test(port)) throw malformed(`Port could not be cast to integer value as '${port}'`);
+  if (port && Number(port) > 65535) throw malformed("Port out of range 0-65535");
+  if (!host) throw malformed("it names no host");
+  try {
+    new URL(url); // what fetch makes of it
+  } catch (error) {
+    throw malformed(error.message);
+  }
+  return url;
+}
+
 /** The file at `file` (a path or a URL) opened: bytes, or lib/remote.js's opened file. */
 async function source(file, display) {
-  if (isUrl(file)) return openRemote(file, { name: display });
+  if (isUrl(file)) {
+    const url = checkedUrl(file);
+    return openRemote(url, { name: display, timeout: urlTimeout(), longer: `${TIMEOUT_ENV}=SECONDS gives it longer` });
+  }
   let bytes;
   try {
     bytes = fs.readFileSync(file);
@@ -86,9 +124,7 @@ async function main(argv) {
   try {
     table = parseTable(await source(argv[0], argv[0]), { name: argv[0], game: "any" });
   } catch (error) {
-    if (!(error instanceof TableError)) throw error;
-    process.stderr.write(`answer.mjs: ${error.message}\n`);
-    return 3;
+    return refused(error);
   }
   const ask = table instanceof SoloTable ? {
     shut: (q) => ({ value: table.shutProbability(q[1]) }),
@@ -107,7 +143,16 @@ async function main(argv) {
   const out = [];
   for (const line of fs.readFileSync(0, "utf8").split("\n")) {
     if (!line.trim()) continue;
-    const question = JSON.parse(line);
+    let question;
+    try {
+      question = JSON.parse(line);
+    } catch {
+      question = null;
+    }
+    if (!Array.isArray(question)) {
+      process.stderr.write(`answer.mjs: the line '${shownText(line.slice(0, 80))}' is not a question: a JSON array such as ["e1", "1234"]\n`);
+      return 2;
+    }
     if (!Object.hasOwn(ask, question[0])) {
       process.stderr.write(`answer.mjs: '${question[0]}' is not a question for a ${table.game} table (${Object.keys(ask).join(", ")})\n`);
       return 2;
@@ -403,5 +448,7 @@ const args = process.argv.slice(2);
 // a lone argument that is a file or a URL is a table (the JSON-lines questions above)
 const aTable = args.length === 1 && (isUrl(args[0]) || fs.existsSync(args[0]));
 const setAside = args[0] === "pig" || aTable || !args.length ? null : findSetAsideGame(args[0]);
-process.exitCode = await (args[0] === "pig" ? pigMain(args.slice(1)) : setAside ? setAsideMain(setAside, args.slice(1))
+const status = await (args[0] === "pig" ? pigMain(args.slice(1)) : setAside ? setAsideMain(setAside, args.slice(1))
   : main(args));
+// out once answered or refused, not when the last request still coming from a refused table's host ends
+process.stdout.write("", () => process.stderr.write("", () => process.exit(status)));

@@ -70,3 +70,25 @@ def unlock(cached: str, held: int | None, made: bool) -> None:
             os.rmdir(os.path.dirname(cached))
         except OSError:  # not empty: the table is there
             pass
+
+
+def drop_stale(cached: str) -> None:
+    """Remove the lock file of ``cached`` when no process holds it: one left by a solve that was killed (the
+    server's Cancel), which would block nobody but litters the cache."""
+    try:
+        import fcntl
+    except ImportError:
+        return
+    path = cached + LOCK_SUFFIX
+    try:
+        held = os.open(path, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return
+    try:  # a process that opened it meanwhile finds it removed once it holds it, and takes a new one
+        fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        if os.path.samestat(os.fstat(held), os.stat(path, follow_symlinks=False)):
+            os.unlink(path)
+    except OSError:
+        pass
+    finally:
+        os.close(held)

@@ -1,7 +1,7 @@
 """``ShutTheBox serve --export DIR``: the pages, ``games.json`` and the shipped tables as a static site.
 
 What is written is what ``serve`` would hand out without solving: every file of
-``static/``, ``games.json`` as the server makes it but with ``"solving": false``
+``static/`` (``sw.js`` as ``worker`` fills it in), ``games.json`` as the server makes it but with ``"solving": false``
 and the list of the ``tables`` beside it (the pages read it and never ask a
 ``/solve/`` URL that no static host has), and the tables ``serve`` finds
 shipped, under the names it serves them by: ``standard.msgpack`` (``--table``,
@@ -27,6 +27,7 @@ import sys
 
 from ..engine.text import one_line
 from .tables import PROG, TABLE_FILE, TABLE_URL, WEB, Routes, games_list, static_files
+from .worker import WORKER, render
 
 GAMES = "games.json"
 PART = ".part"  # a file being written: .NAME.XXXX.part, renamed when whole
@@ -124,8 +125,12 @@ def export(folder, table_path, solo_tables, out=sys.stdout) -> list:
                                                                      len(tables), one_line(folder)))
         out.flush()
     _write(folder, GAMES, lambda handle: handle.write(games))
+    worker = render(static_files())  # its version and files written in, as serve answers it
     for name, source in files.items():
-        _write(folder, name, lambda handle, source=source: _copy(source, handle))
+        if name == WORKER:
+            _write(folder, name, lambda handle: handle.write(worker))
+        else:
+            _write(folder, name, lambda handle, source=source: _copy(source, handle))
     for name in set(earlier) - set(tables):  # a table the earlier export had and this one has not
         if TABLE_FILE.match("/" + name):
             try:

@@ -1,5 +1,5 @@
 """The answer to one request of ``serve``: a file of ``Routes`` or 404, with validators and gzip;
-``/games.json``; and ``/solve/NAME.msgpack``, the tables solved on first use (``solving``).
+``/games.json`` and ``/sw.js`` (made at start: ``worker``); and ``/solve/NAME.msgpack``, the tables solved on first use (``solving``).
 
 Every answer carries an ``ETag`` and ``Last-Modified`` (from the file's size and
 modification time) and ``Cache-Control: no-cache``: the browser asks again
@@ -59,6 +59,7 @@ from http.server import BaseHTTPRequestHandler
 from ..engine.text import shown
 from .headers import security_headers
 from .tables import PROG, TABLE_FILE, games_list
+from .worker import WORKER, render
 
 SOLVE = "/solve/"
 # The request header a solve needs: a page of another origin cannot send it (no CORS consent here).
@@ -72,7 +73,8 @@ LOG_LIMIT = 400
 _RANGE = re.compile(r"bytes=\s*(\d{0,18})\s*-\s*(\d{0,18})\s*\Z", re.I)
 
 TYPES = {".js": "text/javascript", ".css": "text/css", ".html": "text/html", ".svg": "image/svg+xml",
-         ".txt": "text/plain", ".msgpack": "application/vnd.msgpack"}
+         ".txt": "text/plain", ".msgpack": "application/vnd.msgpack", ".png": "image/png",
+         ".webmanifest": "application/manifest+json"}
 # A client that hangs up or stops reading: its connection ends, nothing is logged.
 DISCONNECTS = (ConnectionError, TimeoutError)
 # C0 and C1 controls and DEL as \xNN: a request line must not drive the terminal (colours, bells, cursor moves).
@@ -171,6 +173,8 @@ class RequestHandler(BaseHTTPRequestHandler):
     gzipped: Gzipped | None = None
     games_json = b""
     games_tag = ""
+    worker_js = b""  # /sw.js, its version and files written in (worker.render)
+    worker_tag = ""
 
     def setup(self):
         super().setup()
@@ -340,21 +344,24 @@ class RequestHandler(BaseHTTPRequestHandler):
         except DISCONNECTS:
             self.close_connection = True
 
-    def _send_games(self, body):
-        """``/games.json``: made once at start; revalidated by its ``ETag``."""
-        unchanged = self._unchanged((self.games_tag,), None)
+    def _send_made(self, data, tag, kind, body):
+        """``/games.json`` or ``/sw.js``: made once at start; revalidated by its ``ETag``."""
+        unchanged = self._unchanged((tag,), None)
         self.send_response(304 if unchanged else 200)
         if not unchanged:
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(self.games_json)))
-        self.send_header("ETag", self.games_tag)
+            self.send_header("Content-Type", kind)
+            self.send_header("Content-Length", str(len(data)))
+        self.send_header("ETag", tag)
         self.send_header("Cache-Control", "no-cache")
-        self._finish(self.games_json if body and not unchanged else None)
+        self._finish(data if body and not unchanged else None)
 
     def _send(self, body):
         url = self._url()
         if url == "/games.json":
-            self._send_games(body)
+            self._send_made(self.games_json, self.games_tag, "application/json", body)
+            return
+        if url == "/" + WORKER and self.worker_js:
+            self._send_made(self.worker_js, self.worker_tag, "text/javascript; charset=utf-8", body)
             return
         if url.startswith(SOLVE) and self.solves is not None:
             name = self._table_name(url)
@@ -511,8 +518,10 @@ def make_handler(routes, timeout=10.0, solves=None, host="127.0.0.1", remote_sol
     reading; ``host`` is the address listened on (``--host``); ``remote_solves``: other machines may
     start and stop solves (``--allow-remote-solves``)."""
     games = json.dumps(games_list(solving=solves is not None), indent=1).encode() + b"\n"  # the registry's order
+    worker = render(routes.files) if "/" + WORKER in routes.files else b""
     return type("Handler", (RequestHandler,), {
         "routes": routes, "solves": solves, "bound_host": host, "remote_solves": remote_solves,
         "host_names": machine_names(host), "security": security_headers(routes.files.values()),
         "timeout": timeout, "gzipped": Gzipped(),
-        "games_json": games, "games_tag": '"%s"' % hashlib.sha256(games).hexdigest()[:20]})
+        "games_json": games, "games_tag": '"%s"' % hashlib.sha256(games).hexdigest()[:20],
+        "worker_js": worker, "worker_tag": '"%s"' % hashlib.sha256(worker).hexdigest()[:20]})

@@ -321,6 +321,10 @@ class Solves:
             with self._lock:
                 status.pop("child", None)
         if status.get("stop"):
+            from ..engine import store
+            from ..engine.solvelock import drop_stale
+
+            drop_stale(os.path.join(store.cache_dir(), name))  # the killed child's lock file
             return None, status["stop"]
         if code == 0 and "ready" in said:
             return None, None

@@ -28,12 +28,21 @@ import { TABLE_FOLDERS, fetchFirst } from "./shutthebox/tables.js";
 import { parseTable } from "./shutthebox/table.js";
 import { gamesNav } from "./shutthebox/nav.js";
 import { $, params, ANIMATE } from "./shutthebox/view.js";
+import { Unreachable } from "./lib/remote.js";
+import { failedAtLoad, keepControl, register, unreachable, watch } from "./lib/offline.js";
 
 const MODES = ["coach", "play", "solo"];
 
 window.addEventListener("error", (event) => {
+  if (event.error instanceof Unreachable) { // the network went away: the banner says so, the page goes on
+    event.preventDefault();
+    unreachable(event.error);
+    return;
+  }
   showError(`Something went wrong in the page: ${event.message}. Reload to start again.`);
 });
+watch();
+register();
 
 class App {
   constructor() {
@@ -57,6 +66,7 @@ class App {
       main = Object.assign(parseTable(found.opened, { name: found.url, game: "players" }), { url: found.url });
     } catch (error) {
       showError(error instanceof TableError ? error.message : `The table could not be read: ${error.message}`);
+      failedAtLoad(error);
       return;
     }
     this.mainUrl = main.url;
@@ -92,6 +102,8 @@ class App {
     window.addEventListener("popstate", () => this.restore());
     document.body.dataset.state = "ready";
     gamesNav($("games-nav"));
+    // Keep for offline: Coach and Play's table, and in Solo the single-player tables read
+    this.keep = keepControl($("keep"), () => [this.table, ...(this.mode === "solo" ? this.soloTables.values() : [])]);
   }
 
   showTableInfo() {
@@ -108,6 +120,7 @@ class App {
     this.play.rebuild();
     this.rulesControl.show();
     if (this.mode !== "solo") this.setMode(this.mode);
+    this.keep?.refresh();
   }
 
   /** Show a mode; `push`: a new history entry (a tab pressed), so that Back returns to the mode left. */
@@ -122,6 +135,7 @@ class App {
     $("rules-panel").hidden = false; // Coach and Play: the table's rules; Solo: its own
     this.rulesControl.show();
     if (name === "play") this.play.showUrl(); else if (name === "solo") this.solo.show(); else this.coach.showUrl();
+    this.keep?.refresh();
   }
 
   /** Back or Forward: the mode of that entry, and its Coach question or the game of Play or Solo at that point
@@ -175,6 +189,7 @@ class App {
     const name = soloName(rules);
     return once(this.soloLoads, name, () => this.rulesControl.fetch(rules, null).then((table) => {
       this.soloTables.set(name, table);
+      this.keep?.refresh();
       return table;
     }));
   }

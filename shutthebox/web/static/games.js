@@ -8,7 +8,8 @@
  * Coach question again (Play's seed and moves are lib/play.js's). */
 
 import { once, TableError } from "./lib/format.js";
-import { fetchTable, megabytes } from "./lib/remote.js";
+import { Unreachable, fetchTable, megabytes } from "./lib/remote.js";
+import { failedAtLoad, keepControl, register, unreachable, watch } from "./lib/offline.js";
 import { asking, badParam, el, showError } from "./lib/ui.js";
 import { fetchGames } from "./gamelist.js";
 import { cancelButton, fetchOrSolve, solveQuestion } from "./solve.js";
@@ -29,6 +30,10 @@ const MODULE = /^(games|families)\/[a-z0-9-]+\.js$/; // a module of this page, a
 let current = null;
 
 let quiet = true; // while a game is shown from the link or the history: the page only rewrites its entry
+watch();
+register();
+const shownTable = new Map(); // game id -> the table it read last ({ url, name, size }): what "Keep for offline" keeps
+const keep = keepControl(document.getElementById("keep"), () => [shownTable.get(current)]);
 
 /** Put `values` in the link ({ key: text or null }). A change of mode the player made is a new history
  * entry (Back returns to the other mode); every other change, a field's included, rewrites the entry.
@@ -66,6 +71,11 @@ function load(spec) {
     return fetchTable(spec.url, spec.options, hint, progress, spec.first);
   };
   const promise = once(tables, spec.url, () => (spec.command ? solved(name, fetchIt, say, spec.command) : fetchIt()));
+  const owner = current;
+  promise.then((table) => {
+    shownTable.set(owner, { url: spec.url, name, size: table.size });
+    if (current === owner) keep.refresh();
+  }, () => {});
   return promise.finally(() => { status.hidden = true; });
 }
 
@@ -115,6 +125,7 @@ function context(game) {
     failed(error) {
       if (!(error instanceof TableError)) console.error(error);
       if (current === game.id) document.body.dataset.state = "error";
+      failedAtLoad(error); // for want of the network: the page starts again once it is back
     },
   };
 }
@@ -158,7 +169,9 @@ async function show(id, how = "link") {
   } catch (error) {
     if (!(error instanceof TableError)) console.error(error);
     showError(error.message);
+    failedAtLoad(error);
   } finally {
+    keep.refresh();
     if (current === game.id) {
       quiet = false;
       section.hidden = false;
@@ -207,7 +220,8 @@ window.games = { show };
 window.addEventListener("error", (event) => {
   if (!(event.error instanceof TableError)) return;
   event.preventDefault();
-  showError(event.error.message);
+  if (event.error instanceof Unreachable) unreachable(event.error); // the network went away: the page goes on
+  else showError(event.error.message);
 });
 window.addEventListener("popstate", restore);
 // A game's keys act on its board: not with a modifier, not while typing, not behind the "Discard this game?" question.

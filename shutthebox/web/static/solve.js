@@ -163,7 +163,8 @@ export async function fetchOrSolve(name, fetchIt, onProgress, { signal, command,
     try {
       status = await solveStatus(name, { signal, command });
     } catch (error) {
-      if (!error.noServer) throw error;  // no /solve/ after all: the table first, as elsewhere
+      // no /solve/ after all, or no network (the table may be kept for offline): the table first, as elsewhere
+      if (!error.noServer && !(error instanceof TypeError)) throw error;
     }
     if (status?.state === "ready") return fetchIt();
   }

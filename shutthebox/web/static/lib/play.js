@@ -82,6 +82,7 @@
 
 import { askDiscard, asking, badParam, el } from "./ui.js";
 import { newSeed } from "./random.js";
+import { retryWhenBack } from "./offline.js";
 
 export const MOVE_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 /** The keys that press the n-th item: 1-9, then 0, - and = for 10, 11 and 12. */
@@ -333,15 +334,26 @@ export function createPlay(part, page) {
   function runAuto(animate = false) {
     busy = false;
     while (game && !part.over(game) && part.auto) {
-      const code = part.auto(game);
+      const playing = game;
+      let code;
+      try {
+        code = part.auto(game);
+      } catch (error) { // the computer's move reads a table part the network did not bring: made once it is back
+        busy = true;
+        render();
+        retryWhenBack(error, () => { if (game === playing) runAuto(animate); });
+      }
       if (code === null || code === undefined) break;
       if (animate && page.anim !== false && !replaying) {
         busy = true;
         render();
-        const playing = game;
         timer = setTimeout(() => {
           if (game !== playing) return;
-          act(code, false);
+          try {
+            act(code, false);
+          } catch (error) { // a table part the network did not bring: the computer moves once it is back
+            retryWhenBack(error, () => { if (game === playing) runAuto(true); });
+          }
           runAuto(true);
           // back to your turn: the focus returns to the game unless you have gone elsewhere meanwhile
           if (!busy && (document.activeElement === document.body || play.root.contains(document.activeElement))) play.focus();

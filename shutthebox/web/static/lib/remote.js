@@ -12,6 +12,10 @@
  * games read their arrays synchronously; `prefetch` fetches ahead without waiting); where there is no
  * synchronous request (Node.js), a BlockMissing error that `settle` catches: it fetches the block and runs
  * the question again, until it is answered from verified blocks alone.
+ *
+ * Nothing the host does is trusted: no more is read than a range asked, or than a whole file's declared size
+ * (Content-Length, which it must declare); any other answer is a TableError in one line, and so is one later
+ * than `timeout`.
  */
 
 import {
@@ -45,28 +49,91 @@ export class BlockMissing extends Error {
 
 const loadError = (name, url, why, hint) => new TableError(`The table ${name} could not be loaded: ${url} (${why}).` + hint);
 
+/** The network failed (offline, or the server stopped), not the table: the page says so and goes on (lib/offline.js). */
+export class Unreachable extends TableError {
+  constructor(name, error) {
+    super(`The table ${name} cannot be reached: the network or its server is down (${error.message}).`);
+    Object.assign(this, { name: "Unreachable", table: name });
+  }
+}
+
+/** Every range read, [url, start, end), while `ranges` is a list: lib/offline.js asks them again through the
+ * service worker once it controls the page, so that what was read before it did is kept for offline use too. */
+export const readLog = { ranges: [] };
+
+/** `find(url, firstResponse)`, set by lib/offline.js: a promise of the parts of the table kept on this device,
+ * [[start, bytes]], of the version the first range came from. They are read from memory like the parts
+ * fetched: a browser's synchronous request bypasses the service worker, so with the network away a block
+ * kept must be here before a question reads it (each is still checked by its CRC-32 when read). */
+export const keptParts = { find: null };
+
 /** A size as the pages say it: 11.6 MB. */
 export const megabytes = (n) => `${(n / 1e6).toFixed(1)} MB`;
 
-/** The bytes of `response`, with `progress({ done, total })` as they come. */
-async function bodyOf(response, progress) {
-  const total = Number(response.headers.get("Content-Length")) || 0;
-  if (!progress || !response.body) return new Uint8Array(await response.arrayBuffer());
-  progress({ done: 0, total });
+/** The Content-Length `response` declares (of the bytes it sends as they are, not encoded), or null. */
+function declaredLength(response) {
+  const encoding = response.headers.get("Content-Encoding");
+  const text = (response.headers.get("Content-Length") || "").trim();
+  return (!encoding || encoding === "identity") && /^\d{1,15}$/.test(text) ? Number(text) : null;
+}
+
+/** The bytes of `response`, with `progress({ done, total })` as they come; never more than `most + 1`: the
+ * reading stops once they are more than `most` (the caller refuses such a body). */
+async function bodyOf(response, most, progress = null) {
+  if (most < 0) return new Uint8Array(0);
+  const total = declaredLength(response) || 0;
+  if (!response.body) return new Uint8Array(await response.arrayBuffer()).subarray(0, most + 1);
+  progress?.({ done: 0, total });
   const reader = response.body.getReader();
   const parts = [];
   let done = 0;
-  for (;;) {
+  while (done <= most) {
     const { done: end, value } = await reader.read();
     if (end) break;
     parts.push(value);
     done += value.length;
-    progress({ done, total });
+    progress?.({ done, total });
   }
-  const bytes = new Uint8Array(done);
+  if (done > most) reader.cancel().catch(() => {}); // a body longer than asked: the rest is not read
+  const bytes = new Uint8Array(Math.min(done, most + 1));
   let at = 0;
-  for (const part of parts) { bytes.set(part, at); at += part.length; }
+  for (const part of parts) {
+    bytes.set(part.subarray(0, bytes.length - at), at);
+    at += Math.min(part.length, bytes.length - at);
+  }
   return bytes;
+}
+
+/**
+ * One request to `host` ({ url, name, fetcher, timeout, longer }), read by `read(response, body)` (`await
+ * body(most, progress)`: its bytes, at most `most + 1`), all within `host.timeout` seconds when it is set:
+ * from asking to the last byte, however slowly the bytes come. -> what `read` returns. A request that
+ * fails is Unreachable; one that takes longer, or a body longer than asked, is dropped at once.
+ */
+async function request(host, init, read) {
+  const stop = new AbortController();
+  let late = false;
+  const timer = host.timeout ? setTimeout(() => { late = true; stop.abort(); }, host.timeout * 1000) : null;
+  try {
+    const response = await host.fetcher(host.url, { ...init, signal: stop.signal });
+    return await read(response, (most, progress) => bodyOf(response, most, progress));
+  } catch (error) {
+    if (late) {
+      const longer = host.longer ? `; ${host.longer}` : "";
+      throw loadError(host.name, host.url, `no whole answer within ${host.timeout} s${longer}`, host.hint || "");
+    }
+    if (error instanceof TableError) throw error;
+    // Node.js says why a fetch failed: the network ("connect ECONNREFUSED ...", a system error's code), or
+    // an answer that is no HTTP (a garbage status, a redirect loop, a body shorter than declared)
+    const cause = error.cause;
+    if (!cause || /^(E[A-Z]+|UND_ERR_SOCKET|UND_ERR_CONNECT_TIMEOUT)$/.test(cause.code || "")) {
+      throw new Unreachable(host.name, { message: (cause && (cause.message || cause.code)) || error.message });
+    }
+    throw loadError(host.name, host.url, cause.message || cause.code || error.message, host.hint || "");
+  } finally {
+    clearTimeout(timer);
+    stop.abort(); // an answer refused or read in part: its connection dropped (no-op once read whole)
+  }
 }
 
 /** The parts of a file fetched so far: ranges of bytes, found by offset. */
@@ -90,17 +157,33 @@ class Chunks {
  * synchronous request exists), the chunks fetched, the count of bytes and requests.
  */
 class RangeFile {
-  constructor(url, name, size, hint, fetcher) {
-    Object.assign(this, { url, name, size, hint, fetcher, chunks: new Chunks(), fetched: 0, requests: 0, arrays: new Map(),
-      recording: null, cache: RANGES_CACHE });
+  constructor(url, name, size, hint, fetcher, { timeout = 0, longer = "" } = {}) {
+    Object.assign(this, { url, name, size, hint, fetcher, timeout, longer, chunks: new Chunks(), fetched: 0, requests: 0,
+      arrays: new Map(), recording: null, cache: RANGES_CACHE });
   }
 
+  refused(why) { return loadError(this.name, this.url, why, this.hint); }
+
   check(status, range, length, start, end) {
-    if (status !== 206) throw loadError(this.name, this.url, `HTTP ${status} for the bytes ${start}-${end - 1}, not 206`, this.hint);
+    if (status !== 206) throw this.refused(`HTTP ${status} for the bytes ${start}-${end - 1}, not 206`);
     const m = /^bytes (\d+)-(\d+)\/(\d+|\*)$/.exec(range || "");
     if (!m || Number(m[1]) !== start || Number(m[2]) !== end - 1 || length !== end - start || (m[3] !== "*" && Number(m[3]) !== this.size)) {
-      throw loadError(this.name, this.url, `the server sent other bytes than ${start}-${end - 1} (the file changed?)`, this.hint);
+      throw this.refused(`the server sent other bytes than ${start}-${end - 1} (the file changed?)`);
     }
+  }
+
+  /** bytes[start, end) of the file from `response` (read by `body`: see `request`), a 206 of just those bytes: one that
+   * declares more is refused unread, one that sends more is dropped once it has. */
+  async bytesOf(response, body, start, end) {
+    const asked = end - start;
+    const declared = declaredLength(response);
+    if (response.status === 206 && declared !== null && declared > asked) {
+      throw this.refused(`the server sends ${declared} bytes for the ${asked} asked`);
+    }
+    const bytes = await body(response.status === 206 ? asked : -1); // any other answer is refused unread
+    if (bytes.length > asked) throw this.refused(`the server sent more than the ${asked} bytes asked`);
+    this.check(response.status, response.headers.get("Content-Range"), bytes.length, start, end);
+    return bytes;
   }
 
   /** bytes[start, end) of the file; `keep`: kept for the descriptors' walk (a block's bytes are kept typed, by its array). */
@@ -109,23 +192,15 @@ class RangeFile {
     if (start >= end) return new Uint8Array(0);
     const known = this.chunks.get(start, end);
     if (known) return known;
-    const ask = (cache, signal) => this.fetcher(this.url, { headers: { Range: `bytes=${start}-${end - 1}` }, cache, signal });
-    let response;
-    try {
-      const stop = new AbortController();
-      response = await ask(this.cache, stop.signal);
-      if (response.status === 200 && this.cache === RANGES_CACHE) {
-        // A host that sends whole files, whose first range the browser's cache answered (it held the whole
-        // file, a reload's): the rest come from that cache too, never the whole file again for each.
-        stop.abort();
-        this.cache = "no-cache";
-        response = await ask(this.cache);
-      }
-    } catch (error) {
-      throw new TableError(`The table ${this.name} could not be loaded (${error.message}).` + this.hint);
+    const ask = (cache) => request(this, { headers: { Range: `bytes=${start}-${end - 1}` }, cache }, (response, body) =>
+      // A host that sends whole files, whose first range the browser's cache answered (it held the whole
+      // file, a reload's): the rest come from that cache too, never the whole file again for each.
+      (response.status === 200 && cache === RANGES_CACHE ? null : this.bytesOf(response, body, start, end)));
+    let bytes = await ask(this.cache);
+    if (bytes === null) {
+      this.cache = "no-cache";
+      bytes = await ask(this.cache);
     }
-    const bytes = new Uint8Array(await response.arrayBuffer());
-    this.check(response.status, response.headers.get("Content-Range"), bytes.length, start, end);
     this.count(start, bytes, keep);
     return bytes;
   }
@@ -140,7 +215,7 @@ class RangeFile {
     try {
       request.send();
     } catch (error) {
-      throw new TableError(`The table ${this.name} could not be loaded (${error.message}).` + this.hint);
+      throw new Unreachable(this.name, error);
     }
     const text = request.responseText;
     const bytes = new Uint8Array(text.length);
@@ -152,6 +227,7 @@ class RangeFile {
 
   count(start, bytes, keep = true) {
     if (keep) this.chunks.add(start, bytes);
+    readLog.ranges?.push([this.url, start, start + bytes.length]);
     this.fetched += bytes.length;
     this.requests += 1;
   }
@@ -234,34 +310,40 @@ function foreseen(key, dtype, shape) {
  *              descriptors are: one round of requests for all), or a function of the header giving them,
  *              hint (added to a load error's words),
  *              progress({ done, total }) (the whole-file read's), fetch (default globalThis.fetch),
- *              endLater (return before the file's end is checked: `ended`, a promise, says it) }
+ *              endLater (return before the file's end is checked: `ended`, a promise, says it),
+ *              timeout (seconds each request may take, from asking to its last byte; 0: no limit),
+ *              longer (words added to the refusal of a request that took longer) }
  * -> what lib/format.js's openTable returns, for readOpened; read by ranges, it has `remote` (the
  *    RangeFile: its bytes fetched and requests) and `ended`, and makes lazy arrays. Throws TableError
  *    (with `status` for an HTTP error).
  */
 export async function openRemote(url, options = {}) {
-  const { name = url, hint = "", progress = null } = options;
-  const fetcher = options.fetch || globalThis.fetch.bind(globalThis);
+  const { name = url, hint = "", progress = null, timeout = 0, longer = "" } = options;
+  const host = { url, name, hint, fetcher: options.fetch || globalThis.fetch.bind(globalThis), timeout, longer };
   const decode = decoderOf(options);
-  let response;
-  try {
-    response = await fetcher(url, { headers: { Range: `bytes=0-${FIRST - 1}` }, cache: "no-cache" });
-  } catch (error) {
-    throw new TableError(`The table ${name} could not be loaded (${error.message}).` + hint);
-  }
-  if (response.status === 416) return openTable(new Uint8Array(0), { name, decode }); // an empty file
-  if (!response.ok) {
-    const error = loadError(name, url, `HTTP ${response.status}`, hint);
-    error.status = response.status;
-    throw error;
-  }
-  const total = /\/(\d+)$/.exec(response.headers.get("Content-Range") || "");
-  if (response.status !== 206 || !total) {
-    // No ranges here: the whole file, its size and progress said while it comes.
-    return openTable(await bodyOf(response, progress), { name, decode });
-  }
-  const file = new RangeFile(url, name, Number(total[1]), hint, fetcher);
-  let first = new Uint8Array(await response.arrayBuffer());
+  const refused = (why) => loadError(name, url, why, hint);
+  // -> { file, first } (read by ranges from here on), or { whole } (no ranges here, or an empty file: a 416)
+  const answer = await request(host, { headers: { Range: `bytes=0-${FIRST - 1}` }, cache: "no-cache" }, async (response, body) => {
+    if (response.status === 416) return { whole: new Uint8Array(0) };
+    if (!response.ok) throw Object.assign(refused(`HTTP ${response.status}`), { status: response.status });
+    if (response.status === 206) {
+      const total = /\/(\d+)$/.exec(response.headers.get("Content-Range") || "");
+      if (!total) throw refused(`the server sent other bytes than 0-${FIRST - 1}`);
+      const file = new RangeFile(url, name, Number(total[1]), hint, host.fetcher, host);
+      const kept = keptParts.find?.(url, response).catch(() => null); // read below, outside this request's time
+      return { file, kept, first: await file.bytesOf(response, body, 0, Math.min(FIRST, file.size)) };
+    }
+    // No ranges here: the whole file, its size and progress said while it comes, no longer than it says.
+    const declared = declaredLength(response);
+    if (declared === null) throw refused("the server sends the whole file without its size (Content-Length)");
+    const whole = await body(declared, progress);
+    if (whole.length !== declared) throw refused(`the server sent ${whole.length} bytes of the ${declared} it declared`);
+    return { whole };
+  });
+  if (answer.whole) return openTable(answer.whole, { name, decode });
+  const file = answer.file;
+  for (const [start, bytes] of (await answer.kept) || []) file.chunks.add(start, bytes);
+  let first = answer.first;
   file.count(0, first);
   // The header: the first bytes, then more while it goes on.
   checkStart(first, name);
@@ -282,7 +364,7 @@ export async function openRemote(url, options = {}) {
   }
   if (layout.headerCrcAt < 0) {
     // Format 1.0: no header checksum, so the whole file's is the only one there is.
-    return openTable(await (await fetcher(url, { cache: "no-cache" })).arrayBuffer(), { name, decode });
+    return openTable(await file.get(0, file.size, false), { name, decode });
   }
   checkHeaderCrc(first, layout, name);
   if (layout.keys > 15) throw damaged(name, "has too many header fields");

@@ -11,6 +11,8 @@
 
 import { askDiscard, asking, badParam } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
+import { Unreachable } from "../lib/remote.js";
+import { unreachable, whenBack } from "../lib/offline.js";
 import { MOVE_DIGITS } from "../lib/play.js";
 import { tilesOf } from "./table.js";
 import { $, params, wait, focusIn, roving, animateDice, say } from "./view.js";
@@ -100,7 +102,14 @@ export class GameMode {
     while (!g.over && !g.human) {
       this.awaiting = "computer";
       this.render();
-      await this.computerStep();
+      try {
+        await this.computerStep();
+      } catch (error) { // a table part the network did not bring: the banner says so, the computer moves once it is back
+        if (!(error instanceof Unreachable)) throw error;
+        unreachable(error);
+        whenBack(() => { if (serial === this.serial) this.advance(); });
+        return;
+      }
       if (serial !== this.serial) return;
     }
     if (g.over) return;

@@ -6,7 +6,7 @@
  * are looked for beside the table the page read first, then in the same folders. */
 
 import { TableError } from "../lib/format.js";
-import { openRemote } from "../lib/remote.js";
+import { Unreachable, openRemote } from "../lib/remote.js";
 import { fetchOrSolve } from "../solve.js";
 import { expectedArrays, formatPosition, parseTable } from "./table.js";
 import { tableName, ruleKey, oneDieText, STANDARD, soloTableName, soloName, variantOf } from "./rules.js";
@@ -22,6 +22,8 @@ export async function fetchFirst(urls, fix) {
     try {
       return { url, opened: await openRemote(url, { name: url, arrays: expectedArrays }) };
     } catch (error) {
+      // the network is away: the next folders are no nearer (a page opened from a file reads no folder at all)
+      if (error instanceof Unreachable && location.protocol !== "file:") throw error;
       if (first === null) first = error.status ?? 0;
       const why = error.status ? `HTTP ${error.status}` :
         location.protocol === "file:" ? "pages opened from a file cannot read files" : error.message;
