@@ -366,12 +366,12 @@ class ExactVectorEnv(VectorEnv):
         ``reset(seed=n)``), never the rows' dice: each row still plays the one-player environment's game. One
         uniform a row, its index in the state's list of legal actions (``Tables.legal_lists``)."""
         lists, actions = self.tables.legal_lists()
-        listed = lists[self.number]
+        listed = lists.take(self.number)  # take, not [...]: numpy's fancy indexing costs more on one axis
         uniforms = self.np_random.random(self.num_envs)
         uniforms *= listed["count"]
         pick = uniforms.astype(np.int64)
         pick += listed["start"]
-        return actions[pick].astype(np.int64)
+        return actions.take(pick).astype(np.int64)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every row (int8, rows x actions), as sb3-contrib asks of a vector env."""
