@@ -50,7 +50,7 @@ ALLOWED = {
        for module, function in (("shutthebox/games/yazy/duel/build.py", "arrays"),
                                 ("shutthebox/games/yazy/duel/solver.py", "solve_block"),
                                 ("shutthebox/games/yazy/duel/solver.py", "padded_rows"),
-                                ("shutthebox/games/yahtzee/target/build.py", "solve_table"),
+                                ("shutthebox/games/yahtzee/target/build.py", "_table"),
                                 ("shutthebox/games/yahtzee/target/solver.py", "__init__"),
                                 ("shutthebox/games/yahtzee/target/solver.py", "solve"))},
 }

@@ -27,6 +27,7 @@ SHARED_HELP = """\
                  options, if given, must match them)
   --rules        print the rules, size and location of the table
   --allow-large  solve a table on first use even if it needs over 2 GB of memory
+                 or 10 minutes
   -h, --help     print this help
 
 exit status: 0 answered, 1 a batch line failed, 2 bad question, 3 table

@@ -66,6 +66,19 @@ class Solve:
     def __call__(self) -> bytes:
         return self.family.build().solve_table(self.rules, **self.options)
 
+    def write(self, path: str) -> None:
+        """Solve the table and write it to ``path`` atomically: a part at a time by a solver that can
+        (``solve_table(rules, out=PATH)``: the largest tables need not fit in memory), else its bytes."""
+        import inspect
+
+        from .writer import write_atomic
+
+        solve_table = self.family.build().solve_table
+        if "out" in inspect.signature(solve_table).parameters:
+            solve_table(self.rules, out=path, **self.options)
+        else:
+            write_atomic(path, solve_table(self.rules, **self.options))
+
     def prepare(self) -> None:
         """Import the solver now, before the solve's cost is said: a missing package (numpy) is said first."""
         self.family.build()

@@ -6,6 +6,9 @@ returns one block's numpy array; ``run_layers`` solves the layers in order and r
 
     job = Job("yazy-duel-v1-c2047", layers=((0,), (1, 2), ...), solve=solve_block)
     blocks = run_layers(job)            # blocks[k][i]: the array of job.layers[k][i]
+    table = run_layers(job, collect=f)  # f(Finished): the layers read back from disk a block at a time
+
+Only the layer being solved and the one it reads are held in memory; the others are in the checkpoint.
 
 Blocks are fixed by the solver, never by the number of workers, so the bytes are the same for 1, 2 or N
 workers: one worker runs in this process with no extra package; more run on Dask distributed (the
@@ -21,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import json
 import logging
 import os
@@ -98,15 +100,17 @@ class Job:
 
 
 def run_layers(job: Job, workers=None, cluster=None, checkpoint=None, progress=True, *,
-               keep: bool = False, serial_seconds: float = SERIAL_SECONDS) -> tuple:
-    """Solve ``job``; return a tuple over its layers of tuples of block arrays (the order of ``job.layers``).
+               keep: bool = False, serial_seconds: float = SERIAL_SECONDS, collect=None):
+    """Solve ``job``; return ``collect(Finished)`` (what is made of the layers, read back from the checkpoint
+    a block at a time), by default a tuple over its layers of tuples of block arrays (``job.layers``' order).
 
     ``workers``: None is ``$SHUTTHEBOX_WORKERS``, else this machine's cores (in this process when the
     cluster extra is absent); 1 runs here, serially. ``cluster``: an existing Dask scheduler's address
     (None: ``$SHUTTHEBOX_CLUSTER``); its own workers run the blocks. ``checkpoint``: the folder of
     finished layers (default: the cache's ``layers/NAME``); removed when the build is done, unless
     ``keep``. ``progress``: a bar on a terminal. ``serial_seconds``: see ``SERIAL_SECONDS`` (0 starts
-    the workers at once; a cluster's address always uses the cluster).
+    the workers at once; a cluster's address always uses the cluster). Each finished layer is in memory
+    only until the next one is solved: a table larger than memory is ``collect``'s to read a part at a time.
     """
     count, asked = worker_count(workers)
     address = cluster_address(cluster)
@@ -118,22 +122,26 @@ def run_layers(job: Job, workers=None, cluster=None, checkpoint=None, progress=T
         distribute = False  # the default count: this process, as without the extra
     keep_freed_memory()
     store = Checkpoint(checkpoint if checkpoint is not None else default_folder(job.name), job)
-    done = store.load()
+    kept, previous = store.load()
     total = sum(len(layer) for layer in job.layers)
     runner = _Runner(count, address, serial_seconds if address is None else 0.0, distribute)
-    bar = _bar(progress, job, total, sum(len(layer) for layer in done))
+    bar = _bar(progress, job, total, sum(len(layer) for layer in job.layers[:kept]))
     stopped = False
     try:
-        for index in range(len(done), len(job.layers)):
-            blocks = runner.layer(job, index, done[-1] if done else None, bar)
-            store.save(index, blocks)
-            done.append(blocks)
+        try:
+            for index in range(kept, len(job.layers)):
+                blocks = runner.layer(job, index, previous, bar)
+                store.save(index, blocks)
+                previous = blocks  # the layers before it are on disk only
+        finally:
+            bar.close()
+            runner.close()
+        previous = None
+        result = (collect or _in_memory)(Finished(store))
     except KeyboardInterrupt:
         stopped = True
         raise Stopped() from None
     finally:
-        bar.close()
-        runner.close()
         if stopped:
             _say(stopped_line(store, len(job.layers)))
     if not keep:
@@ -143,7 +151,32 @@ def run_layers(job: Job, workers=None, cluster=None, checkpoint=None, progress=T
                 os.rmdir(os.path.dirname(store.folder))
             except OSError:
                 pass
-    return tuple(done)
+    return result
+
+
+class Finished:
+    """A build's finished layers, in its checkpoint: ``blocks(k)`` reads layer k's blocks from disk one at a
+    time; ``finished[k]`` is the tuple of them, and iterating gives each layer's ``blocks``."""
+
+    def __init__(self, store: "Checkpoint"):
+        self.store = store
+
+    def __len__(self) -> int:
+        return len(self.store.job.layers)
+
+    def blocks(self, index: int):
+        return self.store.blocks(index)
+
+    def __getitem__(self, index: int) -> tuple:
+        return tuple(self.blocks(index))
+
+    def __iter__(self):
+        return (self.blocks(index) for index in range(len(self)))
+
+
+def _in_memory(finished: Finished) -> tuple:
+    """``run_layers``' result when no ``collect`` is given: every layer's blocks."""
+    return tuple(finished[index] for index in range(len(finished)))
 
 
 class Stopped(KeyboardInterrupt):
@@ -377,20 +410,37 @@ class Checkpoint:
     def _path(self, index: int) -> str:
         return os.path.join(self.folder, "layer-%03d.npy" % index)
 
-    def _seal(self, index: int, data: bytes) -> str:
-        """The sha256 of layer ``index``'s file bound to its place: the job's fingerprint, the layer's number
-        and the file's bytes. A file copied from another job or layer fails it, even with its manifest."""
-        digest = hashlib.sha256(("%s\n%d\n" % (self.fingerprint, index)).encode("ascii"))
-        digest.update(data)
+    def _digest(self, index: int):
+        """The sha256 of layer ``index``'s file bound to its place (its seal, once the file's bytes are added):
+        the job's fingerprint, the layer's number and the file's bytes. A file copied from another job or
+        layer fails it, even with its manifest."""
+        return hashlib.sha256(("%s\n%d\n" % (self.fingerprint, index)).encode("ascii"))
+
+    def _seal(self, index: int) -> str:
+        """Layer ``index``'s file's seal, read a part at a time."""
+        from .writer import CHUNK
+
+        digest = self._digest(index)
+        with open(self._path(index), "rb") as handle:
+            for piece in iter(lambda: handle.read(CHUNK), b""):
+                digest.update(piece)
         return digest.hexdigest()
 
-    def load(self) -> list:
-        """The finished layers' blocks, in order (as many as the checkpoint holds, maybe none). Each layer
-        must match its seal in the manifest, and one of its blocks, chosen at random, solved again here
-        from the layer before it, must give its bytes: a seal anyone can recompute, a block only by
-        solving it."""
+    def blocks(self, index: int):
+        """Layer ``index``'s blocks, read from its file one at a time (ValueError: not the layer's blocks)."""
         import numpy as np
 
+        with open(self._path(index), "rb") as handle:
+            for _ in self.job.layers[index]:
+                yield np.lib.format.read_array(handle, allow_pickle=False)
+            if handle.read(1):
+                raise ValueError("layer %d's file holds more than its blocks" % index)
+
+    def load(self) -> tuple:
+        """(how many finished layers the checkpoint holds, maybe none; the last one's blocks, or None). Each
+        layer must match its seal in the manifest, and one of its blocks, chosen at random, solved again here
+        from the layer before it, must give its bytes: a seal anyone can recompute, a block only by solving
+        it. Layers are read one after another: two are in memory at a time."""
         try:
             with open(os.path.join(self.folder, MANIFEST), "rb") as handle:
                 manifest = json.loads(handle.read().decode("utf-8"))
@@ -400,28 +450,22 @@ class Checkpoint:
             entries = None
         if not isinstance(entries, list):
             self._clear()  # another job's, or none: start afresh
-            return []
-        layers: list = []
+            return 0, None
+        previous = None
         for index, entry in enumerate(entries[:len(self.job.layers)]):
             try:
-                with open(self._path(index), "rb") as handle:
-                    data = handle.read()
-                if not isinstance(entry, dict) or self._seal(index, data) != entry.get("sha256"):
+                if not isinstance(entry, dict) or self._seal(index) != entry.get("sha256"):
                     break
-                stream = io.BytesIO(data)
-                blocks = tuple(np.lib.format.read_array(stream, allow_pickle=False)
-                               for _ in self.job.layers[index])
-                if stream.tell() != len(data):
-                    break
+                blocks = tuple(self.blocks(index))
             except (OSError, ValueError, EOFError):
                 break
-            if not self._solves_again(index, blocks, layers[-1] if layers else None):
+            if not self._solves_again(index, blocks, previous):
                 _say("layer %d of the checkpoint in %s is not what solving it gives (a forged checkpoint?): it is "
                      "solved again" % (index, self.folder))
                 break
-            layers.append(blocks)
+            previous = blocks
             self.finished.append(entry)
-        return layers
+        return len(self.finished), previous
 
     def _solves_again(self, index: int, blocks: tuple, previous) -> bool:
         """Whether one block of kept layer ``index``, chosen at random, solved again from ``previous`` (the
@@ -438,15 +482,15 @@ class Checkpoint:
         """Write layer ``index`` (the layers before it are written), then the manifest naming it."""
         import numpy as np
 
-        from .writer import write_atomic
+        from .writer import atomic_file, write_atomic
 
-        stream = io.BytesIO()
-        for block in blocks:
-            np.lib.format.write_array(stream, block, allow_pickle=False)
-        data = stream.getvalue()
+        digest = self._digest(index)
         try:
-            write_atomic(self._path(index), data)
-            self.finished = self.finished[:index] + [{"sha256": self._seal(index, data), "blocks": len(blocks)}]
+            with atomic_file(self._path(index)) as handle:
+                sealed = _Sealed(handle, digest)
+                for block in blocks:  # numpy writes a block to a file-like object 16 MiB at a time
+                    np.lib.format.write_array(sealed, block, allow_pickle=False)
+            self.finished = self.finished[:index] + [{"sha256": digest.hexdigest(), "blocks": len(blocks)}]
             manifest = {"job": self.job.name, "fingerprint": self.fingerprint,
                         "layers_in_job": len(self.job.layers), "layers": self.finished}
             write_atomic(os.path.join(self.folder, MANIFEST), json.dumps(manifest, indent=1) + "\n")
@@ -474,6 +518,17 @@ class Checkpoint:
             os.rmdir(self.folder)
         except OSError:
             pass
+
+
+class _Sealed:
+    """A file being written that adds what it is given to a digest too (a layer's seal)."""
+
+    def __init__(self, handle, digest):
+        self.handle, self.digest = handle, digest
+
+    def write(self, data) -> int:
+        self.digest.update(data)
+        return self.handle.write(data)
 
 
 class _Bar:

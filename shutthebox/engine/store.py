@@ -50,8 +50,8 @@ def open_table(name: str, *, expect: dict, describe=None, path: str | None = Non
     """The verified table file ``name`` for the question whose header fields are ``expect``.
 
     ``path`` (``--table``) wins; then the shipped table; then the cached one.
-    ``build()`` returns the bytes of a missing table (None: the table must be
-    shipped). ``hint`` is added to "not found" messages (another way to get it).
+    ``build()`` returns the bytes of a missing table, or ``build.write(path)``
+    writes it (None: the table must be shipped). ``hint`` is added to "not found" messages (another way to get it).
     """
     if path is not None:
         return read_table(path, expect=expect, describe=describe, fix="give a valid table file")
@@ -110,35 +110,48 @@ def _solve(cached: str, build, expect, describe) -> TableFile:
 
     try:
         with ticking(os.path.basename(cached), estimate.seconds if estimate is not None else 0.0):
-            data = build()
+            if hasattr(build, "write"):  # the solver writes the table itself, a part at a time
+                _write(cached, build.write)
+            else:
+                data = build()
     except AssertionError as error:  # a solver's own check failed: no table is better than a wrong one
         raise TableError("cannot solve table %s: %s" % (os.path.basename(cached), error)) from None
+    if not hasattr(build, "write"):
+        _write(cached, lambda path: write_atomic(path, data))
+    return read_table(cached, expect=expect, describe=describe, fix=CACHE_FIX)
+
+
+def _write(cached: str, write) -> None:
+    """``write(cached)``, into a cache folder made and checked first, never through a link."""
     folder = os.path.dirname(cached)
     try:
         os.makedirs(folder, mode=0o755, exist_ok=True)
         _check_folder(folder)
         if os.path.lexists(cached) and not os.path.isfile(cached) or os.path.islink(cached):
             os.unlink(cached)  # never write through a link or over a special file
-        write_atomic(cached, data)
+        write(cached)
     except OSError as error:
         raise TableError("cannot write table %s (%s); set %s to a writable folder"
                          % (cached, error.strerror or error, CACHE_ENV)) from None
-    return read_table(cached, expect=expect, describe=describe, fix=CACHE_FIX)
 
 
-# A solve on first use whose peak memory would pass this is refused unless the user allows it.
+# A solve on first use whose peak memory would pass this, or that would take longer than LONG_SECONDS (the
+# largest tables need little memory since they are built a part at a time, but take most of an hour), is
+# refused unless the user allows it.
 LARGE_ENV = "SHUTTHEBOX_ALLOW_LARGE"
 MEMORY_LIMIT = 2 * 10**9
+LONG_SECONDS = 600
 ALLOW_LARGE = False  # set by the command's --allow-large
 # A solve estimated longer than this says what it will cost before it starts (estimates: engine/game.py).
 SAY_AFTER = 1.0
 
 
 def check_estimate(name: str, estimate, folder: str) -> None:
-    """Refuse a solve that would pass ``MEMORY_LIMIT`` (unless ``$SHUTTHEBOX_ALLOW_LARGE`` is set, as
-    ``--allow-large`` does) or not fit in the cache folder's free space; say the cost of a long one on
+    """Refuse a solve that would pass ``MEMORY_LIMIT`` or ``LONG_SECONDS`` (unless ``$SHUTTHEBOX_ALLOW_LARGE``
+    is set, as ``--allow-large`` does) or not fit in the cache folder's free space; say the cost of a long one on
     standard error before it starts (Ctrl-C stops it; nothing is written until it is done)."""
-    if estimate.memory > MEMORY_LIMIT and not (ALLOW_LARGE or os.environ.get(LARGE_ENV)):
+    large = estimate.memory > MEMORY_LIMIT or estimate.seconds > LONG_SECONDS
+    if large and not (ALLOW_LARGE or os.environ.get(LARGE_ENV)):
         raise InvalidQuery("solving %s would make %s; give --allow-large (or set %s=1) to solve it anyway"
                            % (name, estimate.words(), LARGE_ENV))
     import shutil

@@ -122,8 +122,9 @@ options:
   --rules        print the rules, size and location of the table
                  (of the game chosen by the game options)
   --allow-large  solve a table on first use even if it needs over 2 GB of
-                 memory (a bigger solve is refused; one taking more than a
-                 few seconds says its size, memory and time before it starts)
+                 memory or 10 minutes (a bigger solve is refused; one taking
+                 more than a few seconds says its size, memory and time
+                 before it starts)
   --version      print the program's and the table format's versions
   -h, --help     print this help
 

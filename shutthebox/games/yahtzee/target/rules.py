@@ -29,11 +29,13 @@ def target_x(text) -> int:
 
 
 # The whole game's table as built on the build machine (docs/YAHTZEE.md, "Reach a score"): 1.68 GB,
-# 30 minutes of CPU on one core; memory: 2.3 GB solving the layers, 10.15 GB at the peak (measured; the
-# chances, their bytes and the file's bytes), rounded up. ``none`` (no Yahtzee bonus) from its bound: at
-# most 70 million chances, a third of the memory too.
-_ESTIMATE = (1_680_000_000, 10_500_000_000, 1800)
-_ESTIMATE_NONE = (560_000_000, 3_500_000_000, 600)
+# 30 minutes of CPU on one core; memory: 1.79 GB measured in the process that builds and writes it (the
+# layer solved and the one it reads, 0.4 GB each at most, and the memory glibc keeps; the other layers
+# wait on disk, the table is written a part at a time), rounded up; each Dask worker holds up to 1.1 GB
+# more (bench/README.md, "Big builds within 4 GB"; 10.15 GB when every layer and the table's bytes were
+# held at once). ``none`` (no Yahtzee bonus) from its bound: at most 70 million chances, a third.
+_ESTIMATE = (1_680_000_000, 1_800_000_000, 1800)
+_ESTIMATE_NONE = (560_000_000, 600_000_000, 600)
 
 
 def estimate(rules: str):

@@ -129,19 +129,20 @@ def most_of(joker: str) -> np.ndarray:
 # -- a layer: the values of its states ----------------------------------------------------------
 
 class Layer:
-    """The solved values of a layer's states (``ids``, sorted state numbers): state i's segment of ``flat`` is
-    ``[1, T(1), ..., T(n_i), 0]`` from ``seg[i]``, so that ``flat[seg + clip(x, 0, n + 1)]`` is T(x) for any x."""
+    """The solved values of a layer's states (``ids``, sorted state numbers), read where they are, in the
+    layer's blocks (a copy would double the build's memory): state i's segment ``[1, T(1), ..., T(n_i), 0]``
+    starts at ``seg[i]`` of block ``i // BLOCK``, so that ``block[seg + clip(x, 0, n + 1)]`` is T(x) for any x."""
 
-    def __init__(self, ids, n, flat):
-        self.ids, self.n, self.flat = ids, n, flat
+    def __init__(self, ids, blocks):
+        """``blocks``: the layer's block arrays, each [n of its states] then their segments."""
+        self.ids, self.blocks = ids, blocks
+        counts = [len(ids[b * BLOCK:(b + 1) * BLOCK]) for b in range(len(blocks))]
+        self.n = np.concatenate([block[:count].astype(np.int64) for block, count in zip(blocks, counts)])
         self.seg = np.zeros(len(ids), dtype=np.int64)
-        np.cumsum(n[:-1] + 2, out=self.seg[1:])
-
-    @classmethod
-    def from_blocks(cls, ids, blocks):
-        n = np.concatenate([block[:count].astype(np.int64) for block, count in blocks])
-        flat = np.concatenate([block[count:] for block, count in blocks])
-        return cls(ids, n, flat)
+        for b, count in enumerate(counts):
+            seg = self.seg[b * BLOCK:b * BLOCK + count]
+            np.cumsum(self.n[b * BLOCK:b * BLOCK + count - 1] + 2, out=seg[1:])
+            seg += count  # the block's segments follow its n
 
     def position(self, state: int) -> int:
         return int(np.searchsorted(self.ids, state))
@@ -153,7 +154,7 @@ class Layer:
         np.maximum(at, 0, out=at)
         np.minimum(at, self.n[i] + 1, out=at)
         at += self.seg[i]
-        return self.flat[at]
+        return self.blocks[i // BLOCK][at]
 
 
 def layer_zero(ids) -> np.ndarray:
@@ -322,9 +323,7 @@ def solve_block(key, previous) -> np.ndarray:
     solver = _SOLVERS.get((joker, start, k))
     if solver is None:
         _SOLVERS.clear()  # one layer's solver at a time: the layer before is the memory
-        prev_ids = layers[k - 1]
-        counts = [len(prev_ids[i * BLOCK:(i + 1) * BLOCK]) for i in range(len(previous))]
-        solver = _SOLVERS[(joker, start, k)] = Solver(joker, Layer.from_blocks(prev_ids, list(zip(previous, counts))),
+        solver = _SOLVERS[(joker, start, k)] = Solver(joker, Layer(layers[k - 1], tuple(previous)),
                                                       game_of(joker, start)[1])
     return solver.solve(ids)
 
@@ -337,31 +336,31 @@ def job(joker: str, start: tuple):
                layers=block_keys(joker, start), solve=solve_block)
 
 
-def solve(joker: str, start: tuple, progress=None, workers=None, cluster=None, **options):
-    """(ids, n, values): the states solved for the game from ``start``, layer after layer (state numbers;
-    ``game_of``'s ``canon`` maps the others to them), the number of stored targets of each, and their
-    T(1..n) one state after another. ``workers``, ``cluster``:
-    where the blocks run (engine/layers.py: this process, this machine's cores, or a Dask cluster); the
-    same bytes. ``options`` (``checkpoint``, ``serial_seconds``) are ``run_layers``'."""
+def solve(joker: str, start: tuple, take, progress=None, workers=None, cluster=None, **options):
+    """Solve the game from ``start`` layer after layer; then ``take(ids, blocks)`` makes the table: ``ids`` the
+    states solved (state numbers, layer after layer; ``game_of``'s ``canon`` maps the others to them),
+    ``blocks`` yields, a block at a time, (n, values): the number of stored targets of each of its states and
+    their T(1..n) one state after another. What ``take`` returns is returned. ``workers``, ``cluster``: where
+    the blocks run (engine/layers.py: this process, this machine's cores, or a Dask cluster); the same bytes.
+    ``options`` (``checkpoint``, ``serial_seconds``) are ``run_layers``'. The layers are read back from their
+    checkpoint a block at a time: the full game's, 1.7 GB, are never in memory together."""
     from ....engine.layers import run_layers
 
-    blocks = [list(layer) for layer in run_layers(job(joker, start), workers=workers, cluster=cluster,
-                                                  progress=bool(progress), **options)]
-    _SOLVERS.clear()
     layers = layers_of(joker, start)
-    n_parts, value_parts = [], []
-    for k, layer in enumerate(blocks):
-        for b in range(len(layer)):
-            block, layer[b] = layer[b], None  # each block freed once its values are taken
-            count = len(layers[k][b * BLOCK:(b + 1) * BLOCK])
-            n = block[:count].astype(np.int64)
-            n_parts.append(n)
-            flat = block[count:]
-            starts = np.zeros(count, dtype=np.int64)
-            np.cumsum(n[:-1] + 2, out=starts[1:])
-            keep = np.ones(len(flat), dtype=bool)
-            keep[starts] = False  # each segment's leading 1
-            keep[starts + n + 1] = False  # and trailing 0
-            value_parts.append(flat[keep])
-            del block, flat, keep
-    return np.concatenate(layers), np.concatenate(n_parts), np.concatenate(value_parts)
+
+    def blocks(finished):
+        _SOLVERS.clear()  # the last layer's solver and the layer it read
+        for k in range(len(finished)):
+            for b, block in enumerate(finished.blocks(k)):
+                count = len(layers[k][b * BLOCK:(b + 1) * BLOCK])
+                n = block[:count].astype(np.int64)
+                flat = block[count:]
+                starts = np.zeros(count, dtype=np.int64)
+                np.cumsum(n[:-1] + 2, out=starts[1:])
+                keep = np.ones(len(flat), dtype=bool)
+                keep[starts] = False  # each segment's leading 1
+                keep[starts + n + 1] = False  # and trailing 0
+                yield n, flat[keep]
+
+    return run_layers(job(joker, start), workers=workers, cluster=cluster, progress=bool(progress),
+                      collect=lambda finished: take(np.concatenate(layers), blocks(finished)), **options)

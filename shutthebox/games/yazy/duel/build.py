@@ -13,10 +13,12 @@ increasing order, the positions of the chances lying within the error bound of a
 midpoint: questions on them are refused (as Pig's are).
 """
 
+import os
+
 import numpy as np
 
 from ....engine.printing import check_printing
-from ....engine.writer import encode, pack_array
+from ....engine.writer import Spool, encode_to
 from .rules import GAME, header_rules
 from .solver import ERROR_BOUND, SOLVER_VERSION, job_layers, plan, solve, split
 
@@ -48,32 +50,38 @@ def stored(high, low) -> np.ndarray:
     return (high.astype(np.int64) << 16 | low) / SCALE
 
 
-def unsure_indexes(high, low, chunk: int = CHUNK) -> np.ndarray:
-    """The positions of the stored chances within the error bound of a 6-decimal rounding midpoint (the
-    printing check's distance); the rest are checked to print right. A chunk at a time: the full game's
-    are gigabytes."""
+def unsure_indexes(high, low, chunk: int = CHUNK, first: int = 0) -> np.ndarray:
+    """The positions (from ``first``) of the stored chances within the error bound of a 6-decimal rounding
+    midpoint (the printing check's distance); the rest are checked to print right. A chunk at a time: the
+    full game's are gigabytes."""
     found = []
     for start in range(0, len(high), chunk):
         part = stored(high[start:start + chunk], low[start:start + chunk])
         scaled = part * 1e6
         near = np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) * 1e-6 <= ERROR_BOUND)
         check_printing(np.delete(part, near), ERROR_BOUND, "yazy duel")  # the rest: proven to print right
-        found.append(start + near)
-    unsure = np.concatenate(found) if found else np.zeros(0, dtype=np.int64)
+        found.append(first + start + near)
+    return too_many(np.concatenate(found) if found else np.zeros(0, dtype=np.int64))
+
+
+def too_many(unsure):
+    """``unsure``, unless it is too long to be bad luck (the build fails)."""
     if len(unsure) > MAX_UNSURE:
         raise AssertionError("yazy duel: %d values lie within the error bound %.3g of a rounding midpoint"
                              % (len(unsure), ERROR_BOUND))
     return unsure
 
 
-def arrays(cats: int, layers) -> dict:
-    """The table's arrays (numpy) from the solved layers."""
+def arrays(cats: int, layers, high: Spool, low: Spool) -> dict:
+    """The table's arrays from the solved layers (``layers``: each layer's blocks, in order, as
+    ``run_layers`` gives them or reads them back a block at a time); the chances' two parts are gathered
+    in ``high`` and ``low``, a block at a time."""
     p = plan(cats)
     n = len(p.opened)
     start = np.zeros(4**n, dtype=np.int64)
     first = np.zeros(4**n, dtype=np.int64)
     count = np.zeros(4**n, dtype=np.int64)
-    parts, at = [], 0
+    unsure, at = [], 0
     for keys, blocks in zip(job_layers(cats), layers):
         for (_, a, b, key), block in zip(keys, blocks):
             rows = p.rows(a, b, key)
@@ -81,34 +89,41 @@ def arrays(cats: int, layers) -> dict:
             codes = np.array([compress(mover, p.opened) << n | compress(other, p.opened) for mover, other in rows])
             start[codes] = at + np.concatenate(([0], np.cumsum(counts)[:-1]))
             first[codes], count[codes] = firsts, counts
-            parts.append(values)
+            if not ((values >= 0) & (values <= 1)).all():
+                raise AssertionError("yazy duel: a chance outside [0, 1]")
+            high_part, low_part = fixed_point(values)
+            unsure.append(unsure_indexes(high_part, low_part, first=at))
+            high.append(high_part)
+            low.append(low_part)
             at += len(values)
-    win = np.concatenate(parts)
-    del parts
-    if not ((win >= 0) & (win <= 1)).all():
-        raise AssertionError("yazy duel: a chance outside [0, 1]")
     if at >= 1 << 32:
         raise AssertionError("yazy duel: %d values do not fit 32-bit positions" % at)
-    high, low = fixed_point(win)
-    del win
     return {"start": start.astype("<u4"), "first": first.astype("<i2"), "count": count.astype("<u2"),
-            "win_high": high, "win_low": low, "unsure": unsure_indexes(high, low).astype("<u4")}
+            "win_high": high, "win_low": low, "unsure": too_many(np.concatenate(unsure)).astype("<u4")}
 
 
-def solve_table(rules, workers=None, **options) -> bytes:
-    """Solve, check and encode the table of ``rules`` (yazy's: the categories played); ``workers`` and
-    ``options`` go to the layered engine (``solver.solve``)."""
+# The file's arrays, in their order, and their types.
+ARRAYS = {"start": "<u4", "first": "<i2", "count": "<u2", "win_high": "<u4", "win_low": "<u2", "unsure": "<u4"}
+
+
+def solve_table(rules, workers=None, out=None, **options) -> bytes | None:
+    """Solve, check and encode the table of ``rules`` (yazy's: the categories played): its bytes, or with
+    ``out`` (a path) written there a part at a time, the chances spooled beside it (the full game's are 1.8
+    GB); ``workers`` and ``options`` go to the layered engine (``solver.solve``)."""
     cats = rules.mask
-    found = arrays(cats, solve(cats, workers=workers, **options))
-    dtypes = {"start": "<u4", "first": "<i2", "count": "<u2", "win_high": "<u4", "win_low": "<u2", "unsure": "<u4"}
-    packed = {}
-    for name, dtype in dtypes.items():  # each numpy array let go once packed: the full game's are gigabytes
-        values = found.pop(name)
-        packed[name] = pack_array(np.ascontiguousarray(values, dtype=dtype).tobytes(), dtype, values.shape)
-        del values
-    fields = {"error_bound": "%g" % ERROR_BOUND}
-    return encode(GAME, header_rules(rules), packed, generator="shutthebox yazy duel solver %d" % SOLVER_VERSION,
-                  fields=fields)
+    folder = None if out is None else os.path.dirname(os.path.abspath(out))
+
+    def take(layers):
+        with Spool(folder) as high, Spool(folder) as low:
+            found = arrays(cats, layers, high, low)
+            chances = high.size // 4  # uint32s
+            packed = {name: {"dtype": dtype, "data": found[name],
+                             "shape": (chances,) if name.startswith("win_") else found[name].shape}
+                      for name, dtype in ARRAYS.items()}
+            return encode_to(out, GAME, header_rules(rules), packed, fields={"error_bound": "%g" % ERROR_BOUND},
+                             generator="shutthebox yazy duel solver %d" % SOLVER_VERSION)
+
+    return solve(cats, workers=workers, collect=take, **options)
 
 
 def main(argv=None) -> int:
@@ -127,12 +142,13 @@ def main(argv=None) -> int:
     started, cpu = time.perf_counter(), time.process_time()
     layers = solve(rules.mask, workers=workers, progress=True)
     wall, cpu = time.perf_counter() - started, time.process_time() - cpu
-    found = arrays(rules.mask, layers)
+    with Spool() as high, Spool() as low:
+        found = arrays(rules.mask, layers, high, low)
     count = columns(rules.mask)
     first, _, values = split(layers[-1][0], 1)
     print("%s, %d worker(s): %.1f s, %.1f s of this process's CPU (%.1f us a column of %d), %d chances stored, "
           "%d unsure, peak %.0f MB; the first player's chance %.6f"
-          % (rules.categories, workers, wall, cpu, cpu / count * 1e6, count, len(found["win_high"]), len(found["unsure"]),
+          % (rules.categories, workers, wall, cpu, cpu / count * 1e6, count, high.size // 4, len(found["unsure"]),
              resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3, values[-int(first[0])]))
     return 0
 

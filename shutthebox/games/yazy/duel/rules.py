@@ -20,10 +20,14 @@ BEST = tuple(max(points) for points in POINTS)  # the most each category scores
 # microseconds on the nine-category game threes..yazy, 19 to 26 on six- to eight-category games while the
 # machine was loaded).
 SECONDS_PER_COLUMN = 20e-6
-# Bytes of memory a column costs at the peak, in the process that writes the table: the layers' float64
-# values, their concatenation, the fixed-point arrays, then the writer's copies (the full game measured
-# 10.18 GB, 33.2 bytes a column; each worker holds a few blocks more, under 1 GB).
-MEMORY_PER_COLUMN = 34
+# Memory at the peak, in the process that builds the table: the layer being solved and the one it reads,
+# float64 (the two largest together hold 35 to 42% of a game's columns), with Dask workers the scheduler's
+# copy of the one read (each worker holds a layer of its own), and 32 bytes a pair of sets (their rows'
+# places, int64 then stored); the chances go to disk a block at a time. Measured in one process: 86 MB for
+# eight categories, 138 MB for nine, so about 1.1 GB for the full game (it took 10.2 GB when every layer and
+# the table's bytes were held; bench/README.md, "Big builds within 4 GB").
+MEMORY_PER_COLUMN = 4
+MEMORY_PER_PAIR = 32
 
 
 def rules_of(fields: dict):
@@ -152,11 +156,12 @@ def columns(cats: int) -> int:
 
 def estimate(rules):
     """What solving the table costs: its bytes (at most 6 a column, the few chances within 1e-15 of 0 or 1
-    trimmed aside, and 8 a pair of sets), memory (``MEMORY_PER_COLUMN``) and time on one core
-    (``SECONDS_PER_COLUMN``). The layers' checkpoints take 8 bytes a column on disk while it is solved."""
+    trimmed aside, and 8 a pair of sets), memory (``MEMORY_PER_COLUMN``, ``MEMORY_PER_PAIR``) and time on
+    one core (``SECONDS_PER_COLUMN``). The layers' checkpoints take 8 bytes a column on disk while it is
+    solved, and the chances as many again as the table while it is written."""
     from ....engine.game import Estimate
 
     n = bin(rules.mask).count("1")
     size = columns(rules.mask) * 6 + 8 * 4**n + 10**4
-    return Estimate(size, columns(rules.mask) * MEMORY_PER_COLUMN + 200 * 10**6,
+    return Estimate(size, columns(rules.mask) * MEMORY_PER_COLUMN + MEMORY_PER_PAIR * 4**n + 200 * 10**6,
                     columns(rules.mask) * SECONDS_PER_COLUMN + 0.2)

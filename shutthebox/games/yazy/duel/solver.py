@@ -207,9 +207,10 @@ def pack(values, offsets, length, low) -> np.ndarray:
     return np.concatenate([np.array(firsts, dtype=np.float64), np.array(counts, dtype=np.float64)] + kept)
 
 
-def solve(cats: int, workers=None, progress=True, **options) -> tuple:
+def solve(cats: int, workers=None, progress=True, **options):
     """Every layer's blocks (``job_layers``' order), on the layered engine: ``workers`` and ``options``
-    (a cluster's address, ``serial_seconds``, ...) are ``run_layers``'."""
+    (a cluster's address, ``serial_seconds``, ``collect``: what to make of them instead, a block at a time,
+    ...) are ``run_layers``'."""
     from ....engine.layers import Job, run_layers
 
     name = "yazy-duel-v%d-c%d" % (SOLVER_VERSION, cats)
