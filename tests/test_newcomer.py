@@ -349,7 +349,7 @@ DOCS_CACHE = "/home/me/.cache/shutthebox"
 # A first-use solve's announcement: printed only when the cache does not hold the table yet, so not shown.
 SOLVING = re.compile(r"^ShutTheBox: solving .*\(Ctrl-C stops it\)$")
 # Console examples the docs test does not run, and why.
-FULL_DUEL = "it needs the full two-player yazy table: 1.8 GB, about 90 minutes and 10 GB to solve"
+FULL_DUEL = "it needs the full two-player yazy table: 1.87 GB, about 100 minutes to solve"
 NOT_RUN = {"python3 tests/count.py --time": "it runs the whole test suite, this test among them",
            "ShutTheBox yazy --players 2 --expect all all --scores 0,0 13366 2": FULL_DUEL,
            "ShutTheBox yazy --players 2 --options all all --scores 0,0 13366 2": FULL_DUEL}
