@@ -108,16 +108,13 @@ def _solve(cached: str, build, expect, describe) -> TableFile:
 
     from .progress import ticking
 
+    # Solve.write writes the table itself (a part at a time when its solver can); a plain builder gives bytes.
+    write = getattr(build, "write", None) or (lambda path: write_atomic(path, build()))
     try:
         with ticking(os.path.basename(cached), estimate.seconds if estimate is not None else 0.0):
-            if hasattr(build, "write"):  # the solver writes the table itself, a part at a time
-                _write(cached, build.write)
-            else:
-                data = build()
+            _write(cached, write)
     except AssertionError as error:  # a solver's own check failed: no table is better than a wrong one
         raise TableError("cannot solve table %s: %s" % (os.path.basename(cached), error)) from None
-    if not hasattr(build, "write"):
-        _write(cached, lambda path: write_atomic(path, data))
     return read_table(cached, expect=expect, describe=describe, fix=CACHE_FIX)
 
 
