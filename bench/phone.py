@@ -7,8 +7,10 @@ The phone: Debian's chromium under Playwright (as the browser tests launch it), 
 network of DevTools' "Slow 4G" preset (150 ms latency, 1.6 Mbit/s down, 750 kbit/s up;
 Network.emulateNetworkConditions) and the CPU slowed 4x (Emulation.setCPUThrottlingRate). Each page is
 opened in a fresh context (an empty cache). The first answer is when the page says it is ready
-(``body[data-state=ready]``, set once the table can answer); its bytes are the transfer sizes of the
-requests finished by then (Resource Timing), the whole game's those of every request (DevTools). A whole
+(``body[data-state=ready]``, set once the table can answer); its bytes are those received for the requests
+finished by then, the whole game's those of every request: DevTools' ``encodedDataLength``, the bytes on the
+wire with the real response headers (Resource Timing's ``transferSize`` counts a fixed 300 B of headers in
+chromium, under half of what ``serve`` sends with a range). A whole
 game also counts its pauses: the synchronous requests of a block a decision read before it came (their
 count, their time in all, the longest); ``--think`` waits that long before each decision, as a player
 thinks, while the page fetches ahead.
@@ -47,8 +49,8 @@ new MutationObserver(() => {
   const state = document.body && document.body.dataset.state;
   if (window.__ready || !["ready", "error"].includes(state)) return;
   const entries = [...performance.getEntriesByType("navigation"), ...performance.getEntriesByType("resource")];
-  window.__ready = { state, ms: performance.now(), bytes: entries.reduce((n, e) => n + (e.transferSize || 0), 0),
-                     requests: entries.length };
+  window.__ready = { state, ms: performance.now(), requests: entries.length };
+  if (window.__atReady) window.__atReady();  // phone_page's count of the bytes received so far
 }).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-state"] });
 """
 PAGES = [("shutthebox", "index.html"), ("toggle", "games.html?game=toggle"), ("goat", "games.html?game=goat"),
@@ -91,19 +93,25 @@ def phone_page(browser):
     if EMULATE["on"]:
         cdp.send("Network.emulateNetworkConditions", SLOW_4G)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
-    received = {}
+    received: dict = {}
     cdp.on("Network.loadingFinished", lambda e: received.__setitem__(e["requestId"], e["encodedDataLength"]))
+    # The binding's call reaches Python after every DevTools event sent before it: the count at that moment.
+    page.expose_function("__atReady", lambda: received.setdefault("ready", sum(received.values())))
     return context, page, received
 
 
 def first_answer(browser, url, timeout=180):
     """-> (seconds to the first answer, bytes before it, its state) of the page at ``url``."""
-    context, page, _ = phone_page(browser)
+    context, page, received = phone_page(browser)
     try:
         page.goto(url, timeout=timeout * 1000)
         page.wait_for_function("window.__ready", timeout=timeout * 1000, polling=100)
         ready = page.evaluate("window.__ready")
-        return ready["ms"] / 1000, ready["bytes"], ready["state"]
+        for _ in range(100):  # the binding's call, on its way
+            if "ready" in received:
+                break
+            page.wait_for_timeout(50)
+        return ready["ms"] / 1000, received["ready"], ready["state"]
     finally:
         context.close()
 
@@ -166,6 +174,7 @@ def whole_game(browser, url, play, timeout=600):
             raise AssertionError("the page is not ready: %s: %s" % (state, page.inner_text("main")[:300]))
         play(page)
         page.wait_for_timeout(500)  # prefetches in flight
+        received.pop("ready", None)
         return time.monotonic() - started, sum(received.values()), page.evaluate("window.__pauses")
     finally:
         context.close()

@@ -93,6 +93,7 @@ def test_the_export_is_the_pages_games_json_and_the_shipped_tables(exported):
     said = done.stdout.splitlines()
     assert "MB" in said[0] and "writing" in said[0] and str(folder) in said[0], said  # the size, before writing
     assert "wrote" in said[-1] and "solving is unavailable" in said[-1], said
+    assert "answers HTTP ranges" in said[-1] and "not python3 -m http.server" in said[-1], said  # where to put it
     games = json.loads((folder / "games.json").read_text())
     assert games["solving"] is False
     assert games["games"] == games_list()["games"]  # as the server makes it

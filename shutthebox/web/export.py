@@ -211,9 +211,11 @@ def main(folder, table_path, solo_tables) -> int:
         return 1
     tables = sum(name.endswith(".msgpack") for name in written)
     try:
-        print("%s: wrote %d files (%d tables) to %s; put the folder on any static web host (python3 -m http.server "
-              "-d %s), solving is unavailable there" % (PROG, len(written), tables, one_line(folder),
-                                                           one_line(folder)), flush=True)
+        # The host should answer HTTP ranges: then a page reads a table a block at a time, as under ``serve``;
+        # ``python3 -m http.server`` does not, and every table is then read whole.
+        print("%s: wrote %d files (%d tables) to %s; put the folder on a static web host that answers HTTP "
+              "ranges (nginx, Caddy, Apache httpd, python3 -m RangeHTTPServer; not python3 -m http.server, which "
+              "sends each table whole), solving is unavailable there" % (PROG, len(written), tables, one_line(folder)), flush=True)
     except BrokenPipeError:  # the reader went away (``| head -0``): the copy is written, not an error
         from ..engine.command import _silence_stdout
 
