@@ -232,6 +232,23 @@ def test_a_solve_that_cannot_fit_in_the_cache_is_refused(monkeypatch, tmp_path):
         store.check_estimate("t.msgpack", Estimate(10**7, 10**8, 1), str(tmp_path / "cache"))
 
 
+def test_a_layered_solve_counts_its_checkpoints_on_disk(monkeypatch, tmp_path):
+    """A 30 MB table whose layers keep 60 MB on disk while it solves needs 90 MB free, not 30."""
+    import shutil
+
+    from shutthebox.engine import store
+    from shutthebox.engine.game import Estimate
+
+    monkeypatch.setattr(shutil, "disk_usage", lambda path: shutil._ntuple_diskusage(10**9, 10**9 - 5 * 10**7, 5 * 10**7))
+    store.check_estimate("t.msgpack", Estimate(3 * 10**7, 10**8, 0.1), str(tmp_path))  # fits without scratch
+    with pytest.raises(TableError, match=r"needs 90 MB .*60 MB of working files.*50 MB free"):
+        store.check_estimate("t.msgpack", Estimate(3 * 10**7, 10**8, 0.1, scratch=6 * 10**7), str(tmp_path))
+    from shutthebox.games.yazy.duel.rules import estimate as duel_estimate, rules_of
+
+    whole = duel_estimate(rules_of({"categories": "all"}))
+    assert whole.scratch > whole.size > 10**9  # the whole duel: its checkpoints and the table's chances on disk
+
+
 def api_tables():
     """Every game's table classes as a program meets them: (name, table, its probe_* methods)."""
     import shutthebox

@@ -32,19 +32,22 @@ def module(name: str):
 class Estimate:
     """What solving a table costs, said before it is solved: the file's ``size`` in bytes (from its
     arrays' shapes), the peak ``memory`` in bytes and the ``seconds`` on one core (ratios measured on
-    the build machine, rounded up: an order of magnitude, not a promise)."""
+    the build machine, rounded up: an order of magnitude, not a promise); ``scratch``, the bytes a layered
+    build keeps on disk beside the cache while it solves (its checkpoints, removed once the table is written)."""
 
-    __slots__ = ("size", "memory", "seconds")
+    __slots__ = ("size", "memory", "seconds", "scratch")
 
-    def __init__(self, size: int, memory: int, seconds: float):
-        self.size, self.memory, self.seconds = size, memory, seconds
+    def __init__(self, size: int, memory: int, seconds: float, scratch: int = 0):
+        self.size, self.memory, self.seconds, self.scratch = size, memory, seconds, scratch
 
     def words(self) -> str:
-        """``a 304 MB table, about 4.3 GB of memory and 2 minutes``."""
+        """``a 304 MB table, about 4.3 GB of memory and 2 minutes``; a layered build's ``a 1.87 GB table (4.32 GB
+        more on disk while it solves), about ...``."""
         minutes = self.seconds / 60
         seconds = max(1, round(self.seconds))
         time = ("1 second" if seconds == 1 else "%d seconds" % seconds) if minutes < 2 else "%d minutes" % round(minutes)
-        return "a %s table, about %s of memory and %s" % (_bytes(self.size), _bytes(self.memory), time)
+        disk = " (%s more on disk while it solves)" % _bytes(self.scratch) if self.scratch >= 10**8 else ""
+        return "a %s table%s, about %s of memory and %s" % (_bytes(self.size), disk, _bytes(self.memory), time)
 
 
 def _bytes(count: int) -> str:

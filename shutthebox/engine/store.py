@@ -160,9 +160,12 @@ def check_estimate(name: str, estimate, folder: str) -> None:
         free = shutil.disk_usage(probe or ".").free
     except OSError:
         free = None
-    if free is not None and free < estimate.size * 1.2 + 10**6:
-        raise TableError("solving %s needs %.3g MB in %s, which has %.3g MB free; free some space or set %s"
-                         % (name, estimate.size / 1e6, folder, free / 1e6, CACHE_ENV))
+    needed = estimate.size + estimate.scratch
+    if free is not None and free < needed * 1.2 + 10**6:
+        working = " (the table and %.3g MB of working files while it solves)" % (estimate.scratch / 1e6) \
+            if estimate.scratch else ""
+        raise TableError("solving %s needs %.3g MB in %s%s, which has %.3g MB free; free some space or set %s"
+                         % (name, needed / 1e6, folder, working, free / 1e6, CACHE_ENV))
     if estimate.seconds > SAY_AFTER and sys.stderr is not None:
         sys.stderr.write("ShutTheBox: solving %s: %s (Ctrl-C stops it)\n" % (name, estimate.words()))
         sys.stderr.flush()

@@ -43,4 +43,4 @@ def estimate(rules: str):
     from ....engine.game import Estimate
 
     size, memory, seconds = _ESTIMATE_NONE if rules == "none" else _ESTIMATE
-    return Estimate(size, memory, seconds)
+    return Estimate(size, memory, seconds, scratch=size)  # every layer's chances wait on disk until written

@@ -164,4 +164,4 @@ def estimate(rules):
     n = bin(rules.mask).count("1")
     size = columns(rules.mask) * 6 + 8 * 4**n + 10**4
     return Estimate(size, columns(rules.mask) * MEMORY_PER_COLUMN + MEMORY_PER_PAIR * 4**n + 200 * 10**6,
-                    columns(rules.mask) * SECONDS_PER_COLUMN + 0.2)
+                    columns(rules.mask) * SECONDS_PER_COLUMN + 0.2, scratch=8 * columns(rules.mask) + size)
