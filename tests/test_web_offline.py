@@ -306,3 +306,50 @@ def test_a_static_copy_works_offline_from_a_host_without_ranges(context, tmp_pat
         until(page, "caches.keys().then((names) => names.filter((n) => n.startsWith('shutthebox-pages')).length === 1)",
               "the old copy dropped")
         assert "<!-- upgraded -->" in page.evaluate("fetch('games.html').then((r) => r.text())")
+
+
+
+# The ranges the worker keeps, "START-END" each, oldest first.
+KEPT_RANGES = ("caches.open('shutthebox-blocks').then((c) => c.keys()).then((keys) => keys.map((k) => "
+               "/shutthebox-range=(\\d+)-(\\d+)/.exec(k.url).slice(1, 3).join('-')))")
+
+
+def test_the_ranges_read_are_kept_up_to_the_worker_s_limit_the_least_recent_dropped(context, tmp_path):
+    """A static copy whose worker keeps at most 100,000 bytes of ranges (a page load reads 45,000): Coach's
+    questions read their blocks synchronously, past the worker, and the page hands them over, so the last
+    question's blocks are kept; what is kept stays under the limit (but for the newest piece), the least
+    recently read dropped; the page visited last online (its header read again) answers offline."""
+    from rangeserver import serving
+    from test_serve_export import export
+
+    folder = tmp_path / "site"
+    assert export(folder).returncode == 0
+    text = (folder / "sw.js").read_text()
+    limited = text.replace("const BLOCKS_LIMIT = 32 * 2 ** 20;", "const BLOCKS_LIMIT = 100000;")
+    assert limited != text
+    (folder / "sw.js").write_text(limited)
+    states = [(50, 60, 10), (3, 97, 40), (90, 5, 2), (12, 88, 7), (70, 30, 15), (40, 99, 0), (95, 98, 3)]
+    wanted = pig_lines(*states)
+    with serving(folder) as (base, requests):
+        page = opened(context, base + "games.html?game=pig&i=50&j=60&k=10")
+        assert controlled(page)
+        reload(page)  # through the worker from now on
+        for state, want in zip(states[1:], wanted[1:]):
+            asked = len(requests)
+            for name, value in zip("ijk", state):
+                page.fill("#pig-" + name, str(value))
+            until(page, "document.querySelector('#pig-options').dataset.line === %s" % json.dumps(want[2]),
+                  "the answer to %s" % (state,))
+        last = {asked[len("bytes="):] for _, asked in requests[asked:] if asked}
+        assert last, "the last question read no block"
+        until(page, KEPT_RANGES + ".then((kept) => %s.every((r) => kept.includes(r)))" % json.dumps(sorted(last)),
+              "the last question's blocks kept")
+        kept = page.evaluate(KEPT_RANGES)
+        sizes = [int(end) + 1 - int(start) for start, end in (r.split("-") for r in kept)]
+        fetched = {asked for _, asked in requests if asked}
+        assert sum(sizes[:-1]) <= 100000 and len(kept) < len(fetched), (kept, fetched)
+        page.goto(base + "games.html?game=pig&i=95&j=98&k=3")  # online: its header and blocks read again
+        settled(page)
+        context.set_offline(True)
+        reload(page)
+        assert pig_shown(page) == wanted[-1]

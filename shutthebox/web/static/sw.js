@@ -11,7 +11,9 @@
  *   offline": KEPT, written by lib/offline.js) or joined from the ranges kept, and a range kept nowhere fails
  *   as it would without this worker. The Cache API keeps no 206, so a range is kept as a 200 under its own
  *   key: the table's URL, the range, the file's size and version (Last-Modified, else ETag). A table whose
- *   version changed loses what was kept of the old one.
+ *   version changed loses what was kept of the old one. The ranges kept hold at most BLOCKS_LIMIT bytes, the
+ *   least recently read dropped first (a table kept whole is the player's choice, and not counted); a page's
+ *   last visit online keeps what it read, its header included, as the newest.
  * - /solve/, other methods, other origins: not touched.
  */
 
@@ -23,6 +25,9 @@ const PAGES = `shutthebox-pages ${BASE} `; // + VERSION: one per folder of pages
 const BLOCKS = "shutthebox-blocks";
 const KEPT = "shutthebox-kept"; // lib/offline.js's name too
 const MARK = /[?&]shutthebox-range=(\d+)-(\d+)&size=(\d+)&version=([^&]*)$/;
+// A phone's storage is not ours to fill: a whole game of Goat reads under 2 MB, a browsing session of every
+// game's Coach a few; 32 MB keeps several sessions' blocks.
+const BLOCKS_LIMIT = 32 * 2 ** 20;
 
 self.addEventListener("install", (event) => {
   event.waitUntil((async () => {
@@ -104,18 +109,56 @@ async function table(event, request, url) {
 }
 
 let index = null; // a promise of: table URL -> { version, size, pieces: [{ start, end, key }] } of BLOCKS
+// Every piece kept, least recently read first ([url, piece]; after a restart, in the order they were put), and their bytes.
+const stored = { order: [], bytes: 0 };
 
 function blocks() {
   index ??= (async () => {
     const found = new Map();
-    for (const request of await (await caches.open(BLOCKS)).keys()) {
+    for (const request of await (await caches.open(BLOCKS)).keys()) { // in the order they were put
       const m = MARK.exec(request.url);
-      if (m) piecesOf(found, request.url.slice(0, m.index), decodeURIComponent(m[4]), Number(m[3]))
-        .push({ start: Number(m[1]), end: Number(m[2]), key: request.url });
+      if (!m) continue;
+      const url = request.url.slice(0, m.index), piece = { start: Number(m[1]), end: Number(m[2]), key: request.url };
+      piecesOf(found, url, decodeURIComponent(m[4]), Number(m[3])).push(piece);
+      stored.order.push([url, piece]);
+      stored.bytes += piece.end + 1 - piece.start;
     }
     return found;
   })();
   return index;
+}
+
+/** Drop the oldest pieces kept until they hold at most BLOCKS_LIMIT bytes (the newest always stays). */
+async function trim(found) {
+  const cache = await caches.open(BLOCKS);
+  while (stored.bytes > BLOCKS_LIMIT && stored.order.length > 1) {
+    const [url, piece] = stored.order.shift();
+    stored.bytes -= piece.end + 1 - piece.start;
+    const pieces = found.get(url)?.pieces ?? [];
+    if (pieces.includes(piece)) pieces.splice(pieces.indexOf(piece), 1);
+    await cache.delete(piece.key);
+  }
+}
+
+/** A piece read again: now the newest, here and in the cache (a put goes last in its keys' order, which is
+ * what a restarted worker reads back). */
+async function touch(piece) {
+  const at = stored.order.findIndex(([, p]) => p === piece);
+  if (at < 0 || at === stored.order.length - 1) return;
+  stored.order.push(...stored.order.splice(at, 1));
+  const cache = await caches.open(BLOCKS);
+  const kept = await cache.match(piece.key);
+  if (kept) await cache.put(piece.key, kept);
+}
+
+/** Forget the pieces of a table whose version changed (they are deleted from the cache by the caller). */
+function forget(url) {
+  const others = [];
+  for (const [at, piece] of stored.order) {
+    if (at === url) stored.bytes -= piece.end + 1 - piece.start;
+    else others.push([at, piece]);
+  }
+  stored.order = others;
 }
 
 function piecesOf(found, url, version, size) {
@@ -127,15 +170,7 @@ function piecesOf(found, url, version, size) {
  * version of the table. */
 async function remember(url, response, ranged) {
   const version = versionOf(response);
-  const found = await blocks();
-  const had = found.get(url);
-  if (had && had.version !== version) {
-    found.delete(url);
-    const cache = await caches.open(BLOCKS);
-    await Promise.all(had.pieces.map((piece) => cache.delete(piece.key)));
-  }
-  const whole = await (await caches.open(KEPT)).match(url);
-  if (whole && whole.headers.get(VERSION_HEADER) !== version) await (await caches.open(KEPT)).delete(url);
+  await dropOthers(url, version);
   if (response.status === 200 && ranged) { // a host that refuses ranges sent it whole: kept whole
     const headers = { "Content-Type": "application/vnd.msgpack", [VERSION_HEADER]: version };
     await (await caches.open(KEPT)).put(url, new Response(await response.blob(), { headers }));
@@ -144,14 +179,55 @@ async function remember(url, response, ranged) {
   const m = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(response.headers.get("Content-Range") || "");
   if (response.status !== 206 || !m) return;
   const [start, end, size] = m.slice(1).map(Number);
+  await keepPiece(url, version, start, end, size, () => response.arrayBuffer());
+}
+
+/** What was kept of `url` in another version than `version`: dropped. */
+async function dropOthers(url, version) {
+  const found = await blocks();
+  const had = found.get(url);
+  if (had && had.version !== version) {
+    found.delete(url);
+    forget(url);
+    const cache = await caches.open(BLOCKS);
+    await Promise.all(had.pieces.map((piece) => cache.delete(piece.key)));
+  }
+  const whole = await (await caches.open(KEPT)).match(url);
+  if (whole && whole.headers.get(VERSION_HEADER) !== version) await (await caches.open(KEPT)).delete(url);
+}
+
+/** Keep bytes `start`..`end` of `url` (`size` bytes, `version`), unless a piece kept holds them already;
+ * `read()`: a promise of the bytes, asked only when they are to be kept. */
+async function keepPiece(url, version, start, end, size, read) {
+  const found = await blocks();
   const pieces = piecesOf(found, url, version, size);
-  if (pieces.some((p) => p.start <= start && end <= p.end)) return;
-  const bytes = await response.arrayBuffer();
+  const covering = pieces.find((p) => p.start <= start && end <= p.end);
+  if (covering) { await touch(covering); return; }
+  const bytes = await read();
   if (bytes.byteLength !== end + 1 - start) return;
   const key = `${url}${url.includes("?") ? "&" : "?"}shutthebox-range=${start}-${end}&size=${size}&version=${encodeURIComponent(version)}`;
   await (await caches.open(BLOCKS)).put(key, new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
-  pieces.push({ start, end, key });
+  const piece = { start, end, key };
+  pieces.push(piece);
+  stored.order.push([url, piece]);
+  stored.bytes += end + 1 - start;
+  await trim(found);
 }
+
+// A page's synchronous requests (the games read their arrays synchronously) never reach this worker: the page
+// sends what they brought (lib/offline.js), to be kept as the ranges fetched through it are.
+self.addEventListener("message", (event) => {
+  const got = event.data, origin = self.location.origin;
+  if (!got || got.kind !== "range" || !(got.bytes instanceof ArrayBuffer) || typeof got.version !== "string") return;
+  const url = new URL(String(got.url), BASE);
+  const [start, end, size] = [got.start, got.end, got.size].map(Number);
+  if (url.origin !== origin || !url.pathname.endsWith(".msgpack") || url.hash || !(Number.isSafeInteger(start) &&
+      Number.isSafeInteger(end) && Number.isSafeInteger(size) && 0 <= start && start <= end && end < size)) return;
+  event.waitUntil((async () => {
+    await dropOthers(url.href, got.version);
+    await keepPiece(url.href, got.version, start, end, size, async () => got.bytes);
+  })().catch(() => {}));
+});
 
 /** The answer to a request for `url` (`range`: its Range header, or null) from what is kept, or null. */
 async function fromKept(url, range) {
@@ -177,6 +253,7 @@ async function fromKept(url, range) {
   const cache = await caches.open(BLOCKS);
   const bytes = [];
   for (const [piece, from, to] of parts) {
+    await touch(piece);
     const kept = await cache.match(piece.key);
     if (!kept) return null; // the browser evicted it
     bytes.push((await kept.arrayBuffer()).slice(from - piece.start, to + 1 - piece.start));

@@ -29,6 +29,7 @@ export function register() {
     return;
   }
   keptParts.find = partsKept;
+  keptParts.keep = keepRead;
   const ready = async () => {
     const ranges = readLog.ranges || [];
     readLog.ranges = null; // read through the worker from now on
@@ -39,6 +40,16 @@ export function register() {
   if (navigator.serviceWorker.controller) ready();
   else navigator.serviceWorker.addEventListener("controllerchange", ready, { once: true });
   navigator.serviceWorker.register("sw.js").catch((error) => console.warn(`No offline use: sw.js (${error.message})`));
+}
+
+/** A synchronous request's range (it bypassed the worker), sent to the worker to be kept as if it had passed. */
+function keepRead(url, start, bytes, request) {
+  const worker = navigator.serviceWorker.controller, range = /\/(\d+)$/.exec(request.getResponseHeader("Content-Range") || "");
+  if (!worker || !range || request.status !== 206 || !bytes.length) return;
+  const headers = { get: (name) => request.getResponseHeader(name) };
+  const copy = bytes.slice().buffer; // the page keeps its own bytes; the copy is handed over
+  worker.postMessage({ kind: "range", url: new URL(url, location.href).href, start, end: start + bytes.length - 1,
+    size: Number(range[1]), version: versionOf({ headers }), bytes: copy }, [copy]);
 }
 
 /** The banner (role=status, before #status): shown while the browser is offline or a table cannot be reached. */

@@ -64,8 +64,9 @@ export const readLog = { ranges: [] };
 /** `find(url, firstResponse)`, set by lib/offline.js: a promise of the parts of the table kept on this device,
  * [[start, bytes]], of the version the first range came from. They are read from memory like the parts
  * fetched: a browser's synchronous request bypasses the service worker, so with the network away a block
- * kept must be here before a question reads it (each is still checked by its CRC-32 when read). */
-export const keptParts = { find: null };
+ * kept must be here before a question reads it (each is still checked by its CRC-32 when read). For the same
+ * reason `keep(url, start, bytes, request)` hands what a synchronous request brought to the worker. */
+export const keptParts = { find: null, keep: null };
 
 /** A size as the pages say it: 11.6 MB. */
 export const megabytes = (n) => `${(n / 1e6).toFixed(1)} MB`;
@@ -222,6 +223,7 @@ class RangeFile {
     for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i) & 0xff;
     this.check(request.status, request.getResponseHeader("Content-Range"), bytes.length, start, end);
     this.count(start, bytes, false);
+    keptParts.keep?.(this.url, start, bytes, request);
     return bytes;
   }
 
