@@ -1105,3 +1105,25 @@ def test_setaside_table_js_numbers_rolls_and_parses_dice_as_the_rules_do(game):
     for (dice, sides, rows, _, texts, parsed), (js_rows, js_parsed) in zip(cases, got["cases"], strict=True):
         assert js_rows == rows == list(range(len(rows))), (dice, sides)
         assert js_parsed == parsed, (dice, sides, texts)
+
+
+def test_a_large_local_table_is_read_by_blocks_as_the_command_reads_it(tmp_path):
+    """Over ``SHUTTHEBOX_READ_WHOLE`` bytes (32 MiB; 0 here, so that the shipped yazy table is over it) a local
+    table is read as a URL's is, a block at a time: a byte flipped in a block the question does not read leaves
+    the answer the command gives, where reading the file whole refuses it for its checksum."""
+    _need_node()
+    damaged = tmp_path / "yazy.msgpack"
+    data = bytearray(open(os.path.join(ROOT, "data", "yazy.msgpack"), "rb").read())
+    data[len(data) // 2] ^= 0xFF
+    damaged.write_bytes(bytes(data))
+    ask = ["yazy", "--table", str(damaged), "--expect"]
+    command = subprocess.run([os.path.join(ROOT, "ShutTheBox"), *ask], capture_output=True, text=True, timeout=60)
+    assert command.returncode == 0 and command.stdout == "165.757319\n", command.stderr
+
+    def node(**env):
+        return subprocess.run([NODE, ANSWER_JS, *ask], capture_output=True, text=True, timeout=60,
+                              env={**os.environ, **env})
+
+    by_blocks, whole = node(SHUTTHEBOX_READ_WHOLE="0"), node()
+    assert (by_blocks.returncode, by_blocks.stdout) == (0, command.stdout), by_blocks.stderr
+    assert whole.returncode == 3 and "checksum" in whole.stderr and not whole.stdout

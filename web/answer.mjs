@@ -21,6 +21,8 @@
 // blocks the questions need, each verified by its CRC-32 (lib/remote.js; the whole file from a host that
 // refuses ranges). A missing or damaged table, or a host that answers a request otherwise than asked or not
 // within 60 s ($SHUTTHEBOX_URL_TIMEOUT=SECONDS, 0.01 to 3600): one line on stderr, exit status 3; a bad URL: 2.
+// A local file over 32 MiB ($SHUTTHEBOX_READ_WHOLE=BYTES) is read the same way, a block at a time, never whole.
+// What every game's command shares (tables found and opened, --batch, refusals) is web/io.mjs's.
 //
 // Pig (docs/FORMAT.md section 10; the page's games/pig-table.js and games/pig-command.js) takes the command
 // line's own words and prints what `ShutTheBox pig` prints:
@@ -38,6 +40,14 @@
 //   node web/answer.mjs GAME ... --options DICE     -> set aside 3 3.000000 0.000000; set aside 3 6 6.000000 3.000000; ...
 //   node web/answer.mjs GAME ... --batch < questions.txt
 //
+// yazy (docs/FORMAT.md 6.6 and 11; web/answer-yazy.mjs, on the page's games/yazy-command.js) likewise prints what
+// `ShutTheBox yazy` prints, for one player, the target mode and two players:
+//
+//   node web/answer.mjs yazy [--categories LIST] [--table PATH] --expect [CATS [DICE REROLLS]]       -> 165.757319
+//   node web/answer.mjs yazy ... --target X --expect [CATS [DICE REROLLS]], --move CATS DICE REROLLS
+//   node web/answer.mjs yazy ... --players 2 --expect|--move|--options A B --scores S1,S2 [DICE REROLLS]
+//   node web/answer.mjs yazy ... --batch < questions.txt
+//
 // A GAME is found by its table, never by its name: a file GAME-dN-sS.msgpack of the shipped data/ whose header
 // is GAME's, with rules holding `points` and `best` (the family's), gives the game's default dice and sides and
 // what their faces score (other dice and sides: the points of their file, which must agree on those faces).
@@ -48,72 +58,17 @@
 // this reader solves nothing: a table not solved yet names the command that solves it.
 import fs from "node:fs";
 import path from "node:path";
-import { createRequire } from "node:module";
-import { fileURLToPath } from "node:url";
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const web = path.join(here, "..", "shutthebox", "web", "static");
-globalThis.MessagePack = createRequire(import.meta.url)(path.join(web, "vendor", "msgpack.min.js"));
+import { SHIPPED, answerBatch, answeredFlags, findTable, isUrl, notFound, opened, refused, source, web } from "./io.mjs";
+
 const { parseTable, SoloTable, TableError, InvalidQuestion } = await import(path.join(web, "shutthebox", "table.js"));
 const { openTable, readOpened } = await import(path.join(web, "lib", "format.js"));
-const { openRemote, settle } = await import(path.join(web, "lib", "remote.js"));
+const { settle } = await import(path.join(web, "lib", "remote.js"));
 const { shownText } = await import(path.join(web, "lib", "notation.js"));
 const Pig = await import(path.join(web, "games", "pig-table.js"));
 const PigCommand = await import(path.join(web, "games", "pig-command.js"));
 const SetAside = await import(path.join(web, "families", "setaside-table.js"));
 const SetAsideCommand = await import(path.join(web, "families", "setaside-command.js"));
-
-/** A table given by URL, read by ranges. */
-const isUrl = (text) => /^https?:\/\//i.test(text);
-
-/** The seconds each request of a URL's table may take, as the command line's (shutthebox/engine/remote.py). */
-const TIMEOUT = 60;
-const TIMEOUT_ENV = "SHUTTHEBOX_URL_TIMEOUT";
-
-/** $SHUTTHEBOX_URL_TIMEOUT, else TIMEOUT; an InvalidQuestion in the command line's words when it is no such number. */
-function urlTimeout() {
-  const text = (process.env[TIMEOUT_ENV] || "").trim();
-  if (!text) return TIMEOUT;
-  const seconds = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(text) ? Number(text) : 0; // a decimal, as Python's float()
-  if (!(seconds >= 0.01 && seconds <= 3600)) {
-    throw new InvalidQuestion(`${TIMEOUT_ENV} must be a number of seconds from 0.01 to 3600, not '${shownText(text)}'`);
-  }
-  return seconds;
-}
-
-/** `url`, or an InvalidQuestion when no request can be made of it (a bad question, not a bad host), in the
- * command line's words: a character that must be percent-encoded, a bad IPv6 host or port, no host. */
-function checkedUrl(url) {
-  const malformed = (why) => new InvalidQuestion(`table URL ${shownText(url)} is malformed (${why})`);
-  if (!/^[\x21-\x7e]*$/.test(url)) throw malformed("a space, a control or a non-ASCII character: percent-encode it");
-  const hostPort = /^[a-z]+:\/\/([^/?#]*)/i.exec(url)[1].replace(/^.*@/, "");
-  const [, host, port] = hostPort.startsWith("[") ? /^(\[[^\]]*\]?)[^:]*:?(.*)$/.exec(hostPort) : /^([^:]*):?(.*)$/.exec(hostPort);
-  if (host.startsWith("[") && !host.endsWith("]")) throw malformed("Invalid IPv6 URL");
-  if (port && !/^\d+$/.test(port)) throw malformed(`Port could not be cast to integer value as '${port}'`);
-  if (port && Number(port) > 65535) throw malformed("Port out of range 0-65535");
-  if (!host) throw malformed("it names no host");
-  try {
-    new URL(url); // what fetch makes of it
-  } catch (error) {
-    throw malformed(error.message);
-  }
-  return url;
-}
-
-/** The file at `file` (a path or a URL) opened: bytes, or lib/remote.js's opened file. */
-async function source(file, display) {
-  if (isUrl(file)) {
-    const url = checkedUrl(file);
-    return openRemote(url, { name: display, timeout: urlTimeout(), longer: `${TIMEOUT_ENV}=SECONDS gives it longer` });
-  }
-  let bytes;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (error) {
-    throw new TableError(`The table ${display} cannot be read (${error.code}).`);
-  }
-  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length);
-}
 
 async function main(argv) {
   if (argv.length !== 1) {
@@ -183,31 +138,13 @@ const PIG_USAGE = `usage: node answer.mjs pig [--variant V] [--goal N] [--sides 
 The answers of \`ShutTheBox pig\` (see its --help), read from its table files by the games page's reader.
 `;
 
-/** The shipped data/ folders, where the command line looks first. */
-const SHIPPED = [path.join(here, "..", "shutthebox", "data"), path.join(here, "..", "data")];
-
-/** Where the command line looks for a table it did not solve: the shipped data/ folders, then its cache. */
-function findTable(name) {
-  const folders = [...SHIPPED];
-  const env = process.env;
-  const cache = env.SHUTTHEBOX_CACHE || (env.XDG_CACHE_HOME ? path.join(env.XDG_CACHE_HOME, "shutthebox")
-    : env.HOME && path.isAbsolute(env.HOME) ? path.join(env.HOME, ".cache", "shutthebox") : null);
-  if (cache) folders.push(cache);
-  const tried = folders.map((folder) => path.join(folder, name));
-  return { found: tried.find((file) => fs.existsSync(file)) ?? null, tried };
-}
-
 /** The table of `rules` (or, with --table alone, of the file's own rules), verified: a TableError otherwise. */
 async function pigTable(rules, given, tablePath) {
-  const read = async (file, display) => {
-    const got = await source(file, display);
-    return got instanceof Uint8Array ? openTable(got, { name: display }) : got;
-  };
-  let opened;
+  let file;
   if (tablePath !== null) {
-    opened = await read(tablePath, tablePath);
-    const own = opened.header.rules;
-    if (!Object.keys(given).length && opened.header.game === Pig.GAME && own && typeof own === "object" && !Array.isArray(own)) {
+    file = await opened(tablePath);
+    const own = file.header.rules;
+    if (!Object.keys(given).length && file.header.game === Pig.GAME && own && typeof own === "object" && !Array.isArray(own)) {
       // --table alone: the file's own rules, as the command line reads them (Rules.from_fields)
       const fields = Object.fromEntries(Object.entries(own).map(([key, value]) => [`--${key}`, String(value)]));
       if (Object.hasOwn(Pig.FIXED_SIDES, fields["--variant"]) && fields["--sides"] === String(Pig.FIXED_SIDES[fields["--variant"]])) {
@@ -223,57 +160,29 @@ async function pigTable(rules, given, tablePath) {
   } else {
     const name = Pig.tableName(rules);
     const { found, tried } = findTable(name);
-    if (found === null) {
-      throw new TableError(`no table file ${name} found (looked at ${tried.join(" and ")}); this reader solves nothing: ` +
-        `solve it with \`${Pig.tableSpec(rules).command}\` (or in the page, under \`ShutTheBox serve\`)`);
-    }
-    opened = await read(found, found);
+    if (found === null) throw notFound(name, tried, Pig.tableSpec(rules).command);
+    file = await opened(found);
   }
-  return Pig.checkValues(readOpened(opened, Pig.tableSpec(rules).options));
+  return Pig.checkValues(readOpened(file, Pig.tableSpec(rules).options));
 }
 
 /** `node answer.mjs pig ARGS`: the command line's answers; its exit status. */
-const say = (message) => process.stderr.write(`answer.mjs: ${message}\n`);
-
-/** A refusal's one line and the command's exit status: 2 a bad question, 3 a table missing or damaged. */
-function refused(error) {
-  if (error instanceof InvalidQuestion) {
-    say(error.message);
-    return 2;
-  }
-  if (error instanceof TableError) {
-    say(error.message);
-    return 3;
-  }
-  throw error;
-}
-
 async function pigMain(argv) {
   try {
     const { table: tablePath, flags, game, tokens } = PigCommand.splitOptions(argv);
-    if (flags.help || flags.h) {
-      process.stdout.write(PIG_USAGE);
-      return 0;
-    }
-    if (flags.batch && flags.rules) throw new InvalidQuestion("--batch and --rules do not go together: ask for one");
-    if (flags.batch && tokens.length) {
-      throw new InvalidQuestion(`--batch takes no question on the command line, got ${shownText(tokens.join(" "))}`);
-    }
-    if (flags.version || flags.rules) {
-      throw new InvalidQuestion(`--${flags.rules ? "rules" : "version"} is the command line's own: ask \`ShutTheBox pig\``);
-    }
+    if (answeredFlags(flags, tokens, "pig", PIG_USAGE)) return 0;
     const rules = Pig.rulesFromOptions(game);
     // the table is opened when a question needs it (a refused question reads none), as the command does;
     // one read by ranges fetches the blocks each answer reads (settle)
     let table = null;
-    const opened = () => {
+    const theTable = () => {
       if (table === null) throw new NotOpened();
       return table;
     };
     const answer = async (words) => {
       for (;;) {
         try {
-          return await settle(() => PigCommand.answerWords(opened, words));
+          return await settle(() => PigCommand.answerWords(theTable, words));
         } catch (error) {
           if (!(error instanceof NotOpened)) throw error;
           table = await pigTable(rules, game, tablePath);
@@ -284,30 +193,16 @@ async function pigMain(argv) {
       process.stdout.write((await answer(tokens)) + "\n");
       return 0;
     }
-    const text = fs.readFileSync(0, "utf8");
-    const lines = text.split("\n");
-    if (lines[lines.length - 1] === "") lines.pop();
-    if (lines.length) table = await pigTable(rules, game, tablePath); // before its first line, as the command does
-    let failed = false;
-    const out = [];
-    for (const line of lines) out.push(await batchLine(line));
-    async function batchLine(line) {
-      if (Buffer.byteLength(line) > 65536) {
-        failed = true;
-        return "error: the line is longer than 65536 bytes";
-      }
+    return await answerBatch(async (line) => {
       const words = PigCommand.words(line);
       if (!words.length) return "";
       try {
         return await settle(() => PigCommand.answerWords(table, words));
       } catch (error) {
         if (!(error instanceof InvalidQuestion)) throw error;
-        failed = true;
         return `error: ${error.message}`;
       }
-    }
-    process.stdout.write(out.map((line) => line + "\n").join(""));
-    return failed ? 1 : 0;
+    }, async () => { table = await pigTable(rules, game, tablePath); }); // before its first line, as the command does
   } catch (error) {
     return refused(error);
   }
@@ -366,11 +261,10 @@ function findSetAsideGame(id) {
 /** The verified table of `rules` (or, with --table alone, of the file's own dice and sides) of the game `family`:
  * a TableError otherwise. The points of faces the shipped table does not have are the file's. */
 async function setAsideTable(family, rules, given, tablePathGiven) {
-  let opened;
+  let file;
   if (tablePathGiven !== null) {
-    const got = await source(tablePathGiven, tablePathGiven);
-    opened = got instanceof Uint8Array ? openTable(got, { name: tablePathGiven }) : got;
-    const own = opened.header.game === family.id ? setAsideRules(opened.header) : null;
+    file = await opened(tablePathGiven);
+    const own = file.header.game === family.id ? setAsideRules(file.header) : null;
     if (!Object.keys(given).length && own) {
       // --table alone: the file's own dice and sides, as the command line reads them (Rules.from_fields)
       try {
@@ -383,18 +277,14 @@ async function setAsideTable(family, rules, given, tablePathGiven) {
   } else {
     const name = SetAside.tableName(family, rules);
     const { found, tried } = findTable(name);
-    if (found === null) {
-      throw new TableError(`no table file ${name} found (looked at ${tried.join(" and ")}); this reader solves nothing: ` +
-        `solve it with \`${SetAside.solveCommand(family, rules)}\` (or in the page, under \`ShutTheBox serve\`)`);
-    }
-    const bytes = fs.readFileSync(found);
-    opened = openTable(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.length), { name: found });
+    if (found === null) throw notFound(name, tried, SetAside.solveCommand(family, rules));
+    file = await opened(found);
   }
   // faces the shipped table has not: their points are the file's (its first faces must score as the game's)
-  const own = setAsideRules(opened.header);
+  const own = setAsideRules(file.header);
   const points = own && own.points.length > family.points.length ? [...family.points, ...own.points.slice(family.points.length)]
     : family.points;
-  const table = readOpened(opened, SetAside.tableSpec({ ...family, points }, rules).options);
+  const table = readOpened(file, SetAside.tableSpec({ ...family, points }, rules).options);
   return settle(() => SetAside.checkTable(table));
 }
 
@@ -402,17 +292,7 @@ async function setAsideTable(family, rules, given, tablePathGiven) {
 async function setAsideMain(family, argv) {
   try {
     const { table: tablePathGiven, flags, game, tokens } = SetAsideCommand.splitOptions(argv);
-    if (flags.help || flags.h) {
-      process.stdout.write(familyUsage(family.id));
-      return 0;
-    }
-    if (flags.batch && flags.rules) throw new InvalidQuestion("--batch and --rules do not go together: ask for one");
-    if (flags.batch && tokens.length) {
-      throw new InvalidQuestion(`--batch takes no question on the command line, got ${shownText(tokens.join(" "))}`);
-    }
-    if (flags.version || flags.rules) {
-      throw new InvalidQuestion(`--${flags.rules ? "rules" : "version"} is the command line's own: ask \`ShutTheBox ${family.id}\``);
-    }
+    if (answeredFlags(flags, tokens, family.id, familyUsage(family.id))) return 0;
     const rules = SetAside.rulesFromOptions(family, game);
     if (!flags.batch) {
       // the table first, then the question's words, as the family's session does (a table read by ranges: the
@@ -421,24 +301,9 @@ async function setAsideMain(family, argv) {
       process.stdout.write((await settle(() => SetAsideCommand.answerWords(table, tokens))) + "\n");
       return 0;
     }
-    const lines = fs.readFileSync(0, "utf8").split("\n");
-    if (lines[lines.length - 1] === "") lines.pop();
-    if (!lines.length) return 0;
-    const table = await setAsideTable(family, rules, game, tablePathGiven); // before its first line, as the command does
-    let failed = false;
-    const out = [];
-    for (const line of lines) {
-      if (Buffer.byteLength(line) > 65536) {
-        failed = true;
-        out.push("error: the line is longer than 65536 bytes");
-        continue;
-      }
-      const answer = await settle(() => SetAsideCommand.answerLine(table, line));
-      failed = failed || answer.startsWith("error: ");
-      out.push(answer);
-    }
-    process.stdout.write(out.map((line) => line + "\n").join(""));
-    return failed ? 1 : 0;
+    let table;
+    return await answerBatch((line) => settle(() => SetAsideCommand.answerLine(table, line)),
+      async () => { table = await setAsideTable(family, rules, game, tablePathGiven); }); // before its first line, as the command does
   } catch (error) {
     return refused(error);
   }
@@ -447,8 +312,10 @@ async function setAsideMain(family, argv) {
 const args = process.argv.slice(2);
 // a lone argument that is a file or a URL is a table (the JSON-lines questions above)
 const aTable = args.length === 1 && (isUrl(args[0]) || fs.existsSync(args[0]));
-const setAside = args[0] === "pig" || aTable || !args.length ? null : findSetAsideGame(args[0]);
-const status = await (args[0] === "pig" ? pigMain(args.slice(1)) : setAside ? setAsideMain(setAside, args.slice(1))
-  : main(args));
+const setAside = ["pig", "yazy", "yahtzee"].includes(args[0]) || aTable || !args.length ? null : findSetAsideGame(args[0]);
+const yazy = () => import("./answer-yazy.mjs").then(({ yazyMain }) => yazyMain(args.slice(1)));
+const yahtzee = () => import("./answer-yahtzee.mjs").then(({ yahtzeeMain }) => yahtzeeMain(args.slice(1)));
+const status = await (args[0] === "pig" ? pigMain(args.slice(1)) : args[0] === "yazy" && !aTable ? yazy()
+  : args[0] === "yahtzee" && !aTable ? yahtzee() : setAside ? setAsideMain(setAside, args.slice(1)) : main(args));
 // out once answered or refused, not when the last request still coming from a refused table's host ends
 process.stdout.write("", () => process.stderr.write("", () => process.exit(status)));

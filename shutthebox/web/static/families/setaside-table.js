@@ -16,23 +16,18 @@
  * in BigInt, compared and printed as the command does (its floats, `expect`, are checked against the fractions). */
 
 import { damaged, TableError } from "../lib/format.js";
+import { wholeIn } from "../lib/command.js";
 import { InvalidQuestion, shownText } from "../lib/notation.js";
 
 /** The family's limits (engine/families/setaside/__init__.py LIMITS): a move is a byte, one bit a die. */
 export const LIMITS = { dice: [1, 8], sides: [2, 12] };
 export const TIE = "more dice set aside, then the lower faces";
-const MAX_DIGITS = 11; // a number longer than this is refused before it is read (engine/text.py)
 
 // -- the rules: --dice and --sides, the header's rules, the file's name
 
 /** `--dice` or `--sides` as the command line reads its text (engine/text.py's whole_in): its limits and refusal. */
 export function optionValue(name, text) {
-  const [low, high] = LIMITS[name];
-  const t = String(text);
-  if (!/^[0-9]+$/.test(t) || t.length > MAX_DIGITS || Number(t) < low || Number(t) > high) {
-    throw new InvalidQuestion(`--${name} must be a whole number from ${low} to ${high}, not '${shownText(t)}'`);
-  }
-  return Number(t);
+  return wholeIn(`--${name}`, text, ...LIMITS[name]);
 }
 
 /** The rules of the command line's game options ({ "--dice": text, "--sides": text }, each optional), checked in

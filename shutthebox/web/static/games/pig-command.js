@@ -9,8 +9,8 @@
  *
  * No DOM. */
 
-import { FLAGS, nearest, oneQuestion, splitOptions as splitOptionsOf, words, wrongCount } from "../lib/command.js";
-import { NUMBER_NAMES, answerText, wholeNumber } from "./pig-table.js";
+import { FLAGS, nearest, oneQuestion, splitOptions as splitOptionsOf, whole, words, wrongCount } from "../lib/command.js";
+import { NUMBER_NAMES, answerText } from "./pig-table.js";
 
 export { FLAGS, nearest, words };
 
@@ -29,7 +29,7 @@ export function parseQuestion(tokens) {
   const [question, args] = oneQuestion(tokens, FORMS, ASKED, USE, GAME_OPTIONS);
   if (question === "--expect" && !args.length) return [question, [0, 0, 0]];
   if (args.length !== 3) throw wrongCount(question, "I J K", args);
-  return [question, args.map((text, n) => wholeNumber(NUMBER_NAMES[n], text))];
+  return [question, args.map((text, n) => whole(NUMBER_NAMES[n], text))];
 }
 
 /** A question's words answered from `table` (or `table()`, opened only once the words are read): the line the

@@ -8,7 +8,8 @@ import { createPlay, pct, tieOf } from "../lib/play.js";
 import { dieNode, el } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow, seatChooser } from "./ui.js";
-import { ADD, BUST, HOLD, ROLL, chanceText, choiceChances, diceOf, fixed, lossOf, rollOutcome } from "./pig-table.js";
+import { fixed } from "../lib/printing.js";
+import { ADD, BUST, HOLD, ROLL, chanceText, choiceChances, diceOf, lossOf, rollOutcome } from "./pig-table.js";
 
 export const HOLD_CODE = 0, ROLL_CODE = 1;
 const CHOICE = [HOLD, ROLL]; // code -> the command line's word

@@ -20,7 +20,9 @@
  * are printed as Python's `%.6f` prints them (exact binary value, halves to even: fixed()). */
 
 import { TableError } from "../lib/format.js";
+import { wholeIn } from "../lib/command.js";
 import { InvalidQuestion, shownText } from "../lib/notation.js";
+import { checked, fixed } from "../lib/printing.js";
 
 export const GAME = "pig";
 export const VARIANTS = ["pig", "piglet", "two-dice", "big-pig"];
@@ -34,18 +36,8 @@ export const DEFAULT_SIDES = 6;
 export const ROLL = "roll", HOLD = "hold";
 /** Outcome kinds of one roll (section 10): points added, the turn lost, Two-Dice Pig's reset to 0. */
 export const ADD = "add", BUST = "bust", RESET = "reset";
-const MAX_DIGITS = 11; // a number longer than this is refused before it is read (engine/text.py)
 
 // -- the rules: the command line's game options, their limits and words (rules.py)
-
-/** `--goal` and `--sides` as the command line reads them: whole_in's limits and refusal. */
-function wholeIn(flag, text, low, high) {
-  const t = String(text);
-  if (!/^[0-9]+$/.test(t) || t.length > MAX_DIGITS || Number(t) < low || Number(t) > high) {
-    throw new InvalidQuestion(`${flag} must be a whole number from ${low} to ${high}, not '${shownText(t)}'`);
-  }
-  return Number(t);
-}
 
 /** One game option's text -> its value, with the command line's refusal. */
 export function optionValue(name, text) {
@@ -184,56 +176,6 @@ export function rollOutcome(variant, faces) {
 
 /** The dice of a roll: a die of `sides` faces (pig), a coin (piglet), two 6-sided dice. */
 export const diceOf = (rules) => (rules.variant === "pig" ? [rules.sides] : rules.variant === "piglet" ? [2] : [6, 6]);
-
-// -- printing as the command line prints
-
-/** Python's "%.{places}f" % x: the exact binary value rounded to `places` decimals, halves to even. */
-export function fixed(x, places = 6) {
-  if (!Number.isFinite(x)) return String(x);
-  const view = new DataView(new ArrayBuffer(8));
-  view.setFloat64(0, x);
-  const bits = view.getBigUint64(0);
-  const negative = bits >> 63n === 1n;
-  const exponent = Number((bits >> 52n) & 0x7ffn);
-  let mantissa = bits & ((1n << 52n) - 1n);
-  let power;
-  if (exponent === 0) power = -1074;
-  else { mantissa |= 1n << 52n; power = exponent - 1075; }
-  let numerator = mantissa * 10n ** BigInt(places), denominator = 1n;
-  if (power >= 0) numerator <<= BigInt(power);
-  else denominator <<= BigInt(-power);
-  let whole = numerator / denominator;
-  const twice = 2n * (numerator % denominator);
-  if (twice > denominator || (twice === denominator && whole % 2n === 1n)) whole += 1n;
-  const digits = whole.toString().padStart(places + 1, "0");
-  const text = places ? `${digits.slice(0, -places)}.${digits.slice(-places)}` : digits;
-  return negative ? `-${text}` : text;
-}
-
-/** Python's "%.3g" % x (for an error bound in a message). */
-export function general3(x) {
-  if (x === 0) return "0";
-  const [mantissa, exp] = x.toExponential(2).split("e");
-  const power = Number(exp);
-  const strip = (t) => (t.includes(".") ? t.replace(/0+$/, "").replace(/\.$/, "") : t);
-  if (power >= -4 && power < 3) return strip(x.toFixed(2 - power));
-  return `${strip(mantissa)}e${power < 0 ? "-" : "+"}${String(Math.abs(power)).padStart(2, "0")}`;
-}
-
-/** How far `value` lies from the nearest 6-decimal rounding midpoint (engine/printing.py). */
-export function midpointDistance(value) {
-  const scaled = value * 1e6;
-  return Math.abs(scaled - Math.floor(scaled) - 0.5) * 1e-6;
-}
-
-/** `value`, unless its error `bound` may put it across a 6-decimal rounding midpoint (InvalidQuestion naming `what`). */
-function checked(value, bound, what) {
-  if (midpointDistance(value) <= bound) {
-    throw new InvalidQuestion(`${what} = ${fixed(value, 15)} lies within its error bound ${general3(bound)} of a 6-decimal ` +
-      "rounding midpoint; its 6th decimal cannot be vouched for");
-  }
-  return value;
-}
 
 // -- a read table (lib/format.js's readTable of tableSpec(rules).options)
 
@@ -393,16 +335,6 @@ export function answerText(table, question, i, j, k) {
   if (question === "--move") return moveText(table, i, j, k);
   if (question === "--expect") return expectText(table, i, j, k);
   return optionsText(table, i, j, k);
-}
-
-/** A whole number a player typed (engine/text.py's whole): "the score I must be a whole number, not 'x'". */
-export function wholeNumber(name, text) {
-  const t = String(text);
-  if (/^-?[0-9]+$/.test(t)) {
-    if (t.length <= MAX_DIGITS) return parseInt(t, 10) + 0; // + 0: "-0" is 0
-    throw new InvalidQuestion(`the ${name} ${shownText(t)} is far out of range`);
-  }
-  throw new InvalidQuestion(`the ${name} must be a whole number, not '${shownText(t)}'`);
 }
 
 /** The names of I, J and K in the command line's messages. */

@@ -6,13 +6,15 @@
  * `--options I J K` print them (pig-table.js).
  * Play (pig-play.js): you against the table's optimal player. */
 
+import { whole } from "../lib/command.js";
+import { fixed } from "../lib/printing.js";
 import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
 import { isOptimal, pct, tieOf } from "../lib/play.js";
 import { askDiscard, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadOrShipped, modeSwitch, radios } from "./ui.js";
 import { DEFAULT_GOAL, DEFAULT_SIDES, FIXED_SIDES, NUMBER_NAMES, VARIANTS, chanceText, checkValues, choiceChances, describeRules,
-  expectText, fixed, lossOf, makeRules, moveText, noSides, optionValue, optionWords, optionsText, rulesFromOptions,
-  stateIndex, tableSpec, wholeNumber } from "./pig-table.js";
+  expectText, lossOf, makeRules, moveText, noSides, optionValue, optionWords, optionsText, rulesFromOptions,
+  stateIndex, tableSpec } from "./pig-table.js";
 import { answerWords, words } from "./pig-command.js";
 import { mountPlay } from "./pig-play.js";
 
@@ -102,7 +104,7 @@ export function mount(section, ctx) {
     let bad = false;
     const q = {};
     fields.forEach((f, n) => {
-      q[STATE[n]] = unlessInvalid(() => f.read((t) => wholeNumber(NUMBER_NAMES[n], t.trim())), () => { bad = true; return null; });
+      q[STATE[n]] = unlessInvalid(() => f.read((t) => whole(NUMBER_NAMES[n], t.trim())), () => { bad = true; return null; });
     });
     return bad ? null : q;
   }
@@ -164,7 +166,7 @@ export function mount(section, ctx) {
     linkChecked = true;
     const given = STATE.filter((name) => params.get(name) !== null);
     if (!given.length) return;
-    const numbers = STATE.map((name, n) => unlessInvalid(() => wholeNumber(NUMBER_NAMES[n], (params.get(name) ?? "0").trim()), (why) => {
+    const numbers = STATE.map((name, n) => unlessInvalid(() => whole(NUMBER_NAMES[n], (params.get(name) ?? "0").trim()), (why) => {
       badParam(params, name, why, "the state 0 0 0 instead");
       return null;
     }));

@@ -285,3 +285,7 @@ export function optionsOf(turn, roll, rerolls) {
   return { value: decimal(turn.best(roll, rerolls).value, d), best: listed[0].text, choices: listed, denominator: d,
     line: listed.map((c) => `${c.text} ${c.value} ${c.loss}`).join("; ") };
 }
+
+/** The keep tree, for the target mode's turn in floats (yahtzee-target-turn.js): the levels, each keep's
+ * children and parents, and the sub-keeps of a roll in the tie rule's order. */
+export const keepTree = { LEVELS, CHILDREN, PARENTS, subKeeps };

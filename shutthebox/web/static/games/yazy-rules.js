@@ -104,3 +104,51 @@ export function rerollsLeft(given) {
   if (Number(text) < 0 || Number(text) > REROLLS) throw new InvalidQuestion(`rerolls left must be 0, 1 or 2, not ${Number(text)}`);
   return Number(text);
 }
+
+// -- a game of some categories (--categories LIST), and two players' totals ----------------------------
+
+/** The points each category can score (duel/rules.py's POINTS) and the most it scores. */
+export const POINTS = [...[1, 2, 3, 4, 5, 6].map((face) => Array.from({ length: 6 }, (_, n) => n * face)),
+  ...[0, 0].map(() => [0, ...Array.from({ length: 26 }, (_, n) => n + 5)]), [0, 25], [0, 40], [0, 50]];
+export const BEST = POINTS.map((points) => Math.max(...points));
+
+/** The bitmask of `--categories LIST` (rules.py's game_categories): names separated by commas, any order, or
+ * `all`; at least one, none repeated. */
+export function gameCategories(text) {
+  if (text === "all") return ALL;
+  if (text === "" || text === "none") throw new InvalidQuestion("--categories lists no category: a game is played with at least one");
+  let mask = 0;
+  for (const name of text.split(",")) {
+    const c = CATEGORIES.indexOf(name);
+    if (c < 0) throw new InvalidQuestion(`--categories: unknown category '${shownText(name)}' (the categories are ${CATEGORIES.join(", ")}; or all)`);
+    if ((mask >> c) & 1) throw new InvalidQuestion(`--categories: category ${name} is listed twice`);
+    mask |= 1 << c;
+  }
+  return mask;
+}
+
+/** A game of the categories of `mask`: { mask, names (in their order), text (`all` or `ones,yazy`, the command
+ * line's canonical words) }. */
+export function gameOf(mask) {
+  return { mask, names: openCategories(mask).map((c) => CATEGORIES[c]), text: formatSet(CATEGORIES, mask) };
+}
+
+/** The number of `mask` among the subsets of the game `game`: its bits at the game's categories, packed (a row of
+ * a game's tables, FORMAT.md 6.6; half of a pair's number, section 11). */
+export function packed(game, mask) {
+  let code = 0, j = 0;
+  for (let c = 0; c < CATEGORIES.length; c++) if ((game >> c) & 1) code |= ((mask >> c) & 1) << j++;
+  return code;
+}
+
+/** The open categories `cats` of a question (text, as the command line reads it, or a bitmask) within the game
+ * `game` (`all`: the game's): InvalidQuestion for a category the game does not play (rules.py's Sets). */
+export function withinGame(game, cats) {
+  const mask = cats === "all" ? game.mask : categorySet(CATEGORIES, cats);
+  const outside = openCategories(mask & ~game.mask).map((c) => CATEGORIES[c]);
+  if (outside.length) {
+    throw new InvalidQuestion(`${outside.length === 1 ? `category ${outside[0]} is` : `categories ${outside.join(",")} are`} ` +
+      `not played in this game (--categories ${game.text})`);
+  }
+  return mask;
+}

@@ -5,6 +5,28 @@
 
 import { InvalidQuestion, shownText } from "./notation.js";
 
+const MAX_DIGITS = 11; // a number longer than this is refused before it is read (engine/text.py)
+
+/** A whole number in a question (engine/text.py's whole): "the score I must be a whole number, not 'x'". */
+export function whole(name, text) {
+  const t = String(text);
+  if (/^-?[0-9]+$/.test(t)) {
+    if (t.length <= MAX_DIGITS) return parseInt(t, 10) + 0; // + 0: "-0" is 0
+    throw new InvalidQuestion(`the ${name} ${shownText(t)} is far out of range`);
+  }
+  throw new InvalidQuestion(`the ${name} must be a whole number, not '${shownText(t)}'`);
+}
+
+/** A game option's whole number within its limits (engine/text.py's whole_in): "--goal must be a whole number
+ * from 2 to 200, not 'x'". */
+export function wholeIn(flag, text, low, high) {
+  const t = String(text);
+  if (!/^[0-9]+$/.test(t) || t.length > MAX_DIGITS || Number(t) < low || Number(t) > high) {
+    throw new InvalidQuestion(`${flag} must be a whole number from ${low} to ${high}, not '${shownText(t)}'`);
+  }
+  return Number(t);
+}
+
 export const FLAGS = ["--batch", "--rules", "--version", "--help", "-h", "--allow-large"];
 
 // Python's str.isspace() (str.split() splits a batch line at these) and str.isdigit(): the decimal digits and

@@ -253,7 +253,8 @@ function checkArray(a, key, seed, name) {
  *   options: { name: the file's name for messages,
  *              game: the game asked for (its `game` field must be this),
  *              rules: the rules asked for (the file's `rules` must be exactly these: the same keys and values),
- *              arrays: { arrayName: [dtype, shape] } the arrays the page uses (others are ignored),
+ *              arrays: { arrayName: [dtype, shape] } the arrays the page uses (others are ignored), or
+ *                      function(header, descriptors) giving them when their shapes are the file's,
  *              fields: optional function(header) -> a problem (text) or null, for the game fields,
  *              decode: optional msgpack decode function (default globalThis.MessagePack.decode) }
  * -> { name, size, header (the decoded map without "arrays"), rules (the file's, verified equal to the ones asked),
@@ -359,7 +360,7 @@ export function headerOf(map, layout, name) {
  * -> { name, size, header, rules, arrays }. Throws TableError.
  */
 export function readOpened(opened, options) {
-  const { game, rules, arrays: wanted = {}, fields: checkFields } = options;
+  const { game, rules, fields: checkFields } = options;
   const { name, map } = opened;
   if (map.game !== game) {
     throw new TableError(`The table ${name} is a table of the game ${show(map.game)}, not of ${show(game)}: ` +
@@ -385,6 +386,8 @@ export function readOpened(opened, options) {
   // (a table read by ranges: each block's, as it is read).
   const seed = opened.seed ?? crc32(opened.bytes, 0, opened.arraysAt);
   const given = opened.descriptors || (map.arrays && typeof map.arrays === "object" ? map.arrays : {});
+  // arrays whose shapes the file says (a target table's rows): a function of the header and the descriptors
+  const wanted = (typeof options.arrays === "function" ? options.arrays(opened.header, given) : options.arrays) || {};
   const out = {};
   for (const [key, [dtype, shape]] of Object.entries(wanted)) {
     const a = given[key];
