@@ -241,7 +241,9 @@ def test_yazy_agrees_with_the_command(fresh_cache):
     lines, checks = [], []
 
     def visit(game, info):
-        cats, dice, rerolls = format_categories(game.open), "".join(map(str, game.roll)), game.rerolls
+        state = game.get_state()  # the game model's: (open, five dice, rerolls, total)
+        open_set, roll, rerolls = state[0], state[1:6], state[6]
+        cats, dice = format_categories(open_set), "".join(map(str, roll))
         lines.extend(["--expect %s %s %d" % (cats, dice, rerolls), "--move %s %s %d" % (cats, dice, rerolls)])
         optimal = info["optimal_actions"]
         checks.extend([("text", "%.6f" % game.value()), ("move", {game.action_words(a) for a in optimal})])
@@ -250,8 +252,8 @@ def test_yazy_agrees_with_the_command(fresh_cache):
         for action, value in values.items():
             if action >= 32:
                 category = action - 32
-                lines.append("--expect %s" % format_categories(game.open & ~(1 << category)))
-                checks.append(("after", (value, score(category, game.roll))))
+                lines.append("--expect %s" % format_categories(open_set & ~(1 << category)))
+                checks.append(("after", (value, score(category, roll))))
             elif action == 31:
                 lines.append("--expect %s %s %d" % (cats, dice, rerolls - 1))
                 checks.append(("text", "%.6f" % value))
@@ -284,7 +286,7 @@ def test_yahtzee_agrees_with_the_command(rational, fresh_cache):
             if action >= 32:
                 names[action] = "score " + CATEGORIES[action - 32]
             else:
-                kept = [str(d) for i, d in enumerate(game.roll) if action >> i & 1]
+                kept = [str(d) for i, d in enumerate(game.get_state()[3:8]) if action >> i & 1]
                 names[action] = "keep " + (" ".join(kept) or "none")
         checks.append(("options", {names[a]: "%.6f" % v for a, v in values.items()}))
         checks.append(("move", {names[a] for a in info["optimal_actions"]}))

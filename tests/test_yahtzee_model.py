@@ -139,28 +139,19 @@ def test_a_joker_and_both_bonuses():
         ["--move", "fours,large-straight", "--upper", "60", "--yahtzee-box", "50", "44444", "2"]) == "score fours"
 
 
-@pytest.mark.parametrize("rational", [True, False])
-def test_values_are_the_environments_decide_plus_the_total(rational):
-    """Each action's value is ``rl/yahtzee.py``'s plus the total: with ``rational=True`` exactly, and its
-    table move the model's best; by default within 1e-9 (a mask the model does not list keeps the faces of
-    one it does)."""
+def test_the_float_path_is_the_rationals_within_1e_12():
+    """``rational=False`` (the Gymnasium environments' default, ``floatturn.py``): the same legal actions, each
+    value within 1e-12 of the turn solver's rational, the same best move and state value."""
     pytest.importorskip("numpy")
-    from shutthebox.rl.yahtzee import model as env_model
+    from shutthebox.games.yahtzee.model import model
 
-    model, env = _model(), env_model("official", rational)
-    for state in _decisions(model, 8, 4):
-        card, upper, box = state[:3]
-        decision = env.decide((card, min(upper, 63), box, model.dice(state), state[-2]), True)
-        values = model.values(state)
-        assert set(values) <= set(decision.values)
-        same = {model.apply(state, action): action for action in values}
-        for action, value in decision.values.items():
-            if rational:
-                assert values[same[model.apply(state, action)]] == value + state[-1]
-            else:
-                assert values[same[model.apply(state, action)]] == pytest.approx(value + state[-1], abs=1e-9)
-        if rational:
-            assert model.best(state) == decision.move
+    exact, fast = _model(), model(rational=False)
+    for state in _decisions(exact, 8, 4):
+        values, floats = exact.values(state), fast.values(state)
+        assert list(values) == list(floats)
+        assert all(abs(values[action] - floats[action]) < 1e-12 for action in values)
+        assert exact.best(state) == fast.best(state)
+        assert abs(exact.value(state)[0] - fast.value(state)[0]) < 1e-12
 
 
 @pytest.mark.parametrize("rules", RULES[:2])

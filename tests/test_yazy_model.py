@@ -87,21 +87,28 @@ def test_values_are_the_command_lines_expect_and_move(rules):
     assert decisions >= 12 * len(Rules(**rules).names())
 
 
-def test_values_are_the_environments_decide_plus_the_total():
-    """Each action's value is ``rl/yazy.py``'s (the Gymnasium environment's q-values) plus the total, exactly
-    (a mask the model does not list keeps the faces of one it does); the table's move is the environment's."""
-    pytest.importorskip("numpy")
-    from shutthebox.rl.yazy import model as env_model
+def test_the_environment_is_the_model_less_the_total():
+    """``shutthebox/Yazy-v0`` is the model's (``rl/model_env.py``): at each decision of seeded episodes its
+    q-values are the model's values less the total (within 1e-12: the decision is shared across totals), its
+    observation the model's less the total, the table's move among its optimal actions."""
+    gymnasium = pytest.importorskip("gymnasium")
+    np = pytest.importorskip("numpy")
+    import shutthebox.rl  # noqa: F401 - registers the environments
 
-    model, env = _model({}), env_model()
-    for state in _decisions(model, 8, 6):
-        decision = env.decide((state[0], model.dice(state), state[-2]), True)
-        values = model.values(state)
-        assert set(values) <= set(decision.values)
-        same = {model.apply(state, action): action for action in values}
-        for action, value in decision.values.items():
-            assert values[same[model.apply(state, action)]] == value + state[-1]
-        assert model.best(state) == decision.move
+    env = gymnasium.make("shutthebox/Yazy-v0")
+    model, game = _model({}), env.unwrapped
+    for seed in range(3):
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            state = game.get_state()
+            assert obs.tolist() == model.observation(state, 0)[:-1]
+            values = model.values(state)
+            assert np.flatnonzero(info["action_mask"]).tolist() == sorted(values) == model.legal(state)
+            for action, value in values.items():
+                assert info["q_values"][action] == pytest.approx(value - state[-1], abs=1e-12)
+            assert model.best(state) in info["optimal_actions"]
+            obs, reward, done, _, info = env.step(int(sorted(values)[seed % len(values)]))
 
 
 @pytest.mark.parametrize("rules", RULES)

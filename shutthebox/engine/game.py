@@ -239,13 +239,13 @@ class Game:
         """The game's query grammar (``HELP``, ``GAME_OPTIONS``, ``COMMANDS``, ``open_game``), imported now."""
         return self.hooks.grammar() if self.hooks is not None else module(self.grammar)
 
-    def model(self, rules=None):
+    def model(self, rules=None, **options):
         """The game model of ``rules`` (default: the game's) for the surfaces that play step by step
-        (``engine/model.py``): its family's, or ``model(rules)`` of its package's ``model.py``; None for a game
-        without one (its learning environments are still its own)."""
+        (``engine/model.py``): its family's, or ``model(rules, **options)`` of its package's ``model.py`` (its
+        ``OPTIONS``); None for a game without one (its learning environments are still its own)."""
         if self.hooks is not None:
-            return self.hooks.model(rules)
-        return module(self.package + ".model").model(rules) if self.has_model else None
+            return self.hooks.model(rules, **options)
+        return module(self.package + ".model").model(rules, **options) if self.has_model else None
 
     def players(self) -> int:
         """The seats of the game's model, known without a table (its family's, or its ``model.PLAYERS``)."""

@@ -9,6 +9,15 @@ written.
 
 A state is a tuple of small ints (hashable, cheap to copy, the same in a pickle or a log). Returns are in
 "more is better" units for every seat: a game that minimises a total returns minus that total.
+
+A model may also have (the adapters read them with defaults): ``tie`` (values this close are equally good;
+0), ``tally`` (True: the last field of a state and of its observation is the one seat's return so far, and
+nothing else depends on it: the Gymnasium adapters leave it out of the observation, as the rewards say it,
+and share the rest across totals), ``min_to_come`` (the least the return can still change by from any state;
+``min_return - max_return``), ``question(state)`` (the command line's words for a decision) and
+``board(state)`` (its picture's rows, ``rl/_picture.py``). A game's ``model.py`` may declare ``OPTIONS``
+(``model()``'s keywords beyond the rules, with the learning environments' defaults) and
+``REWARD_THRESHOLD`` (its Gymnasium id's).
 """
 
 from __future__ import annotations

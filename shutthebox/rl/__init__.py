@@ -9,10 +9,10 @@ Importing this package registers the Gymnasium environments (one player)::
     env = gymnasium.make("shutthebox/ShutTheBoxSolo-v0")       # variant=, objective=
     env = gymnasium.make("shutthebox/Toggle-v0", cards=8, sides=4)
     env = gymnasium.make("shutthebox/GoatSolo-v0", goal=50)
-    env = gymnasium.make("shutthebox/Yazy-v0")
     env = gymnasium.make("shutthebox/Pig-v0", goal=50)  # against the table's optimal player
-    env = gymnasium.make("shutthebox/Yahtzee-v0", joker="free")  # when the registry has Yahtzee
-    env = gymnasium.make("shutthebox/Threes-v0", dice=4)  # every game declared on a family engine
+    env = gymnasium.make("shutthebox/Yazy-v0", categories="ones,yazy")  # every game with a game model:
+    env = gymnasium.make("shutthebox/Yahtzee-v0", joker="free")  # (when the registry has Yahtzee)
+    env = gymnasium.make("shutthebox/Threes-v0", dice=4)
 
 and the PettingZoo ones (several players) follow PettingZoo's module convention::
 
@@ -36,39 +36,43 @@ import gymnasium
 from .. import registry
 
 NAMESPACE = "shutthebox"
-# id -> (entry point, max_episode_steps, reward_threshold): the one-player environments. The time limit is
-# well above any legal game of Shut the Box, yazy and Yahtzee, and far above optimal play's mean for toggle and
-# Goat; the threshold is within 1% of optimal play's expected return under the default rules (checked against
+# id -> (entry point, max_episode_steps, reward_threshold): the one-player environments of their own. The time
+# limit is well above any legal game of Shut the Box, and far above optimal play's mean for toggle and Goat; the threshold is within 1% of optimal play's expected return under the default rules (checked against
 # the tables by tests/test_rl.py).
 ENVIRONMENTS = {
     "ShutTheBoxSolo-v0": ("shutthebox.rl.solo:ShutTheBoxSoloEnv", 100, 0.0967),
     "Toggle-v0": ("shutthebox.rl.toggle:ToggleEnv", 1000, -50.82),
     "GoatSolo-v0": ("shutthebox.rl.goat:GoatSoloEnv", 1000, -8.58),
-    "Yazy-v0": ("shutthebox.rl.yazy:YazyEnv", 100, 164.1),
     "Pig-v0": ("shutthebox.rl.pig:PigEnv", 1000, 0.5253),
 }
-if "yahtzee" in registry.GAMES:
-    ENVIRONMENTS["Yahtzee-v0"] = ("shutthebox.rl.yahtzee:YahtzeeEnv", 100, 252.1)
 
 
 def _model_games() -> dict:
-    """``<Title>-v0`` -> game: every game declared on a family engine, whose environment is its game model's
-    (``model_env.ModelEnv``; the declarations are read, no table is loaded)."""
+    """``<Title>-v0`` -> game: every game with a game model of one player (yazy, Yahtzee, the games declared on
+    a family engine), whose environment is its game model's (``model_env.ModelEnv``; the declarations are
+    read, no table is loaded)."""
     found = {}
     for game in registry.GAMES:
         declared = registry.declaration(game)
         name = "%s-v0" % declared.title.replace(" ", "")
-        if declared.hooks is not None and name not in ENVIRONMENTS:
+        if declared.has_model and declared.players() == 1 and name not in ENVIRONMENTS:
             found[name] = game
     return found
 
 
 def _threshold(game: str):
-    """Within 1% of optimal play's expected return under the game's default rules, from its table where one is
-    at hand (shipped or cached: a table is never solved to register an environment); None otherwise."""
+    """The game model's ``REWARD_THRESHOLD`` where its ``model.py`` states one; else 0.5% below optimal play's
+    expected return under the game's default rules, from its table where one is at hand (shipped or cached: a
+    table is never solved to register an environment); None otherwise."""
+    import importlib
+
     from ..errors import TableError
 
     declared = registry.declaration(game)
+    if declared.hooks is None:
+        stated = getattr(importlib.import_module(declared.package + ".model"), "REWARD_THRESHOLD", None)
+        if stated is not None:
+            return stated
     try:
         table = declared.tables[0].table().load(build=False)
     except TableError:
@@ -79,7 +83,7 @@ def _threshold(game: str):
 
 
 # The games of a game model: the time limit is far above any game's decisions (a set-aside game of 8 dice
-# has at most 8).
+# has at most 8, yazy 55, Yahtzee 65).
 MODEL_GAMES = _model_games()
 MODEL_STEPS = 100
 

@@ -370,15 +370,9 @@ def optimum_of(game) -> float:
         return model.rolls[model.rules.states - 1]
     if name == "GoatSoloEnv":
         return model.values[0]
-    if name == "YazyEnv":
-        return model.turn[-1]
     if name == "PigEnv":
         return model.win[0] if game.seat == 0 else 1.0 - model.win[0]
-    if name == "YahtzeeEnv":
-        from ..games.yahtzee.rules import ALL, OPEN
-
-        return model.table.value(ALL, 0, OPEN)
-    if name == "ModelEnv":  # every game of a game model
+    if name == "ModelEnv":  # every game of a game model: yazy, Yahtzee, Threes, ...
         return game.optimum()
     raise ValueError("no optimum known for %s" % name)
 

@@ -1,26 +1,33 @@
-"""The one-player Gymnasium environment of any game model (``engine/model.py``): every game declared on a
-family engine gets it, registered as ``shutthebox/<Title>-v0`` (docs/RL.md).
+"""The one-player Gymnasium environment of any game model (``engine/model.py``): every game with a model of one
+player gets it, registered as ``shutthebox/<Title>-v0`` (docs/RL.md).
 
 The environment reads the game through the model alone: its state is the model's state tuple, its actions
-the model's, its observation the model's, each decision's exact values the model's ``values`` (the game's
-table), and the chance nodes are the model's outcomes with their exact weights, drawn from the
-environment's seeded dice.
+the model's, its observation the model's (less the total of a ``tally`` model), each decision's exact values
+the model's ``values`` (the game's table), and the chance nodes are the model's outcomes with their exact
+weights, drawn from the environment's seeded dice.
 """
 
 from __future__ import annotations
+
+import importlib
+from bisect import bisect_right
+from itertools import accumulate
 
 import numpy as np
 
 from .. import registry
 from ..engine.model import CHANCE, TERMINAL
+from ..errors import InvalidQuery
 from ._base import Decision, ExactEnv, Model, cached
 
 _MODELS: dict = {}
+_DRAWS = 64  # chance nodes' cumulative weights kept per model
 
 
 class GameModelModel(Model):
     """``_base.Model`` over a game model of one player: a decision's values are the model's, less the return
-    already earned (the rewards still to come); the table's move is the model's ``best``."""
+    already earned (the rewards still to come); the table's move is the model's ``best``. A decision is keyed
+    by the state, less its total where the model is a ``tally`` (the same answers at every total)."""
 
     more = True
 
@@ -28,43 +35,81 @@ class GameModelModel(Model):
         self.game = game_model
         self.n_actions = game_model.n_actions
         self.tie = float(getattr(game_model, "tie", 0.0))
+        self.tally = bool(getattr(game_model, "tally", False))
+        self.draws: dict = {}  # id(outcomes) -> (outcomes, their cumulative weights)
         super().__init__()
 
-    def decide(self, state, exact: bool) -> Decision:
+    def key(self, state) -> tuple:
+        """What a decision depends on: the state, less its last field for a tally."""
+        return state[:-1] if self.tally else state
+
+    def decide(self, key, exact: bool) -> Decision:
         game = self.game
+        state = key + (0,) if self.tally else key
         if not exact:
             return Decision(self.n_actions, dict.fromkeys(game.legal(state), 0.0), True, exact=False)
-        earned = game.returns(state)[0]
-        values = {action: value - earned for action, value in game.values(state).items()}
+        earned = 0.0 if self.tally else game.returns(state)[0]  # a tally's total is left out of the key
+        values = game.values(state)
+        if earned:
+            values = {action: value - earned for action, value in values.items()}
         return Decision(self.n_actions, values, True, self.tie, value=game.value(state)[0] - earned,
                         table_move=game.best(state))
 
+    def draw(self, outcomes: list, target: int) -> int:
+        """The outcome of a chance node's ``outcomes`` that ``target`` in 0 .. total - 1 draws: the first whose
+        running sum of weights, in the model's order, exceeds it (``engine.model.chance``)."""
+        found = self.draws.get(id(outcomes))
+        if found is None or found[0] is not outcomes:  # kept with its list: the id stays that list's
+            if len(self.draws) >= _DRAWS:
+                self.draws.clear()
+            found = self.draws[id(outcomes)] = (outcomes, list(accumulate(weight for _, weight in outcomes)))
+        return outcomes[bisect_right(found[1], target)][0]
+
 
 def rules_of(game: str, options: dict):
-    """The rules of the registered game ``game`` with the rule options ``options`` (its ``RuleSet``: checked as
-    the command line checks them, InvalidQuery in its words)."""
-    return registry.declaration(game).tables[0].rules().Rules(**options)
+    """The rules of the registered game ``game`` with the rule options ``options``, checked as the command line
+    checks them (InvalidQuery in its words): its ``RuleSet``, or for a game whose rules are its table names'
+    slots (Yahtzee's ``joker``) those."""
+    module = registry.declaration(game).tables[0].rules()
+    if hasattr(module, "Rules"):
+        return module.Rules(**options)
+    slots = sorted(module.fields_of(module.rules_of({})))
+    unknown = sorted(set(options) - set(slots))
+    if unknown:
+        raise InvalidQuery("%s has no rule %s (its rules: %s)" % (game, ", ".join(unknown), ", ".join(slots)))
+    return module.rules_of(options)
 
 
-def model(game: str, rules) -> GameModelModel:
-    return cached(_MODELS, (game, rules), lambda: GameModelModel(registry.declaration(game).model(rules)),
-                  model_of, (game, rules))
+def options_of(game: str) -> dict:
+    """The game's options beyond its rules, with the environments' defaults (its ``model.py``'s ``OPTIONS``)."""
+    declared = registry.declaration(game)
+    if declared.hooks is not None:
+        return {}
+    return dict(getattr(importlib.import_module(declared.package + ".model"), "OPTIONS", {}))
 
 
-def model_of(game: str, rules) -> GameModelModel:
-    """The model of ``game`` under ``rules`` (how a pickled model comes back)."""
-    return model(game, rules)
+def model(game: str, rules, options: tuple = ()) -> GameModelModel:
+    key = (game, rules, options)
+    return cached(_MODELS, key, lambda: GameModelModel(registry.declaration(game).model(rules, **dict(options))),
+                  model_of, key)
+
+
+def model_of(game: str, rules, options: tuple = ()) -> GameModelModel:
+    """The model of ``game`` under ``rules`` and ``options`` (how a pickled model comes back)."""
+    return model(game, rules, options)
 
 
 class ModelEnv(ExactEnv):
     """One player's game, read from its game model (``engine/model.py``).
 
     ``gymnasium.make("shutthebox/<Title>-v0", **rules)``: the game's rule options as keywords (those of its
-    command line, ``--dice 3`` as ``dice=3``), checked as the command line checks them; a table not shipped
-    is solved on first use and cached, as the command does. ``ModelEnv(game, **rules)`` makes one directly.
+    command line, ``--dice 3`` as ``dice=3``), checked as the command line checks them, and its model's
+    ``OPTIONS`` (Yahtzee's ``rational``); a table not shipped is solved on first use and cached, as the
+    command does. ``ModelEnv(game, **rules)`` makes one directly.
 
     - **Actions**: ``Discrete(model.n_actions)``, the model's actions; the legal ones in ``info["action_mask"]``.
-    - **Observation**: ``MultiDiscrete(model.observation_nvec)``: ``model.observation(state, 0)``.
+    - **Observation**: ``MultiDiscrete(model.observation_nvec)``: ``model.observation(state, 0)``; a tally's
+      less its last field (the total: the rewards so far).
     - **Reward**: the change of the player's return (``model.returns``) over each step, the chance after the
       action included; any return earned before the first decision is owed to the first step. The
       episode's rewards sum to the game's final return (minus the total where the lowest total wins).
@@ -73,45 +118,46 @@ class ModelEnv(ExactEnv):
       illegal (more is better: ``q_return`` is the same); ``optimal_actions`` the best, the table's move
       (``model.best``) among them; ``regret`` in the return's unit.
     - **State** (``get_state()``, ``reset(options={"state": ...})``): the model's state tuple, a decision.
-    - **Illegal actions** (``illegal="end"``): the default penalty is one below the lowest return a game can
-      still earn from any state (``min_return - max_return - 1``).
+    - **Illegal actions** (``illegal="end"``): the default penalty is one below the least a game can still
+      earn from any state (``min_to_come - 1``: ``min_return - max_return - 1`` unless the model says).
+    - **Words**: ``render_mode="ansi"`` the model's ``state_text`` and, where it has ``question``, the command
+      that asks about the position (``question()``); ``action_words(a)``; ``rgb_array`` its ``board``.
     """
 
     def __init__(self, game: str, render_mode: str | None = None, exact_info: bool = True, *,
                  illegal: str = "noop", illegal_penalty: float | None = None, mask_observation: bool = False,
                  **rules):
+        options = tuple((name, rules.pop(name, default)) for name, default in options_of(game).items())
         rules = rules_of(game, rules)
-        found = model(game, rules)
+        found = model(game, rules, options)
         game_model = found.game
         if game_model.players != 1:
             raise ValueError("%s is a game of %d players: this environment plays one" % (game, game_model.players))
         self.game, self.rules, self.game_model = game, rules, game_model
-        self.default_penalty = float(game_model.min_return - game_model.max_return - 1.0)
+        self.default_penalty = float(getattr(game_model, "min_to_come", game_model.min_return - game_model.max_return)
+                                     - 1.0)
         self._size = len(game_model.initial())
         self._nvec = tuple(int(n) for n in game_model.observation_nvec)
-        super().__init__(found, self._nvec, render_mode, exact_info, illegal=illegal,
+        self._tally = found.tally
+        self._seen = len(self._nvec) - found.tally  # the observation's fields: a tally's total left out
+        super().__init__(found, self._nvec[:self._seen], render_mode, exact_info, illegal=illegal,
                          illegal_penalty=illegal_penalty, mask_observation=mask_observation)
         self._state = game_model.initial()
 
     def _chance(self, state):
         """``state`` with its chance nodes resolved by the environment's dice (an outcome of weight ``w`` of
         ``total`` drawn with chance ``w / total``, in the model's order: ``engine.model.chance`` of a uniform)."""
-        game, die = self.game_model, self.dice.die
+        game, die, draw = self.game_model, self.dice.die, self.model.draw
         while game.player(state) == CHANCE:
             outcomes, total = game.outcomes(state)
-            target = die(total) - 1  # uniform over 0 .. total - 1
-            for outcome, weight in outcomes:
-                target -= weight
-                if target < 0:
-                    break
-            state = game.apply(state, outcome)
+            state = game.apply(state, draw(outcomes, die(total) - 1))  # one die of ``total`` faces
         return state
 
     def _at(self, state) -> bool:
         """Go to ``state``: whether the game is over."""
         self._state = state
         over = self.game_model.player(state) == TERMINAL
-        self._key = None if over else state
+        self._key = None if over else state[:-1] if self._tally else state  # ``model.key``
         return over
 
     def _start(self) -> float:
@@ -127,7 +173,7 @@ class ModelEnv(ExactEnv):
         return game.returns(self._state)[0] - before, terminated
 
     def _observe(self) -> np.ndarray:
-        return np.array(self.game_model.observation(self._state, 0), dtype=np.int64)
+        return np.array(self.game_model.observation(self._state, 0)[:self._seen], dtype=np.int64)
 
     def get_state(self) -> tuple:
         """The model's state: a tuple of ints, a decision of the player."""
@@ -136,16 +182,21 @@ class ModelEnv(ExactEnv):
     def _load(self, state) -> None:
         if isinstance(state, np.ndarray):
             state = state.tolist()
-        what = "a tuple of %d whole numbers, a decision of %s" % (self._size, self.game)
+        what = "a tuple of %d whole numbers from 0, a decision of %s" % (self._size, self.game)
         if not isinstance(state, (tuple, list)) or len(state) != self._size or not all(
-                isinstance(field, (int, np.integer)) and not isinstance(field, (bool, np.bool_)) for field in state):
+                isinstance(field, (int, np.integer)) and not isinstance(field, (bool, np.bool_)) and field >= 0
+                for field in state):
             raise ValueError("a state is %s, not %r" % (what, state))
         state = tuple(int(field) for field in state)
         game = self.game_model
         try:
+            seen = game.observation(state, 0)
+            if any(not 0 <= field < n for field, n in zip(seen, self._nvec)):
+                raise ValueError("its observation %s is outside %s" % (seen, list(self._nvec)))
             player = game.player(state)
             legal = game.legal(state) if player == 0 else []
-            seen = game.observation(state, 0)
+            if legal:
+                game.values(state)  # the table has it
         except (ArithmeticError, LookupError, TypeError, ValueError) as error:
             raise ValueError("%r is no state of %s: %s" % (state, self.game, error)) from None
         if player != 0 or not legal:
@@ -153,19 +204,31 @@ class ModelEnv(ExactEnv):
                 state, self.game, "a throw of the dice" if player == CHANCE else
                 "the game is over" if player == TERMINAL else "nothing is legal" if player == 0 else
                 "player %d to move" % player))
-        if any(not 0 <= field < n for field, n in zip(seen, self._nvec)):
-            raise ValueError("%r is no state of %s: its observation %s is outside %s" % (
-                state, self.game, seen, list(self._nvec)))
         self._at(state)
 
     def optimum(self) -> float:
         """Optimal play's expected return from the start of a new game (the table's value)."""
         return self.game_model.value(self.game_model.initial())[0]
 
+    def question(self) -> list:
+        """The command line's words asking for the move now (the model's ``question``)."""
+        if not hasattr(self.game_model, "question"):
+            raise ValueError("%s's model has no question for a position" % self.game)
+        return self.game_model.question(self._state)
+
+    def action_words(self, action: int) -> str:
+        """An action in the command line's words for the position now (the model's ``action_text``)."""
+        return self.game_model.action_text(self._state, action)
+
     def _words(self) -> str:
-        return self.game_model.state_text(self._state)
+        words = self.game_model.state_text(self._state)
+        if self._key is not None and hasattr(self.game_model, "question"):
+            words += "   (ShutTheBox %s)" % " ".join(self.question())
+        return words
 
     def _board(self) -> list:
+        if hasattr(self.game_model, "board"):
+            return self.game_model.board(self._state)
         fields = self.game_model.observation(self._state, 0)  # each with room for the most its field can be
         return [[("text", str(field), len(str(most - 1))) for field, most in zip(fields, self._nvec)]]
 

@@ -18,6 +18,11 @@ step is then gathers from those arrays; the chance nodes of all the rows are dra
 over its node's total weight, its outcome found by one ``searchsorted`` over every chance node's cumulative
 weights laid end to end), and only a state never met before calls the model. The numbers are the process's
 own: ``state_numbers()`` gives them (0 a finished game), ``get_states()`` the model's tuples.
+
+A ``tally`` model's states are met with their total 0 (its last field: nothing else depends on it), so every
+total shares them: each move and chance outcome keeps what it adds to the total, and each row its own total.
+Past ``_MOST_STATES`` states the rule set's states start again (``ModelVectorEnv._current``), so that memory
+stays bounded where the states are many.
 """
 
 from __future__ import annotations
@@ -29,6 +34,10 @@ from .vector import ExactVectorEnv, Tables
 
 _FIRST = 1024  # the states the arrays hold at first (then twice as many each time they fill)
 _UNUSED = np.iinfo(np.int64).max  # past the last chance outcome: above every draw
+# The states (and chance outcomes placed) a rule set keeps, some 1.5 kB a state: past either, its states start
+# again (yazy's random play meets about one new state a step; Threes has a few thousand in all).
+_MOST_STATES, _MOST_PLACES = 1 << 18, 1 << 22
+_LAWS = 64  # chance nodes' outcomes kept as arrays (a model shares one list for all its throws of n dice)
 
 
 def _grown(array: np.ndarray, size: int, fill=0) -> np.ndarray:
@@ -71,7 +80,8 @@ class Nodes:
         self.model, self.game = model, model.game
         game = self.game
         self.n_actions = n = game.n_actions
-        self.width = len(game.observation_nvec)
+        self.tally = model.tally
+        self.width = len(game.observation_nvec) - self.tally  # a tally's total is no part of the observation
         self.tables = NodeTables(_FIRST, n)
         self.states: list = [None]  # number -> the model's tuple (0: the game over, no state)
         self.ids: dict = {}
@@ -79,6 +89,7 @@ class Nodes:
         self.returns = np.zeros(_FIRST)
         self.seen = np.zeros((_FIRST, self.width), dtype=np.int64)
         self.after = np.full((_FIRST, n), -1, dtype=np.int64)  # the state an action leads to (-1: not yet met)
+        self.gain = np.zeros((_FIRST, n), dtype=np.int64)  # what it adds to a tally's total
         # a chance node's outcomes: its total weight, and where its cumulative weights start in ``bounds``
         # (the weights of every chance node end to end, each node's offset by the totals before it)
         self.total = np.ones(_FIRST, dtype=np.int64)
@@ -87,12 +98,22 @@ class Nodes:
         self.outcome = np.zeros(_FIRST, dtype=np.int64)  # the model's outcome at each place of ``bounds``
         self.owner = np.zeros(_FIRST, dtype=np.int64)  # the chance node it is an outcome of
         self.leads = np.full(_FIRST, -1, dtype=np.int64)  # the state it leads to (-1: not yet met)
+        self.adds = np.zeros(_FIRST, dtype=np.int64)  # what it adds to a tally's total
         self.placed = 0  # the places of ``bounds`` used
+        self._laws: dict = {}  # id(a chance node's outcomes) -> (them, the outcomes, their running weights)
+        self.successor: Nodes | None = None  # the states that replaced these, once they were too many
         self.drawn = 0  # the total weight of the chance nodes placed
-        self.start = self.intern(game.initial())
+        self.start, self.start_gain = self.meet(game.initial())
+
+    def meet(self, state) -> tuple[int, int]:
+        """The number of ``state`` (a tuple of ints, met now if it was not before) and its total: a tally's
+        state is met with its total 0."""
+        if self.tally:
+            return self.intern(state[:-1] + (0,)), state[-1]
+        return self.intern(state), 0
 
     def intern(self, state) -> int:
-        """The number of ``state`` (a tuple of ints), met now if it was not before."""
+        """The number of ``state`` (a tuple of ints; a tally's of total 0), met now if it was not before."""
         found = self.ids.get(state)
         if found is not None:
             return found
@@ -106,9 +127,9 @@ class Nodes:
         if player == CHANCE:
             self._place(number, state)
         else:
-            self.seen[number] = game.observation(state, 0)
+            self.seen[number] = game.observation(state, 0)[:self.width]
             if player == 0:
-                self.tables.put(number, self.model.decision(state, True))
+                self.tables.put(number, self.model.decision(self.model.key(state), True))
         self.states.append(state)
         self.ids[state] = number
         return number
@@ -127,11 +148,15 @@ class Nodes:
             self.outcome = _grown(self.outcome, size)
             self.owner = _grown(self.owner, size)
             self.leads = _grown(self.leads, size, -1)
-        running = self.drawn
-        for place, (outcome, weight) in enumerate(outcomes, first):
-            running += weight
-            self.bounds[place] = running
-            self.outcome[place] = outcome
+            self.adds = _grown(self.adds, size)
+        law = self._laws.get(id(outcomes))
+        if law is None or law[0] is not outcomes:  # kept with its list: the id stays that list's
+            if len(self._laws) >= _LAWS:
+                self._laws.clear()
+            law = self._laws[id(outcomes)] = (outcomes, np.array([outcome for outcome, _ in outcomes], dtype=np.int64),
+                                              np.cumsum(np.array([weight for _, weight in outcomes], dtype=np.int64)))
+        self.bounds[first:first + count] = law[2] + self.drawn
+        self.outcome[first:first + count] = law[1]
         self.owner[first:first + count] = number
         self.total[number], self.offset[number] = total, self.drawn
         self.placed, self.drawn = first + count, self.drawn + total
@@ -141,26 +166,31 @@ class Nodes:
         self.returns = _grown(self.returns, size)
         self.seen = _grown(self.seen, size)
         self.after = _grown(self.after, size, -1)
+        self.gain = _grown(self.gain, size)
         self.total = _grown(self.total, size, 1)
         self.offset = _grown(self.offset, size)
         self.tables.grow(size)
 
-    def move(self, numbers: np.ndarray, actions: np.ndarray) -> np.ndarray:
-        """The states the legal ``actions`` lead to from the decisions ``numbers`` (before any chance)."""
+    def move(self, numbers: np.ndarray, actions: np.ndarray) -> tuple:
+        """The states the legal ``actions`` lead to from the decisions ``numbers`` (before any chance), and what
+        each adds to a tally's total."""
         found = self.after[numbers, actions]
         for i in np.flatnonzero(found < 0):
             number, action = int(numbers[i]), int(actions[i])
-            found[i] = self.after[number, action] = self.intern(self.game.apply(self.states[number], action))
-        return found
+            found[i], self.gain[number, action] = self.meet(self.game.apply(self.states[number], action))
+            self.after[number, action] = found[i]
+        return found, self.gain[numbers, actions]
 
-    def lead(self, places: np.ndarray) -> np.ndarray:
-        """The states the chance outcomes at ``places`` of ``bounds`` lead to."""
+    def lead(self, places: np.ndarray) -> tuple:
+        """The states the chance outcomes at ``places`` of ``bounds`` lead to, and what each adds to a tally's
+        total."""
         found = self.leads[places]
         for i in np.flatnonzero(found < 0):
             place = int(places[i])
             state = self.states[self.owner[place]]
-            found[i] = self.leads[place] = self.intern(self.game.apply(state, int(self.outcome[place])))
-        return found
+            found[i], self.adds[place] = self.meet(self.game.apply(state, int(self.outcome[place])))
+            self.leads[place] = found[i]
+        return found, self.adds[places]
 
 
 class ModelVectorEnv(ExactVectorEnv):
@@ -175,8 +205,37 @@ class ModelVectorEnv(ExactVectorEnv):
         if game not in ids:
             raise ValueError("%r is not a game with a game model (%s)" % (game, ", ".join(sorted(ids))))
         self.ID, self.game = ids[game], game
+        self.nodes: Nodes  # the rule set's states (``_tables``, at the start of ``super().__init__``)
         super().__init__(num_envs, max_episode_steps, exact_info, **options)
         self.node = np.zeros(self.num_envs, dtype=np.int64)  # each row's state number (0 before any reset)
+        self.total = np.zeros(self.num_envs)  # each row's total, a tally's (its states are met at total 0)
+
+    def reset(self, *, seed=None, options=None):
+        self._current()
+        return super().reset(seed=seed, options=options)
+
+    def step(self, actions):
+        self._current()
+        return super().step(actions)
+
+    def _current(self) -> None:
+        """Start the states again once they are too many (``_MOST_STATES``, ``_MOST_PLACES``), or follow another
+        environment of the rule set that did: each row's state is met again in the new ones."""
+        old: Nodes = self.nodes
+        if old.successor is None:
+            if len(old.states) < _MOST_STATES and old.placed < _MOST_PLACES:
+                return
+            old.successor = Nodes(self.model)
+            if getattr(self.model, "vector_nodes", None) is old:
+                self.model.vector_nodes = old.successor
+        nodes = old.successor
+        while nodes.successor is not None:
+            nodes = nodes.successor
+        states = old.states
+        self.node = np.array([0 if states[k] is None else nodes.intern(states[k]) for k in self.node.tolist()],
+                             dtype=np.int64)
+        self.number = np.where(self.number == self.tables.over, nodes.tables.over, self.node)
+        self.nodes, self.tables = nodes, nodes.tables
 
     def _tables(self) -> Tables:
         nodes = getattr(self.model, "vector_nodes", None)
@@ -200,18 +259,19 @@ class ModelVectorEnv(ExactVectorEnv):
                 if not len(rows):
                     return
             draw = self.dice.die(rows, nodes.total[at]) - 1 + nodes.offset[at]
-            node[rows] = nodes.lead(np.searchsorted(nodes.bounds, draw, side="right"))
+            node[rows], gain = nodes.lead(np.searchsorted(nodes.bounds, draw, side="right"))
+            self.total[rows] += gain
 
     def _start(self, rows) -> np.ndarray:
         rows = np.asarray(rows, dtype=np.int64)
         nodes = self.nodes
-        self.node[rows] = nodes.start
+        self.node[rows], self.total[rows] = nodes.start, nodes.start_gain
         self._chance(rows)
         ended = nodes.kind[self.node[rows]] == TERMINAL
         if ended.any():
             raise ValueError("a game of %s ended before its first decision: an episode cannot say so"
                              % self.game)
-        owed = nodes.returns[self.node[rows]]
+        owed = nodes.returns[self.node[rows]] + self.total[rows]
         if owed.any():
             self.owes = True  # the first step of those games gets it
         return owed
@@ -220,16 +280,17 @@ class ModelVectorEnv(ExactVectorEnv):
         """New games where ``restart``, ``action`` played where ``go``: the moves, then the chance after them and
         at the start of the new games, every row at once. The reward is the change of the player's return."""
         nodes, node = self.nodes, self.node
-        before = nodes.returns[node]
+        before = nodes.returns[node] + self.total
         rows = np.flatnonzero(go)
         if len(rows):
-            node[rows] = nodes.move(node[rows], action[rows])
+            node[rows], gain = nodes.move(node[rows], action[rows])
+            self.total[rows] += gain
             self._chance(rows)
         starting = np.flatnonzero(restart)
         if len(starting):
             self.owed[starting] = self._start(starting)
         at = node
-        return nodes.returns[at] - before, nodes.kind[at] == TERMINAL
+        return nodes.returns[at] + self.total - before, nodes.kind[at] == TERMINAL
 
     def _numbers(self, rows) -> np.ndarray:
         return self.node[rows]
@@ -243,12 +304,15 @@ class ModelVectorEnv(ExactVectorEnv):
         """Each row's state: the model's tuple (``ModelEnv.get_state()``; a finished game's last state, None
         before the first reset). ``ModelEnv.reset(options={"state": ...})`` starts from a row's decision."""
         states = self.nodes.states
-        return [states[number] for number in self.node.tolist()]
+        found = [states[number] for number in self.node.tolist()]
+        if not self.nodes.tally:
+            return found
+        return [None if state is None else state[:-1] + (int(total),) for state, total in zip(found, self.total.tolist())]
 
     def state_numbers(self) -> np.ndarray:
         """Each row's state as this process numbers the model's states (``get_states()`` gives the tuples): the
-        same state has the same number in every vector environment of the rule set in the process; a finished
-        game is 0. For tabular learners (the numbers grow as states are met)."""
+        same state has the same number in every vector environment of the rule set in the process (a tally's at
+        every total); a finished game is 0. For tabular learners (the numbers grow as states are met)."""
         return self.number.copy()
 
 
