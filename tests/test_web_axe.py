@@ -27,6 +27,10 @@ VIEWS = [
     ("games.html", "?game=yazy&mode=play&seed=21", "r1", None),
     ("games.html", "?game=yahtzee&mode=play&seed=21", "r1", None),
     ("games.html", "?game=pig&mode=play&seed=5&seat=1&anim=0", "r", None),
+    # the hint drawn on the board: dice to keep, a box, tiles, a button
+    ("games.html", "?game=yazy&mode=play&seed=21", "rh", None),
+    ("games.html", "?game=goat&mode=play&seed=3&seat=1&anim=0", "1h", None),
+    ("", "?mode=play&seat=1&seed=4242&anim=0", "rh", "play"),
 ]
 
 

@@ -426,3 +426,34 @@ def test_new_game_during_a_game_asks_first(open_page):
     page.click("#yazy-mode-coach")
     page.click("#yazy-mode-play")
     assert state_of(page)["dice"] == dice
+
+
+def test_coach_dice_you_tap_follow_the_field_and_show_the_best_move(open_page, table):
+    """Coach's five die buttons step 1..6 on a tap and with the arrow keys, kept in sync with the typed field (and
+    the link's dice=); the answer's best move is drawn on them (the dice kept) or on the card (the box scored)."""
+    page = open_page("?game=yazy&cats=all&dice=13366&rerolls=2")
+    faces = lambda: page.eval_on_selector_all("#yazy-tap-dice [data-die] .die", "d => d.map(x => x.dataset.face).join('')")
+    assert faces() == "13366"
+    page.click("#yazy-tap-dice [data-die='1']")  # 1 -> 2
+    assert page.input_value("#yazy-dice") == "23366" and faces() == "23366" and "dice=23366" in page.url
+    page.focus("#yazy-tap-dice [data-die='5']")
+    page.keyboard.press("ArrowUp")  # 6 -> 1
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowDown")  # die 4: 6 -> 5
+    assert page.input_value("#yazy-dice") == "23351" and faces() == "23351"
+    page.fill("#yazy-dice", "66612")
+    assert faces() == "66612"
+    move = page.get_attribute("#yazy-answer .answer-move", "data-answer")
+    assert move.startswith(("keep ", "score "))  # the command line's move (Coach's answer, tested above)
+    marked = page.eval_on_selector_all("#yazy-coach [data-hint]", "m => m.map(n => [n.dataset.hint, n.dataset.die ?? n.dataset.value])")
+    if move.startswith("keep"):
+        kept = [] if move == "keep none" else sorted(int(x) for x in move.split()[1:])
+        assert [h for h, _ in marked] == ["keep"] * len(kept)
+        assert sorted(int("66612"[int(d) - 1]) for _, d in marked) == kept
+    else:
+        assert marked == [["best", move.split()[1]]]
+    page.fill("#yazy-dice", "11111")  # five of a kind: the best move scores yazy, marked on the card
+    assert page.get_attribute("#yazy-answer .answer-move", "data-answer") == "score yazy"
+    assert page.eval_on_selector_all("#yazy-coach [data-hint]", "m => m.map(n => [n.dataset.hint, n.dataset.value])") == [["best", "yazy"]]
+    page.fill("#yazy-dice", "")  # the start of a turn: no dice, no marks
+    assert faces() == "" and page.locator("#yazy-coach [data-hint]").count() == 0

@@ -70,7 +70,7 @@ function load(spec) {
     say(`Reading ${name}…`);
     return fetchTable(spec.url, spec.options, hint, progress, spec.first);
   };
-  const promise = once(tables, spec.url, () => (spec.command ? solved(name, fetchIt, say, spec.command) : fetchIt()));
+  const promise = once(tables, spec.url, () => (spec.command ? solved(name, fetchIt, say, spec.command, spec.consent) : fetchIt()));
   const owner = current;
   promise.then((table) => {
     shownTable.set(owner, { url: spec.url, name, size: table.size });
@@ -79,8 +79,13 @@ function load(spec) {
   return promise.finally(() => { status.hidden = true; });
 }
 
-/** The table `name` fetched, or solved first when the player says so (Solve), with Cancel while it is solved. */
-async function solved(name, fetchIt, say, command) {
+// A solve this short needs no question once the player said Solve to one of the same `consent` in this visit (the
+// card-by-card tables of Yahtzee's aim in Play: a second each, one a turn).
+const QUICK_SECONDS = 10;
+
+/** The table `name` fetched, or solved first when the player says so (Solve), with Cancel while it is solved;
+ * `consent` ({ given }), shared by solves of one kind: after one Solve, the quick ones of that kind are not asked. */
+async function solved(name, fetchIt, say, command, consent = null) {
   const controller = new AbortController();
   let removeCancel = null;
   const progress = ({ done, total }) => {
@@ -90,11 +95,13 @@ async function solved(name, fetchIt, say, command) {
     say(total ? `Solving ${name}: ${Math.floor((100 * done) / total)}%` : `Solving ${name} (the first time only)…`);
   };
   const askFirst = async (answer) => {
+    if (consent?.given && answer.seconds > 0 && answer.seconds <= QUICK_SECONDS) return true;
     const before = document.body.dataset.state;
     status.hidden = true;
     document.body.dataset.state = "asking";
     const yes = await solveQuestion(solveBox, answer, { signal: controller.signal });
     document.body.dataset.state = before;
+    if (yes && consent) consent.given = true;
     return yes;
   };
   try {

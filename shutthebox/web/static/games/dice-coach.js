@@ -1,12 +1,16 @@
 /* The section of a five-dice game, yazy (yazy.js) and Yahtzee (yahtzee.js): Coach's open categories
  * (Yahtzee's boxes), five dice and rerolls left, each read from the link with the command line's
  * refusals; the answer block; the Coach / Play switch, the table, the keys and Back. A game gives its
- * words, its own fields (Yahtzee's upper total and yahtzee box), how it shows an answer, and its Play. */
+ * words, its own fields (Yahtzee's upper total and yahtzee box), how it shows an answer, and its Play.
+ * The dice can be typed or tapped (tap-dice.js), and the best move is drawn on them: the dice its keep keeps
+ * ("keep"), or the box it scores ("best") on the card. */
 
 import { unlessInvalid } from "../lib/notation.js";
 import { choiceParam, el, field, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadTable, modeSwitch, radios, toggles } from "./ui.js";
 import { categorySet, formatSet, rerollsLeft, rollIndex } from "./yazy-rules.js";
+import { tapDice } from "./tap-dice.js";
+import { keptIndexes, scoredBox, spoken } from "./dice-play.js";
 
 const MODES = ["coach", "play"];
 const DICE = "13366"; // Coach's dice when the link gives none
@@ -51,6 +55,9 @@ export function mountDiceGame(section, ctx, game) {
   const rerolls = radios("Rerolls left", `${id}-rerolls`, [["2", "2"], ["1", "1"], ["0", "0"]],
     linkParam(params, "rerolls", (t) => String(rerollsLeft(t)), "2", "2 rerolls left instead"), () => update());
   const own = game.own(params, linkCard, () => update());
+  let lastDice = DICE; // the dice a tap starts from when the field shows none
+  const tapped = tapDice(id, 5, (text) => { diceField.input.value = text; update(); }, () => lastDice);
+  const boxNote = el("span", { id: `${id}-best-box`, class: "visually-hidden" });
   const tableError = el("div", { class: "error", role: "alert", id: `${id}-error`, hidden: true });
   const box = answerBox();
   box.root.id = `${id}-answer`;
@@ -62,7 +69,7 @@ export function mountDiceGame(section, ctx, game) {
     el("p", { class: "hint", id: `${id}-colours` }, `Press a ${game.noun === "boxes" ? "box" : "category"} to open or close it: `,
       "open is wood, still to score, and closed is green felt, scored (the open and shut tiles of Shut the Box)."),
     ...own.rows,
-    el("div", { class: "row" }, diceField.root, rerolls.root), diceField.error, box.root);
+    tapped.root, el("div", { class: "row" }, diceField.root, rerolls.root), diceField.error, boxNote, box.root);
 
   // -- play
   const coachApi = {
@@ -90,12 +97,27 @@ export function mountDiceGame(section, ctx, game) {
     const mine = own.read(card);
     ctx.setParams({ cats: formatSet(names, card), dice: text, rerolls: rerolls.value(), ...own.params(card) });
     const problem = mine.problem || (text !== "" && dice === null ? "No answer until the dice are corrected." : null);
+    tapped.show(dice === null ? "" : dice);
+    if (dice !== null) lastDice = dice;
     if (problem) {
       box.show({ value: null, move: null, error: problem }, {});
       game.show(table, null, box);
+      markBest(null, null);
       return;
     }
     game.show(table, { cats: card, dice, rerolls: Number(rerolls.value()), ...mine.q }, box);
+    markBest(box.move.dataset.answer || null, dice);
+  }
+
+  /** The best move drawn: the dice its keep keeps, or the box it scores on the card. */
+  function markBest(move, dice) {
+    tapped.mark(dice ? keptIndexes(move, [...dice].map(Number)) : [], `The best move: ${spoken(move ?? "")}.`);
+    const name = scoredBox(move);
+    for (const b of cats.buttons) {
+      if (b.dataset.value === name) { b.dataset.hint = "best"; b.setAttribute("aria-describedby", boxNote.id); }
+      else { delete b.dataset.hint; b.removeAttribute("aria-describedby"); }
+    }
+    boxNote.textContent = name ? `The best move: ${spoken(move)}.` : "";
   }
   diceField.input.addEventListener("input", update);
 

@@ -1,8 +1,9 @@
 /* The Play part of the five-dice games (yazy, Yahtzee) on the Play shell (lib/play.js): roll five dice,
  * keep dice and reroll the rest at most twice, score one open box. What differs between the games (the
  * boxes' points, the card, the value of each choice) is the `rules` given by yazy-play.js and
- * yahtzee-play.js. Move codes in the link: 31 the first roll of a turn, 0-30 a reroll keeping the dice
- * of those bits (bit i: die i + 1, as shown), 32 + c score box c. */
+ * yahtzee-play.js, and two-player yazy's (yazy-duel-play.js: the computer's turns on the same board). Move
+ * codes in the link: 31 the first roll of a turn, 0-30 a reroll keeping the dice of those bits (bit i: die
+ * i + 1, as shown), 32 + c score box c. The hint marks the best keep's dice ("keep") and the best box. */
 
 import { sixDecimals } from "../lib/notation.js";
 import { createPlay, isOptimal, tieOf } from "../lib/play.js";
@@ -16,6 +17,22 @@ const ROLL = 31, SCORE = 32;
  * "full-house" "full house" (the command line's own spelling stays in its review text and the tests' hooks). */
 export const spoken = (text) => text.replace(/\b([a-z]+)-kind\b/g, "$1 of a kind").replace(/([a-z])-(?=[a-z])/g, "$1 ");
 export const sorted = (dice) => [...dice].sort((a, b) => a - b);
+
+/** The dice (indexes) a move of the command line's words keeps ("keep 3 3 6", "keep none"): the first die
+ * showing each face kept; [] for any other move. */
+export function keptIndexes(move, dice) {
+  const m = /^keep (.*)$/.exec(move ?? "");
+  if (!m || !dice) return [];
+  const taken = new Set();
+  for (const face of m[1] === "none" ? [] : m[1].split(" ").map(Number)) {
+    const i = dice.findIndex((d, at) => d === face && !taken.has(at));
+    if (i >= 0) taken.add(i);
+  }
+  return [...taken].sort((a, b) => a - b);
+}
+
+/** The box a move of the command line's words scores ("score full-house" -> full-house), else null. */
+export const scoredBox = (move) => /^score (.+)$/.exec(move ?? "")?.[1] ?? null;
 const keptMask = (kept) => kept.reduce((mask, k, i) => mask | (k ? 1 << i : 0), 0);
 
 /**
@@ -28,6 +45,11 @@ const keptMask = (kept) => kept.reduce((mask, k, i) => mask | (k ? 1 << i : 0), 
  *   { goal: the upper points a bonus needs, upper: [[label, value, id]] below the upper total, lower: the same
  *   above the lower total }, summary(g, cost), review(g) (optional), ahead(g) (optional: lib/play.js's),
  *   openInCoach(record) }
+ * and, for a game against the computer (optional): ids { roll, dice, sheet, message, hintList }, dieBase (the first
+ *   die's data-die), inGame(c) (a box of this game: the others hidden), computer(g) (the computer moves now),
+ *   auto(g) (its next move's code), finished(g), turn(g) (the turn's number), opening(g), before(g) (the hint
+ *   before a roll), amount, costText, costWord, tie(g), owns(params), extra() -> nodes below the sheet,
+ *   show(g) (draws them), link(g), optionsOf(params), snapshot(g)
  */
 
 /** The boxes of the upper section: ones to sixes, the first six of both games. */
@@ -41,7 +63,11 @@ function dicePart(rules) {
   const { id, boxes, word } = rules;
   let play, rollButton, dieButtons, boxButtons, boxGrid, board, upperFoot, lowerFoot, sheetTotal, selected = 0;
   const over = "The game is over: press New game (N).";
-  const turnNumber = (g) => boxes.length - boxes.filter((_, c) => (rules.open(g) >> c) & 1).length + 1;
+  const own = rules.ids || {};
+  const inGame = (c) => !rules.inGame || rules.inGame(c);
+  const turnNumber = (g) => (rules.turn ? rules.turn(g)
+    : boxes.filter((_, c) => inGame(c)).length - boxes.filter((_, c) => inGame(c) && (rules.open(g) >> c) & 1).length + 1);
+  const computer = (g) => Boolean(rules.computer?.(g));
   const select = (c) => { selected = c; mark(); };
   function mark() {
     boxButtons.forEach((b, c) => {
@@ -53,8 +79,8 @@ function dicePart(rules) {
   }
   return {
     id,
-    tie: (g) => tieOf(g.table),
-    ids: { hintList: `${id}-choices` },
+    tie: (g) => (rules.tie ? rules.tie(g) : tieOf(g.table)),
+    ids: { hintList: own.hintList ?? `${id}-choices`, ...(own.message ? { message: own.message } : {}) },
     hintClass: "yazy-choices",
     help: ["Keys: ", el("kbd", {}, "R"), " roll, ", el("kbd", {}, "Tab"), " or arrows to a ", word, " then ", el("kbd", {}, "Enter"),
       " or ", el("kbd", {}, "S"), " to score it;"],
@@ -62,10 +88,10 @@ function dicePart(rules) {
     confirmWords: `rolls at the start of a turn, then scores the chosen ${word}`,
     build(shell) {
       play = shell;
-      rollButton = el("button", { type: "button", id: `${id}-roll`, class: "primary", title: "Roll the dice that are not kept (R)",
+      rollButton = el("button", { type: "button", id: own.roll ?? `${id}-roll`, class: "primary", title: "Roll the dice that are not kept (R)",
         onclick: () => { const code = rollCode(play.game()); if (code !== null) play.act(code); } }, "Roll ", el("kbd", {}, "R"));
       board = el("p", { class: "scoreboard", id: `${id}-board`, "aria-live": "polite" });
-      dieButtons = Array.from({ length: DICE }, (_, i) => el("button", { type: "button", class: "yazy-die", "data-die": i + 1,
+      dieButtons = Array.from({ length: DICE }, (_, i) => el("button", { type: "button", class: "yazy-die", "data-die": i + (rules.dieBase ?? 1),
         "aria-pressed": "false", onclick: () => keep(play.game(), i) },
       dieNode(null), el("span", { class: "kept" }, String(i + 1))));
       boxButtons = boxes.map((name, c) => el("button", { type: "button", class: "yazy-cat", "data-cat": name,
@@ -78,20 +104,22 @@ function dicePart(rules) {
       lowerFoot = el("div", { class: "sheet-foot" });
       sheetTotal = el("div", { class: "sheet-foot" });
       const part = (title, buttons, foot) => el("div", { class: "sheet-part" }, el("h3", { class: "sheet-head" }, title), ...buttons, foot);
-      boxGrid = el("div", { class: "score-sheet", id: `${id}-play-cats`, role: "group", "aria-label": `${word}es: press one to score it` },
+      boxGrid = el("div", { class: "score-sheet", id: own.sheet ?? `${id}-play-cats`, role: "group", "aria-label": `${word}es: press one to score it` },
         el("div", { class: "sheet-parts" }, part("Upper section", boxButtons.slice(0, UPPER_BOXES), upperFoot),
           part("Lower section", boxButtons.slice(UPPER_BOXES), lowerFoot)), sheetTotal);
-      return { board: el("div", {}, board, el("div", { class: "yazy-dice", id: `${id}-play-dice`, role: "group",
+      return { board: el("div", {}, board, el("div", { class: "yazy-dice", id: own.dice ?? `${id}-play-dice`, role: "group",
         "aria-label": "Dice: press one to keep it or roll it again" }, ...dieButtons)),
-      items: dieButtons, groups: [dieButtons, boxButtons], controls: [rollButton], below: [boxGrid] };
+      items: dieButtons, groups: [dieButtons, boxButtons], controls: [rollButton], below: [boxGrid, ...(rules.extra?.() ?? [])] };
     },
     newGame(seed) {
       selected = 0;
       return { seed, draw: mulberry32(seed), dice: null, kept: Array(DICE).fill(false), rerolls: REROLLS, total: 0, scores: {},
-        decisions: [], over: false, ...rules.newCard() };
+        decisions: [], over: false, ...rules.newCard(seed) };
     },
-    opening: (g) => `Roll the dice (R). Optimal play expects ${sixDecimals(g.start)} points.`,
-    link: () => ({}),
+    opening: (g) => (rules.opening ? rules.opening(g) : `Roll the dice (R). Optimal play expects ${sixDecimals(g.start)} points.`),
+    link: (g) => (rules.link ? rules.link(g) : {}),
+    optionsOf: (params, g) => (rules.optionsOf ? rules.optionsOf(params, g) : {}),
+    auto: (g) => (rules.auto && !g.over ? rules.auto(g) : null),
     codes: () => SCORE + boxes.length,
     legal(g, code) {
       if (g.over) return over;
@@ -102,7 +130,7 @@ function dicePart(rules) {
         return null;
       }
       const c = code - SCORE;
-      if (c >= boxes.length) return `There is no ${word} ${c + 1}.`;
+      if (c >= boxes.length || !inGame(c)) return `There is no ${word} ${c + 1}.`;
       if (!g.dice) return "Roll the dice first (R).";
       const why = rules.refusal(g, c);
       return why && spoken(why);
@@ -112,25 +140,29 @@ function dicePart(rules) {
       const move = code > ROLL ? ["score", code - SCORE] : ["keep", sorted(g.dice.filter((_, i) => (code >> i) & 1))];
       const at = { turn: turnNumber(g), dice: sorted(g.dice), rerolls: g.rerolls };
       const j = rules.judge(g, move, at);
-      g.decisions.push({ ...j.record, optimal: isOptimal(j.cost, tieOf(g.table)) });
+      g.decisions.push({ ...j.record, optimal: isOptimal(j.cost, rules.tie ? rules.tie(g) : tieOf(g.table)) });
       return { choice: spoken(j.choice), value: j.value, best: spoken(j.best), same: j.same, bestValue: j.bestValue, cost: j.cost,
         position: j.record };
     },
     apply(g, code) {
       const at = { text: "", position: g.decisions[g.decisions.length - 1], attrs: { "data-decision": g.decisions.length - 1 } };
-      const row = (words) => ({ ...at, text: `Turn ${turnNumber(g)}, dice ${sorted(g.dice).join(" ")}, ${plural(g.rerolls, "reroll")} left: ${spoken(words)}` });
+      const cpu = computer(g), turnWord = cpu ? "The computer, turn" : "Turn";
+      if (cpu) Object.assign(at, { position: rules.record(g, code), attrs: { "data-computer": "true" } });
+      const row = (words) => ({ ...at, text: `${turnWord} ${turnNumber(g)}, dice ${sorted(g.dice).join(" ")}, ${plural(g.rerolls, "reroll")} left: ${spoken(words)}` });
       if (code === ROLL) {
         g.dice = Array.from({ length: DICE }, () => rollDie(g.draw, SIDES));
         g.kept.fill(false);
         g.rerolls = REROLLS;
-        return { say: `Turn ${turnNumber(g)}: press the dice to keep, then roll the others (R), or score a ${word}.`, row: null };
+        return { say: cpu ? `The computer rolls ${sorted(g.dice).join(" ")}.`
+          : `Turn ${turnNumber(g)}: press the dice to keep, then roll the others (R), or score a ${word}.`, row: null };
       }
       if (code < ROLL) {
         const done = row(`keep ${sorted(g.dice.filter((_, i) => (code >> i) & 1)).join(" ") || "none"}`);
         g.dice = g.dice.map((d, i) => ((code >> i) & 1 ? d : rollDie(g.draw, SIDES)));
         g.kept = g.kept.map((_, i) => Boolean((code >> i) & 1));
         g.rerolls--;
-        return { say: g.rerolls ? `${plural(g.rerolls, "reroll")} left: keep dice and roll (R), or score.` : `No rerolls left: score a ${word}.`, row: done };
+        return { say: cpu ? `The computer keeps ${sorted(g.dice.filter((_, i) => (code >> i) & 1)).join(" ") || "none"} and rolls ${sorted(g.dice).join(" ")}.`
+          : g.rerolls ? `${plural(g.rerolls, "reroll")} left: keep dice and roll (R), or score.` : `No rerolls left: score a ${word}.`, row: done };
       }
       const c = code - SCORE;
       const before = row("");
@@ -140,14 +172,20 @@ function dicePart(rules) {
       g.dice = null;
       g.kept.fill(false);
       g.rerolls = REROLLS;
-      g.over = !rules.open(g);
-      return { say: g.over ? "" : `${spoken(scored.say)} Turn ${turnNumber(g)}: roll the dice (R).`, row: before };
+      g.over = rules.finished ? rules.finished(g) : !rules.open(g);
+      return { say: g.over ? "" : computer(g) ? `${spoken(scored.say)} The computer plays.`
+        : `${spoken(scored.say)} Turn ${turnNumber(g)}: roll the dice (R).`, row: before };
     },
     hint(g) {
-      if (!g.dice) return { say: `Hint: before rolling, ${sixDecimals(rules.value(g))} expected points to come with best play.` };
+      if (!g.dice) return { say: rules.before ? rules.before(g) : `Hint: before rolling, ${sixDecimals(rules.value(g))} expected points to come with best play.` };
       // in a player's words; each row keeps the command line's choice in data-move
-      const h = rules.hint(g);
-      return { say: spoken(h.say), choices: h.choices.map((c) => ({ ...c, text: spoken(c.text), attrs: { "data-move": c.text, ...c.attrs } })) };
+      const h = rules.hint(g), top = h.choices[0]?.text;
+      // drawn on the board: the dice the best keep keeps, or the box the best move scores
+      const box = boxes.indexOf(scoredBox(top));
+      const marks = box >= 0 ? [{ node: boxButtons[box], word: "best" }]
+        : keptIndexes(top, g.dice).map((i) => ({ node: dieButtons[i], word: "keep" }));
+      return { say: spoken(h.say), marks, markWords: top ? `The hint's choice: ${spoken(top)}.` : "",
+        choices: h.choices.map((c) => ({ ...c, text: spoken(c.text), attrs: { "data-move": c.text, ...c.attrs } })) };
     },
     pick(g, n) { keep(g, n - 1); return null; },
     confirm: (g) => (g.dice ? SCORE + selected : ROLL),
@@ -158,9 +196,10 @@ function dicePart(rules) {
       return rollButton;
     },
     over: (g) => g.over,
-    started: (g) => Boolean(g.dice || g.decisions.length),
-    amount: (value) => `${typeof value === "number" ? sixDecimals(value) : value} expected points`,
-    costText: (cost, short) => `${sixDecimals(cost)}${short ? "" : " expected points"}`,
+    started: (g) => (rules.started ? rules.started(g) : Boolean(g.dice || g.decisions.length)),
+    amount: rules.amount ?? ((value) => `${typeof value === "number" ? sixDecimals(value) : value} expected points`),
+    costText: rules.costText ?? ((cost, short) => `${sixDecimals(cost)}${short ? "" : " expected points"}`),
+    costWord: rules.costWord,
     summary: (g, cost) => rules.summary(g, cost),
     review: rules.review,
     ahead: rules.ahead,
@@ -172,11 +211,13 @@ function dicePart(rules) {
         el("span", { id: `${id}-rerolls` }, `Rerolls left: ${g.dice ? g.rerolls : REROLLS}`),
         el("span", { id: `${id}-total` }, `Total: ${g.total}`), el("span", { class: "seed" }, `Seed ${g.seed}`));
       renderSheet(g);
+      rules.show?.(g);
+      const mine = !computer(g);
       dieButtons.forEach((b, i) => {
         const d = g.dice ? g.dice[i] : null;
         b.dataset.face = d ?? "";
         b.setAttribute("aria-pressed", g.dice && g.kept[i] ? "true" : "false");
-        b.setAttribute("aria-disabled", g.dice && g.rerolls ? "false" : "true");
+        b.setAttribute("aria-disabled", mine && g.dice && g.rerolls ? "false" : "true");
         // the name holds the visible text ("kept", or the die's key) after the die's number and face
         b.setAttribute("aria-label", d === null ? `die ${i + 1}: not rolled` : `die ${i + 1}: ${d}${g.kept[i] ? ", kept" : ""}`);
         setFace(b.querySelector(".die"), d);
@@ -184,33 +225,37 @@ function dicePart(rules) {
       });
       const rolling = g.dice ? g.kept.filter((k) => !k).length : DICE;
       rollButton.firstChild.textContent = g.dice ? `Reroll ${plural(rolling, "die", "dice")} ` : "Roll ";
-      rollButton.setAttribute("aria-disabled", g.over || (g.dice && !g.rerolls) ? "true" : "false");
-      const allowed = g.dice ? rules.points(g) : new Map();
+      rollButton.setAttribute("aria-disabled", !mine || g.over || (g.dice && !g.rerolls) ? "true" : "false");
+      const allowed = g.dice && mine ? rules.points(g) : new Map();
       boxButtons.forEach((b, c) => {
         const isOpen = ((rules.open(g) >> c) & 1) === 1, name = spoken(boxes[c]);
         const points = isOpen ? (g.dice ? allowed.get(c) ?? null : null) : g.scores[c];
-        const barred = isOpen && g.dice && points === null;
+        const barred = isOpen && g.dice && mine && points === null;
+        b.hidden = !inGame(c);
+        // data-category: a box you may score now (the tests press the first)
+        if (isOpen && inGame(c)) b.dataset.category = boxes[c]; else delete b.dataset.category;
         b.classList.toggle("used", !isOpen);
         b.classList.toggle("barred", Boolean(barred));
-        b.setAttribute("aria-disabled", isOpen && g.dice && !barred ? "false" : "true");
+        b.setAttribute("aria-disabled", isOpen && g.dice && mine && !barred ? "false" : "true");
         b.dataset.used = isOpen ? "" : String(points);
         const shown = barred ? "joker: no" : points === null ? "open" : isOpen ? `+${points}` : String(points);
         b.querySelector(".points").textContent = shown;
         // the name starts with the visible text (the box and its points), then says what it means
         b.setAttribute("aria-label", `${name} ${shown}${!isOpen ? ": scored" : barred ? ": the joker rule bars it"
-          : g.dice ? `: score ${plural(points, "point")} here` : ""}`);
+          : g.dice && mine ? `: score ${plural(points, "point")} here` : ""}`);
       });
       mark();
       document.body.dataset[id] = g.over ? "over" : !g.dice ? "roll" : g.rerolls ? "keep" : "score";
     },
     snapshot: (g, _, cost) => {
       const { draw, table, ...rest } = g;
-      return { ...rest, cost, kept: [...g.kept], dice: g.dice && [...g.dice] };
+      return { ...rest, cost, kept: [...g.kept], dice: g.dice && [...g.dice], ...(rules.snapshot?.(g) ?? {}) };
     },
   };
 
   /** R: the first roll of a turn, else a reroll keeping the pressed dice (all five kept: that is scoring). */
   function rollCode(g) {
+    if (g && !g.over && computer(g)) { say("Wait: the computer is playing."); return null; }
     if (!g || g.over || !g.dice) return ROLL;
     if (!g.rerolls) { say(`No rerolls left: score a ${word}.`); boxButtons[selected].focus(); return null; }
     const mask = keptMask(g.kept);
@@ -236,17 +281,19 @@ function dicePart(rules) {
   /** Keep die i (0-4) or roll it again. */
   function keep(g, i) {
     if (!g || g.over || !g.dice) { say(g && g.over ? over : "Roll the dice first (R)."); return; }
+    if (computer(g)) { say("Wait: the computer is playing."); return; }
     if (!g.rerolls) { say(`No rerolls left: these dice are final; score a ${word}.`); return; }
     g.kept[i] = !g.kept[i];
     play.render();
   }
 }
 
-/** A five-dice game's Play: rules (above), ctx the page's context, openInCoach(record). -> the old
- * controller's face: root, state, start(seed), key(event), snapshot(). */
+/** A five-dice game's Play: rules (above), ctx the page's context, openInCoach(record), page: more of the
+ * shell's page ({ anim }). -> the old controller's face: root, state, start(seed), key(event), snapshot(). */
 export class DicePlay {
-  constructor(rules, ctx, openInCoach) {
-    this.shell = createPlay(dicePart(rules), { params: ctx.params, setParams: ctx.setParams, openInCoach, historyRow: coachRow });
+  constructor(rules, ctx, openInCoach, page = {}) {
+    this.shell = createPlay(dicePart(rules), { params: ctx.params, setParams: ctx.setParams, openInCoach, historyRow: coachRow,
+      owns: rules.owns, ...page });
     this.root = this.shell.root;
   }
 

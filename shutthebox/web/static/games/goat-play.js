@@ -210,6 +210,9 @@ function goatPart(getTable) {
     hint(g) {
       const values = actionValues(g.table, g.position());
       return { say: `Hint: ${actionText(values.best)}, win chance ${chance(values.value)}.`,
+        // drawn on the board: the best action's button
+        marks: [{ node: allActions.find((b) => Number(b.dataset.action) === values.best), word: "best" }],
+        markWords: `The hint's choice: ${actionText(values.best)}.`,
         // best first, as the list says: by cost, then in the actions' order
         choices: [...values.actions].sort((a, b) => costOf(values, a.action) - costOf(values, b.action) || a.action - b.action)
           .map((a) => ({ text: a.text, value: chance(a.value), cost: costOf(values, a.action),

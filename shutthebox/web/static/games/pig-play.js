@@ -201,6 +201,8 @@ function pigPart(getTable, openInCoach) {
       const values = g.values();
       const words = (x) => chanceWords(g.table, values.index, x);
       return { say: `Hint: ${values.best}, chance to win ${words(values.choices[0])}.`,
+        // drawn on the board: the best choice's button
+        marks: [{ node: values.best === ROLL ? rollButton : holdButton, word: "best" }], markWords: `The hint's choice: ${values.best}.`,
         choices: values.choices.map((x) => ({ text: x.choice, value: words(x), cost: x.loss,
           attrs: { "data-choice": x.choice, "data-loss": fixed(x.loss, 6) } })) };
     },

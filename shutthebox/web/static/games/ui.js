@@ -5,6 +5,7 @@
 import { unlessInvalid } from "../lib/notation.js";
 import { pct } from "../lib/play.js";
 import { askDiscard, badParam, el } from "../lib/ui.js";
+import { shareButton } from "../lib/share.js";
 
 /**
  * The link's parameter `name`: `read(text)` of it, or `fallback` when it is absent or refused
@@ -149,18 +150,25 @@ export async function loadOrShipped(ctx, spec, shipped, errorBox, panels, instea
 /**
  * The Coach / Play switch of a game's section: `pick(mode)` on a press. -> { root, buttons, set(mode, panels) }:
  * set presses the mode's button, shows only its panel of `panels` ({ coach, play }) and puts it in the link.
+ * Beside it in Coach, Share (`${game}-coach-share`: the link holds the question; Play has its own, lib/play.js's).
  */
 export function modeSwitch(game, title, pick, { setParams = null } = {}) {
   const buttons = {
     coach: el("button", { type: "button", class: "choice", id: `${game}-mode-coach`, onclick: () => pick("coach") }, "Coach"),
     play: el("button", { type: "button", class: "choice", id: `${game}-mode-play`, onclick: () => pick("play") }, "Play"),
   };
-  const root = el("div", { class: "row" }, el("div", { class: "group", role: "group", "aria-label": `${title} mode` }, buttons.coach, buttons.play));
+  const status = el("span", { class: "hint", id: `${game}-coach-share-status`, role: "status" });
+  const share = shareButton(`${game}-coach-share`, (text) => { status.textContent = text; });
+  const root = el("div", { class: "row" }, el("div", { class: "group", role: "group", "aria-label": `${title} mode` }, buttons.coach, buttons.play),
+    share.button, status, share.field);
   return {
     root, buttons,
     set(mode, panels = {}) {
       for (const [m, b] of Object.entries(buttons)) b.setAttribute("aria-pressed", m === mode ? "true" : "false");
       for (const [m, panel] of Object.entries(panels)) panel.hidden = m !== mode;
+      share.button.hidden = mode !== "coach";
+      status.textContent = "";
+      share.field.hidden = true;
       setParams?.({ mode });
     },
   };

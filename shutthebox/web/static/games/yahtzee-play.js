@@ -25,7 +25,7 @@ const cardWords = (d) => `${plural(CATEGORIES.filter((_, c) => (d.card >> c) & 1
 const line = (d) => `${stateWords(d.card, d.upper, d.box)} ${d.dice.join("")} ${d.rerolls} ${d.choice}`;
 
 /** Yahtzee's rules for the five-dice part. table(): the read table; coach(record): a row pressed. */
-const yahtzeeRules = (table, coach) => {
+const yahtzeeRules = (table, coach, onSheet) => {
   const turn = (g) => turnOf(g.table, g.joker, g.card, g.upper, g.box);
   const startValue = (g) => g.table.arrays.turn[stateIndex(g.card, g.upper, g.box)];
   return {
@@ -87,6 +87,7 @@ const yahtzeeRules = (table, coach) => {
         choices: found.choices.map((c) => ({ text: c.text, value: c.value, cost: c.lossFloat, costWords: `cost ${c.loss}` })) };
     },
     sheet(g, upper) {
+      onSheet?.(g); // after each move: the chance to reach the aimed score (yahtzee-target-view.js)
       // the most the open upper boxes can still add: five of their face each
       const reach = upper + CATEGORIES.slice(0, SIXES + 1).reduce((most, _, c) => most + ((g.card >> c) & 1 ? 5 * (c + 1) : 0), 0);
       const bonus = g.upperBonus ? `+${g.upperBonus}` : reach >= UPPER_GOAL ? `${UPPER_GOAL - upper} to go` : "out of reach";
@@ -119,10 +120,11 @@ const yahtzeeRules = (table, coach) => {
   };
 };
 
-/** Yahtzee's Play: table() the read table, ctx the page's context, openInCoach(card, upper, box, dice, rerolls). */
+/** Yahtzee's Play: table() the read table, ctx the page's context, openInCoach(card, upper, box, dice, rerolls),
+ * onSheet(g) after each move. */
 export class YahtzeePlay extends DicePlay {
-  constructor(table, ctx, openInCoach) {
+  constructor(table, ctx, openInCoach, onSheet) {
     const coach = (d) => openInCoach(d.card, d.upper, d.box, d.dice.join(""), d.rerolls);
-    super(yahtzeeRules(table, coach), ctx, coach);
+    super(yahtzeeRules(table, coach, onSheet), ctx, coach);
   }
 }

@@ -11,37 +11,14 @@
  * then the lowest dice); a chance within its error bound of a 6-decimal rounding midpoint is refused. No DOM. */
 
 import { checked } from "../lib/printing.js";
-import { CATEGORIES, DICE, FIFTY, OPEN, ROLLS, SIDES, SIXES, UPPER_BONUS, UPPER_GOAL, YAHTZEE, ZERO, boxChoices, openBoxes,
+import { CATEGORIES, FIFTY, OPEN, ROLLS, SIXES, UPPER_BONUS, UPPER_GOAL, YAHTZEE, ZERO, boxChoices, openBoxes,
   score, stateIndex, yahtzeeBonus } from "./yahtzee-rules.js";
-import { keepTree } from "./yahtzee-turn.js";
+import { bestSubKeeps, keepMeans, subKeeps } from "./keeps.js";
 import { chanceOf } from "./yahtzee-target.js";
 
 export const TIE = 1e-11;
 const ERROR_BOUND = 2e-13, ABSOLUTE_BOUND = 2e-14; // relative, absolute (target/solver.py)
-const { LEVELS, CHILDREN, PARENTS, subKeeps } = keepTree;
 const isYahtzee = (roll) => roll.every((d) => d === roll[0]);
-
-/** keep_means: [E_0, ..., E_4] from the values of the 252 rolls, each mean summed face by face, then / 6. */
-function keepMeans(values) {
-  const out = Array(DICE).fill(null);
-  out.push(values);
-  for (let k = DICE - 1; k >= 0; k--) {
-    const above = out[k + 1], [c1, c2, c3, c4, c5, c6] = CHILDREN[k];
-    out[k] = LEVELS[k].map((_, i) => (((((above[c1[i]] + above[c2[i]]) + above[c3[i]]) + above[c4[i]]) + above[c5[i]])
-      + above[c6[i]]) / SIDES);
-  }
-  return out;
-}
-
-/** best_sub_keeps: each roll's best mean over its proper sub-keeps, B(K) = max(E(K), B(K less a die)). */
-function bestSubKeeps(means) {
-  let best = means[0];
-  for (let k = 1; k < DICE; k++) {
-    const below = best;
-    best = means[k].map((v, i) => PARENTS[k].reduce((m, parent) => Math.max(m, below[parent[i]]), v));
-  }
-  return ROLLS.map((_, r) => PARENTS[DICE].reduce((m, parent) => Math.max(m, best[parent[r]]), -Infinity));
-}
 
 /** The turn of the held state (card, upper, box) with x points still needed, on the target table `table`. */
 export class TargetTurn {

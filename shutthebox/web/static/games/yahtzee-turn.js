@@ -13,6 +13,7 @@
  * Choices within TIE of each other are ordered by the tie rule: scoring before keeping, boxes in the
  * order of the card, more dice kept, then the lowest dice, keeping all five last. */
 
+import { CHILDREN, LEVELS, PARENTS, WHERE, subKeeps } from "./keeps.js";
 import { CATEGORIES, DICE, FIFTY, OPEN, ROLLS, SIDES, SIXES, UPPER_BONUS, UPPER_GOAL, YAHTZEE, ZERO, boxChoices, openBoxes,
   score, stateIndex, yahtzeeBonus } from "./yahtzee-rules.js";
 
@@ -21,47 +22,12 @@ export const TIE = 1e-9;
 const ONE = 1n << BigInt(SCALE_BITS);
 const SIX5 = 6n ** BigInt(DICE);
 
-// -- the keep tree (turn.py's make_tables, made here from the rules) -------------------------
+// -- the keep tree (turn.py's make_tables: keeps.js) and each roll's scores -----------------
 
-/** LEVELS[k]: the keeps of k dice, sorted tuples in lexicographic order (level 5: the 252 rolls). */
-const LEVELS = [[[]]];
-for (let k = 1; k <= DICE; k++) {
-  const level = [];
-  for (const keep of LEVELS[k - 1]) for (let face = keep.length ? keep[k - 2] : 1; face <= SIDES; face++) level.push([...keep, face]);
-  LEVELS.push(level);
-}
-const WHERE = LEVELS.map((level) => new Map(level.map((keep, i) => [keep.join(""), i])));
-const sortedKey = (dice) => [...dice].sort((a, b) => a - b).join("");
-/** CHILDREN[k][face - 1][i]: the position in level k + 1 of keep i of level k plus that face. */
-const CHILDREN = LEVELS.slice(0, DICE).map((level, k) =>
-  Array.from({ length: SIDES }, (_, f) => level.map((keep) => WHERE[k + 1].get(sortedKey([...keep, f + 1])))));
-/** PARENTS[k][j][i]: the position in level k - 1 of keep i of level k without its (j+1)-th smallest die. */
-const PARENTS = LEVELS.map((level, k) =>
-  Array.from({ length: k }, (_, j) => level.map((keep) => WHERE[k - 1].get(keep.filter((_, at) => at !== j).join("")))));
 /** SCORES[c][r]: box c's printed score of roll r. */
 const SCORES = CATEGORIES.map((_, c) => ROLLS.map((roll) => score(c, roll)));
 const RANK = WHERE[DICE];
 const YAHTZEES = Array.from({ length: SIDES }, (_, f) => RANK.get(String(f + 1).repeat(DICE)));
-
-const SUBS = new Map();
-/** [{ level, position, keep, text }] of the proper sub-keeps of a sorted roll in the tie rule's order
- * (more dice first, then the lowest). */
-function subKeeps(roll) {
-  const key = roll.join("");
-  let found = SUBS.get(key);
-  if (!found) {
-    const keeps = new Map();
-    for (let bits = 0; bits < (1 << DICE) - 1; bits++) {
-      const keep = roll.filter((_, at) => (bits >> at) & 1);
-      keeps.set(keep.join(""), keep);
-    }
-    found = [...keeps.values()].sort((a, b) => b.length - a.length || (a.join("") < b.join("") ? -1 : a.join("") > b.join("") ? 1 : 0))
-      .map((keep) => ({ level: keep.length, position: WHERE[keep.length].get(keep.join("")), keep,
-        text: "keep " + (keep.length ? keep.join(" ") : "none") }));
-    SUBS.set(key, found);
-  }
-  return found;
-}
 
 /** [E_0, ..., E_4] as numerators: level k over (the denominator of `values`) x 6^(5 - k). */
 function means(values) {
@@ -288,4 +254,3 @@ export function optionsOf(turn, roll, rerolls) {
 
 /** The keep tree, for the target mode's turn in floats (yahtzee-target-turn.js): the levels, each keep's
  * children and parents, and the sub-keeps of a roll in the tie rule's order. */
-export const keepTree = { LEVELS, CHILDREN, PARENTS, subKeeps };

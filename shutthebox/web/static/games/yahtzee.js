@@ -17,6 +17,7 @@ import { CATEGORIES, FIFTY, OPEN, REROLLS, ROLLS, STATES, YAHTZEE, cardOf, rules
 import { optionsOf, turnOf } from "./yahtzee-turn.js";
 import { mountDiceGame } from "./dice-coach.js";
 import { YahtzeePlay } from "./yahtzee-play.js";
+import { targetCoach, targetPlay } from "./yahtzee-target-view.js";
 
 export { CATEGORIES };
 export const id = "yahtzee";
@@ -109,7 +110,7 @@ function ownFields(params, linkCard, update) {
 }
 
 export function mount(section, ctx) {
-  let own = null;
+  let own = null, target = null, joker = JOKER;
   const startLine = el("p", { class: "answer-start", id: "yahtzee-start", "data-answer": "" });
   const optionRows = el("tbody");
   const options = el("table", { class: "moves yahtzee-options", id: "yahtzee-options", hidden: true },
@@ -119,10 +120,18 @@ export function mount(section, ctx) {
       el("th", { scope: "col", class: "num" }, "Cost"))), optionRows);
   return mountDiceGame(section, ctx, {
     id, title, noun: "boxes", names: CATEGORIES, cardOf, tableSpec, answer,
-    own: (params, card, update) => (own = ownFields(params, card, update)),
+    own(params, card, update) {
+      own = ownFields(params, card, update);
+      target = targetCoach(ctx, () => joker, update); // reach a score: `target=`
+      own.rows.push(...target.rows);
+      return own;
+    },
     show(table, q, box) {
-      if (!box.root.contains(options)) { box.root.prepend(startLine); box.root.append(options); }
+      if (!box.root.contains(options)) { box.root.prepend(startLine); box.root.append(options, target.box); }
+      joker = table.rules.joker;
       const a = q ? answer(table, q) : { start: null, options: null };
+      target.show(q && a.error === null ? { ...stateOf(q, joker), dice: q.dice === null ? null : ROLLS[rollIndex(String(q.dice))],
+        rerolls: q.rerolls } : null);
       if (q) {
         box.show(a, { value: q.dice === null ? "Expected points to come, at the start of the turn" : `Expected points to come now (${plural(q.rerolls, "reroll")} left)`,
           move: "Best choice" }, { alike: (a.options || []).slice(1).filter((o) => o.optimal).map((o) => o.choice) });
@@ -133,9 +142,14 @@ export function mount(section, ctx) {
       optionRows.replaceChildren(...(a.options || []).map((o) => el("tr", { class: o.optimal ? "best" : null, "data-choice": o.choice },
         el("td", {}, o.choice), el("td", { class: "num" }, o.value), el("td", { class: "num" }, o.loss))));
     },
-    play: (table, ctx, coach) => new YahtzeePlay(table, ctx, (card, upper, holds, dice, left) => {
-      own.set(upper, holds);
-      coach.open(card, dice, left);
-    }),
+    play(table, ctx, coach) {
+      const aim = targetPlay(ctx, () => aim.update(play.state)); // `aim=`: the chance to reach a final score
+      const play = new YahtzeePlay(table, ctx, (card, upper, holds, dice, left) => {
+        own.set(upper, holds);
+        coach.open(card, dice, left);
+      }, (g) => aim.update(g));
+      play.root.append(aim.root);
+      return play;
+    },
   });
 }

@@ -9,6 +9,7 @@ import { choices } from "./yazy-choices.js";
 /** yazy's rules for the five-dice part. table(): the read table. */
 const yazyRules = (table) => ({
   id: "yazy", boxes: CATEGORIES, word: "category",
+  owns: (params) => (params.get("game") ?? "yazy") === "yazy" && params.get("players") !== "2", // not the duel's entries
   newCard: () => ({ table: table(), open: ALL, start: table().arrays.turn[ALL] }),
   open: (g) => g.open,
   points: (g) => new Map(openCategories(g.open).map((c) => [c, score(c, g.dice)])),

@@ -1,5 +1,5 @@
 /* One turn of yazy worked out when asked, in float64, from the values of scoring each roll: a port of
- * engine/dicekeep.py (the keep tree and its means) and games/yazy/turn.py (the choices and the tie rule), doing
+ * engine/dicekeep.py (the keep tree and its means: keeps.js) and games/yazy/turn.py (the choices and the tie rule), doing
  * the same operations in the same order, so that every value is the command line's to the last bit:
  *
  *   E_R(K) = (((((E(K + 1) + E(K + 2)) + E(K + 3)) + E(K + 4)) + E(K + 5)) + E(K + 6)) / 6,  E_R(r) = V(R-1)(r)
@@ -10,67 +10,11 @@
  * from a 6-decimal rounding midpoint (engine/printing.py's checked). No DOM. */
 
 
-import { CATEGORIES, DICE, ROLLS, SIDES } from "./yazy-rules.js";
+import { bestSubKeeps, keepMeans, subKeeps } from "./keeps.js";
+import { CATEGORIES, ROLLS } from "./yazy-rules.js";
 
 /** Choices whose values differ by less than this are tied (turn.py's TIE). */
 export const TIE = 1e-11;
-
-/** LEVELS[k]: the keeps of k dice, sorted, in lexicographic order (level 5: the 252 rolls). */
-const LEVELS = [[[]]];
-for (let k = 1; k <= DICE; k++) {
-  const level = [];
-  for (const keep of LEVELS[k - 1]) for (let face = keep.length ? keep[k - 2] : 1; face <= SIDES; face++) level.push([...keep, face]);
-  LEVELS.push(level);
-}
-const WHERE = LEVELS.map((level) => new Map(level.map((keep, i) => [keep.join(""), i])));
-/** CHILDREN[k][face - 1][i]: the position in level k + 1 of keep i of level k plus that face. */
-const CHILDREN = LEVELS.slice(0, DICE).map((level, k) => Array.from({ length: SIDES }, (_, f) =>
-  Int32Array.from(level, (keep) => WHERE[k + 1].get([...keep, f + 1].sort((a, b) => a - b).join("")))));
-/** PARENTS[k][j][i]: the position in level k - 1 of keep i of level k without its (j+1)-th smallest die. */
-const PARENTS = LEVELS.map((level, k) => Array.from({ length: k }, (_, j) =>
-  Int32Array.from(level, (keep) => WHERE[k - 1].get(keep.filter((_, at) => at !== j).join("")))));
-
-/** [E_0, ..., E_4, values]: the mean over every keep of each level, from the values of the 252 rolls. */
-export function keepMeans(values) {
-  const out = [...Array(DICE).fill(null), values];
-  for (let k = DICE - 1; k >= 0; k--) {
-    const up = out[k + 1], [a, b, c, d, e, f] = CHILDREN[k];
-    out[k] = Float64Array.from(a, (_, i) => (((((up[a[i]] + up[b[i]]) + up[c[i]]) + up[d[i]]) + up[e[i]]) + up[f[i]]) / SIDES);
-  }
-  return out;
-}
-
-/** For each roll, the best of `means` over its proper sub-keeps: B(K) = max(E(K), B(K less one die)). */
-export function bestSubKeeps(means) {
-  let best = means[0];
-  const maxOver = (parents, own) => Float64Array.from(parents[0], (_, i) => {
-    let top = own ? own[i] : -Infinity;
-    for (const parent of parents) top = Math.max(top, best[parent[i]]);
-    return top;
-  });
-  for (let k = 1; k < DICE; k++) best = maxOver(PARENTS[k], means[k]);
-  return maxOver(PARENTS[DICE], null);
-}
-
-const SUBS = new Map();
-/** [{ level, position, text }] of the proper sub-keeps of the sorted `roll`, in the tie rule's order: more dice
- * first, then the lowest. */
-export function subKeeps(roll) {
-  const key = roll.join("");
-  let found = SUBS.get(key);
-  if (!found) {
-    const keeps = new Map();
-    for (let bits = 0; bits < (1 << DICE) - 1; bits++) {
-      const keep = roll.filter((_, at) => (bits >> at) & 1);
-      keeps.set(keep.join(""), keep);
-    }
-    found = [...keeps.values()].sort((a, b) => b.length - a.length || (a.join("") < b.join("") ? -1 : 1))
-      .map((keep) => ({ level: keep.length, position: WHERE[keep.length].get(keep.join("")),
-        text: "keep " + (keep.length ? keep.join(" ") : "none") }));
-    SUBS.set(key, found);
-  }
-  return found;
-}
 
 /**
  * The choices of roll number `r` with `rerolls` left, in the tie rule's order (turn.py's Turn.choices): scoring

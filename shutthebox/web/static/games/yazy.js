@@ -5,7 +5,9 @@
 
 import { answerOf, InvalidQuestion, sixDecimals, unlessInvalid } from "../lib/notation.js";
 import { isOptimal, tieOf } from "../lib/play.js";
-import { plural } from "../lib/ui.js";
+import { el, plural } from "../lib/ui.js";
+import { radios } from "./ui.js";
+import { mountDuel } from "./yazy-duel-page.js";
 import { ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, categorySet, describeMove, rollIndex } from "./yazy-rules.js";
 import { choiceValue, choices } from "./yazy-choices.js";
 import { mountDiceGame } from "./dice-coach.js";
@@ -79,7 +81,32 @@ function alike(table, q) {
   return r ? r.choices.slice(1).filter((c) => isOptimal(c.cost, tieOf(table))).map((c) => c.move) : [];
 }
 
+/** The section: one player (the dice game below) or two (`players=2`, yazy-duel-page.js), as the choice says. */
 export function mount(section, ctx) {
+  const one = el("div", { id: "yazy-one" }), two = el("div", { id: "yazy-two" });
+  const players = radios("Players", "yazy-players", [["1", "1"], ["2", "2"]], ctx.params.get("players") === "2" ? "2" : "1",
+    () => pick(players.value()));
+  section.append(el("div", { class: "row" }, players.root), one, two);
+  const solo = mountOne(one, ctx), duel = mountDuel(two, ctx);
+  const shown = () => (players.value() === "2" ? duel : solo);
+  function pick(count) {
+    ctx.setParams({ players: count === "2" ? "2" : null });
+    one.hidden = count === "2";
+    two.hidden = count !== "2";
+    return shown().activate();
+  }
+  return {
+    activate: () => pick(players.value()),
+    restore() {
+      players.set(ctx.params.get("players") === "2" ? "2" : "1");
+      solo.restore();
+    },
+    key: (event) => shown().key(event),
+    api: { ...solo.api, duel: duel.api, players: (count) => { players.set(String(count)); return pick(String(count)); } },
+  };
+}
+
+function mountOne(section, ctx) {
   return mountDiceGame(section, ctx, {
     id, title, noun: "categories", names: CATEGORIES, tableSpec, answer,
     own: () => ({ rows: [], params: () => ({}), read: () => ({ q: {}, problem: null }), restore() {} }),

@@ -14,19 +14,20 @@
  *           setParams({name: text | null}): write the link's parameters in place (history.replaceState),
  *           openInCoach(position): show a position of the game in Coach (a history row was pressed),
  *           historyRow(text, open, attrs) -> <li>: a row of the history (games/ui.js's coachRow; else a plain one),
- *           anim: false plays the moves nobody chooses (the computer's) at once (default true) }
+ *           anim: false plays the moves nobody chooses (the computer's) at once (default true),
+ *           owns(params) -> true when a Back or Forward entry is this Play's (default: its `game` is the part's id) }
  *
  *   play: { root: the panel, start(seed | null, options): a new game (the first one is the link's as it is
  *           then: its `moves` replayed and, in Play, its seed and part.optionsOf(params, null): Back or Forward
  *           may have shown a Play entry before any game), key(event) -> true when the key was the game's (its
  *           default prevented),
- *           game(), inProgress(), newGame() (asks first), hint(), act(code), say(text), focus(), render(), clear(),
+ *           game(), inProgress(), newGame() (asks first), hint(), undo(), act(code), say(text), focus(), render(), clear(),
  *           snapshot() }
  *
  *   part, one game's rules of a turn; `game` is the part's own object, `code` a move: a whole number
  *   0..63, written as one character of MOVE_DIGITS in the link:
- *     id                       element ids' prefix: `${id}-play` (root), -message, -feedback, -hint, -new,
- *                              -review; `ids: { log, hintList }` may name the history and hint lists,
+ *     id                       element ids' prefix: `${id}-play` (root), -message, -feedback, -hint, -undo, -share,
+ *                              -new, -review; `ids: { log, hintList, message }` may name the history, hint list and message,
  *                              `hintClass` give the hint list the game's style
  *     help                     nodes: the game's own keys, for the keys line
  *     build(play) -> { board, items, groups, controls, below }: the part's elements: items are what
@@ -44,8 +45,10 @@
  *                              game's unit); null for a move that decides nothing (a first roll)
  *     apply(game, code) -> { say, row: null | { text, position, attrs } }: make the move (draw the dice)
  *     auto(game) -> code | null           the next move nobody chooses (the computer's), else null
- *     hint(game) -> { say, choices: [{ text, value: text, cost, costWords, attrs }] }  best first (costWords:
- *                              the cost as the game words it, else "cost N")
+ *     hint(game) -> { say, choices: [{ text, value: text, cost, costWords, attrs }], marks: [{ node, word }],
+ *                              markWords }  best first (costWords: the cost as the game words it, else "cost N");
+ *                              marks: the board's elements the best choice uses (dice to keep, a box, tiles, a
+ *                              button), drawn with the word ("keep", "best") and described by markWords until the next move
  *     pick(game, n) -> code | null        digit n (1..12); null: the part handled it (a die kept)
  *     confirm(game) -> code | null        Enter: roll, close, score
  *     keys: { letter: (game) -> code | null }  the game's own letter keys (r: roll, s: score)
@@ -71,8 +74,13 @@
  * the game starts from the beginning.
  *
  * Keys: 1-9 press the n-th item, 0, - and = the 10th, 11th and 12th; Space presses the focused item
- * (the browser's own); Enter outside a button confirms (part.confirm); H hint, N new game; the arrow
+ * (the browser's own); Enter outside a button confirms (part.confirm); H hint, U undo, N new game; the arrow
  * keys move within a group. No key is taken while the focus is in a text field or the dialog is open.
+ *
+ * Undo (U) takes back your last decision, the moves nobody chose after it and a move that decided nothing
+ * after it (a first roll): the game is replayed from its seed without them, so the link, the costs and the
+ * history are those of the shorter game; `undone=N` in the link counts the moves taken back, and the review
+ * says how many. Share copies the link (lib/share.js).
  *
  * Ties, the command line's rule on every page: a choice within the table's `tie` of the best (its header
  * field, the width its build proved clear-cut: 1e-10 toggle, 1e-11 Goat, 1e-12 yazy, 1e-9 Yahtzee; no
@@ -83,6 +91,7 @@
 import { askDiscard, asking, badParam, el } from "./ui.js";
 import { newSeed } from "./random.js";
 import { retryWhenBack } from "./offline.js";
+import { shareButton } from "./share.js";
 
 export const MOVE_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 /** The keys that press the n-th item: 1-9, then 0, - and = for 10, 11 and 12. */
@@ -125,6 +134,9 @@ const typing = (target) => target instanceof HTMLTextAreaElement || target insta
 export function createPlay(part, page) {
   const id = part.id, ids = { log: `${id}-log`, hintList: `${id}-hint-list`, ...(part.ids || {}) };
   let game = null, seed = null, options = {}, codes = [], decisions = [];
+  let decided = []; // per code of `codes`: whether it was a decision (Undo takes back the last one)
+  let undone = 0; // moves taken back in this game (Undo), in the link as `undone`
+  let marked = []; // the board's elements the hint marks
   let first = true; // the first game is the link's as it is then: the page's, or the entry Back or Forward showed
   let timer = null, busy = false, replaying = false;
   const costWord = part.costWord || "cost";
@@ -135,7 +147,10 @@ export function createPlay(part, page) {
     el("button", { type: "button", id: `${id}-${suffix}`, title, onclick }, text + " ", el("kbd", {}, key));
   const hintButton = button("hint", "Hint", "H", "The table's choice and every choice's value (H)", () => play.hint());
   const newButton = button("new", "New game", "N", "New game, new dice (N)", () => play.newGame());
-  const message = el("p", { class: "message", id: `${id}-message`, "aria-live": "polite" });
+  const undoButton = button("undo", "Undo", "U", "Take back your last decision (U)", () => play.undo());
+  const message = el("p", { class: "message", id: ids.message ?? `${id}-message`, "aria-live": "polite" });
+  const share = shareButton(`${id}-share`, (text) => say(text));
+  const markNote = el("span", { id: `${id}-hint-mark`, class: "visually-hidden" });
   const feedback = el("p", { class: "feedback", id: `${id}-feedback`, "aria-live": "polite" });
   const hintList = el("ol", { class: `play-hint ${part.hintClass || ""}`.trim(), id: ids.hintList, "aria-label": "Every choice, best first" });
   const review = el("div", { class: `play-review ${id}-review`, id: `${id}-review`, hidden: true });
@@ -158,18 +173,19 @@ export function createPlay(part, page) {
   /** The keys line, for the number of items the rules give. */
   const showKeys = () => keysLine.replaceChildren(...(part.help || []), " ", ...itemKeys(items().length),
     ` ${part.itemWords || "press that item"}, `, kbd("Space"), " presses the focused one, ", kbd("Enter"),
-    ` ${part.confirmWords || "confirms"}, `, kbd("H"), " hint, ", kbd("N"), " new game. A row of the history opens its position in Coach.");
+    ` ${part.confirmWords || "confirms"}, `, kbd("H"), " hint, ", kbd("U"), " undo, ", kbd("N"), " new game. A row of the history opens its position in Coach.");
   play.root = el("div", { id: `${id}-play`, class: `play ${id}-play` },
     keysLine,
-    parts.board, el("div", { class: "row" }, ...(parts.controls || []), hintButton, newButton),
-    message, feedback, ...(parts.below || []), hintList, review,
+    parts.board, el("div", { class: "row" }, ...(parts.controls || []), hintButton, undoButton, share.button, newButton),
+    share.field, markNote, message, feedback, ...(parts.below || []), hintList, review,
     el("h3", {}, "History"), logAll, log);
 
   const say = (text) => { message.textContent = text; };
   play.say = say;
 
   function link() {
-    page.setParams({ seed: String(seed), moves: codes.length ? movesText(codes) : null, ...part.link(game) });
+    page.setParams({ seed: String(seed), moves: codes.length ? movesText(codes) : null, undone: undone ? String(undone) : null,
+      ...part.link(game) });
   }
 
   /** A fresh game of `seed` (null: new dice), the part's `opts`, with nothing on the board. */
@@ -180,7 +196,10 @@ export function createPlay(part, page) {
     options = opts || {};
     game = part.newGame(seed, options);
     codes = [];
+    decided = [];
     decisions = [];
+    undone = 0;
+    unmark();
     log.replaceChildren();
     unfolded = false;
     fold();
@@ -220,6 +239,7 @@ export function createPlay(part, page) {
   /** A new game with dice from `s` (null: a random seed); the link's moves the first time. */
   play.start = (s, opts) => {
     let text = null;
+    const fromLink = first;
     if (first) {
       first = false;
       text = page.params.get("moves");
@@ -231,10 +251,11 @@ export function createPlay(part, page) {
         if (part.optionsOf) opts = { ...opts, ...part.optionsOf(page.params, null) };
       }
     }
+    const taken = fromLink && text !== null ? undoneOf(page.params) : 0;
     fresh(s, opts);
     if (text !== null && s === null) {
       badParam(page.params, "moves", "moves need the seed of their game", "a new game starts");
-    } else if (text) replay(text, page.params);
+    } else if (text && replay(text, page.params)) undone = taken;
     link();
     render();
     runAuto(true);
@@ -248,7 +269,7 @@ export function createPlay(part, page) {
     if (!game) return null;
     const list = decisions.map(({ position, ...d }) => ({ ...d, position: { ...position } }));
     const cost = decisions.reduce((sum, d) => sum + d.cost, 0);
-    return JSON.parse(JSON.stringify({ seed, moves: movesText(codes), decisions: list, cost, ...part.snapshot(game, list, cost) }));
+    return JSON.parse(JSON.stringify({ seed, moves: movesText(codes), undone, decisions: list, cost, ...part.snapshot(game, list, cost) }));
   };
 
   play.newGame = async () => {
@@ -264,6 +285,7 @@ export function createPlay(part, page) {
     part.render(game);
     const done = part.over(game);
     hintButton.setAttribute("aria-disabled", done || busy ? "true" : "false");
+    undoButton.setAttribute("aria-disabled", decided.includes(true) ? "false" : "true");
     play.root.dataset.state = done ? "over" : busy ? "computer" : "yours";
     if (!done && !replaying) part.ahead?.(game);
   }
@@ -284,8 +306,10 @@ export function createPlay(part, page) {
     if (why) { say(why); return false; }
     const judged = chosen ? part.judge(game, code) : null;
     const result = part.apply(game, code);
+    unmark();
     if (chosen) {
       codes.push(code);
+      decided.push(Boolean(judged));
       if (!replaying) {
         history.pushState(history.state, "", location.href);
         link();
@@ -360,7 +384,7 @@ export function createPlay(part, page) {
         }, STEP_MS);
         return;
       }
-      act(code, false);
+      if (!act(code, false)) break; // refused: the part's mistake, never a loop
     }
     render();
   }
@@ -376,7 +400,9 @@ export function createPlay(part, page) {
     const costliest = decisions.map((d, i) => [d, i]).filter(([d]) => !d.optimal)
       .sort(([a, i], [b, j]) => b.cost - a.cost || i - j).slice(0, 3);
     const optimal = decisions.filter((d) => d.optimal).length;
-    review.replaceChildren(el("h3", {}, "Review"), ...(part.review ? part.review(game, decisions, cost) : [
+    review.replaceChildren(el("h3", {}, "Review"),
+      el("p", { id: `${id}-review-undone` }, undone ? `You took back ${undone === 1 ? "1 move" : `${undone} moves`} (Undo).` : "No move taken back (Undo)."),
+      ...(part.review ? part.review(game, decisions, cost) : [
       el("p", { id: `${id}-review-total` }, `${optimal} of ${decisions.length} decisions optimal; ` +
         `your choices cost ${costIn(part, cost)} in all.`),
       costliest.length ? el("p", {}, "The costliest decisions:") : null,
@@ -393,6 +419,13 @@ export function createPlay(part, page) {
     if (busy) { say("Wait: the computer is playing."); return; }
     const h = part.hint(game);
     say(h.say);
+    unmark();
+    marked = (h.marks || []).filter((m) => m.node);
+    markNote.textContent = h.markWords || "";
+    for (const { node, word } of marked) {
+      node.dataset.hint = word;
+      node.setAttribute("aria-describedby", markNote.id);
+    }
     hintList.replaceChildren(...(h.choices || []).map((c) => {
       const best = isOptimal(c.cost, tieIn(game));
       return el("li", { class: best ? "best" : null, "data-move": c.text, "data-value": c.value, ...(c.attrs || {}) },
@@ -400,16 +433,53 @@ export function createPlay(part, page) {
     }));
   };
 
+  /** The hint's marks taken off the board (a move was made, or a new game). */
+  function unmark() {
+    for (const { node } of marked) {
+      delete node.dataset.hint;
+      if (node.getAttribute("aria-describedby") === markNote.id) node.removeAttribute("aria-describedby");
+    }
+    marked = [];
+    markNote.textContent = "";
+  }
+
+  /** Undo: your last decision taken back (with what followed it), the game replayed from its seed without it. */
+  play.undo = () => {
+    if (!game) return false;
+    const at = decided.lastIndexOf(true);
+    if (at < 0) { say("Nothing to undo: you have made no decision yet."); return false; }
+    const kept = codes.slice(0, at), count = undone + 1;
+    history.pushState(history.state, "", location.href); // Back returns to the move taken back
+    fresh(seed, options);
+    replay(movesText(kept), page.params);
+    undone = count;
+    link();
+    render();
+    say(`Took back your last decision (${count === 1 ? "1 move" : `${count} moves`} undone in this game).`);
+    runAuto(true);
+    if (document.activeElement === document.body || play.root.contains(document.activeElement)) play.focus();
+    return true;
+  };
+
+  /** The link's `undone`: a whole number, else 0 (named). */
+  function undoneOf(params) {
+    const text = params.get("undone");
+    if (text === null) return 0;
+    if (/^[0-9]{1,6}$/.test(text)) return Number(text);
+    badParam(params, "undone", "the moves taken back are counted by a whole number", "counted from 0");
+    return 0;
+  }
+
   /** Back or Forward: the game of that entry, replayed from its seed and moves. */
   window.addEventListener("popstate", () => {
     const now = new URLSearchParams(location.search);
     // no game yet: the first one starts from the entry's link (play.start)
-    if (!game || (now.get("game") ?? id) !== id || now.get("mode") !== "play") return;
+    if (!game || !(page.owns ? page.owns(now) : (now.get("game") ?? id) === id) || now.get("mode") !== "play") return;
     for (const key of [...page.params.keys()]) page.params.delete(key);
     for (const [key, value] of now) page.params.set(key, value);
     const s = now.get("seed");
     fresh(/^[0-9]+$/.test(s ?? "") ? Number(s) : seed, part.optionsOf ? part.optionsOf(now, game) : options);
-    replay(now.get("moves") ?? "", now);
+    if (replay(now.get("moves") ?? "", now)) undone = undoneOf(now);
     link();
     render();
     runAuto(true);
@@ -434,6 +504,7 @@ export function createPlay(part, page) {
       const code = part.confirm(game);
       if (code !== null && code !== undefined) play.act(code, true);
     } else if (lower === "h") play.hint();
+    else if (lower === "u") play.undo();
     else if (lower === "n") play.newGame();
     else if (ARROWS[k] && groups().some((g) => g.includes(target))) {
       const group = groups().find((g) => g.includes(target)).filter((b) => !b.hidden && !b.classList.contains("used"));

@@ -4,6 +4,7 @@
 
 import { InvalidQuestion, shorten, sixDecimals } from "../lib/notation.js";
 import { badParam, choiceParam, el, plural } from "../lib/ui.js";
+import { shareButton } from "../lib/share.js";
 import { formatMove, rollChances, tileSum, tilesOf } from "./table.js";
 import { answerRoll, PLAYER_WORDS } from "./turns.js";
 import { $, pct, params, roving, syncStop, buildTiles, showTiles } from "./view.js";
@@ -91,6 +92,10 @@ export class Coach {
     this.readLink();
     this.bind();
     this.build();
+    // Share: the link holds the question
+    const status = el("span", { id: "coach-share-status", class: "hint", role: "status" });
+    const share = shareButton("coach-share", (text) => { status.textContent = text; });
+    $("coach-summary").before(el("div", { class: "row" }, share.button, status), share.field);
   }
 
   /** Back or Forward reached a Coach entry: its question (who moves, scores, position, roll). */

@@ -1,7 +1,9 @@
 /* Play: you take one seat of N (`seat`), the computer plays the others optimally from the table.
  * What Play adds to the shared controller (game.js): the seats and the computer's turns, feedback
  * in winning chance after each of your moves, a chart of your chance of winning, a Hint (H) for
- * the current roll, and a history whose rows open their position in Coach. */
+ * the current roll (the best close's tiles marked on the board), a history whose rows open their position
+ * in Coach, Undo (U: the game replayed from its seed without your last close and what followed it; the
+ * link's `undone` counts them, the summary says how many) and Share (lib/share.js). */
 
 import { formatMove, rollChances, tilesOf } from "./table.js";
 import { Turns, PLAYER_WORDS } from "./turns.js";
@@ -9,7 +11,8 @@ import { playersJudge, playerName } from "./coach.js";
 import { sixDecimals } from "../lib/notation.js";
 import { choiceParam, el, plural, seedParam } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
-import { GameMode } from "./game.js";
+import { shareButton } from "../lib/share.js";
+import { GameMode, closeText } from "./game.js";
 import { $, params, pct, points, say, showTiles, buildTiles, showDice } from "./view.js";
 
 const moveText = (mask) => formatMove(tilesOf(mask));
@@ -34,6 +37,9 @@ export class Play extends GameMode {
     this.lost = 0;
     this.mistakes = [];
     this.you = 1; // your seat
+    this.undone = 0; // closes taken back in this game (Undo)
+    this.undoing = false;
+    this.linkUndone = null; // the link's `undone`, for the game it opens
   }
 
   get table() { return this.app.table; }
@@ -51,6 +57,15 @@ export class Play extends GameMode {
       this.restart(`Replay seed ${this.seed} from the start?`, "Replay seed", () => this.start(this.seed));
     });
     $("play-hint").addEventListener("click", () => this.toggleHints());
+    const undo = el("button", { type: "button", id: "play-undo", title: "Take back your last close (U)", onclick: () => this.undo() },
+      "Undo ", el("kbd", {}, "U"));
+    $("play-hint").after(undo);
+    const share = shareButton("play-share", (text) => this.say(text));
+    $("replay").after(share.button);
+    $("seed-link").parentElement.before(share.field);
+    this.hintNote = el("span", { id: "play-hint-mark", class: "visually-hidden" });
+    $("play-hints").parentElement.after(this.hintNote);
+    this.linkUndone = this.undoneParam();
     // Drawn again when shown or resized: its labels are measured (renderChart), and a hidden chart measures none.
     new ResizeObserver(() => this.renderChart()).observe($("chart"));
     $("log").addEventListener("click", (event) => {
@@ -60,6 +75,12 @@ export class Play extends GameMode {
     this.you = this.seatParam();
     const seed = seedParam(params);
     this.start(seed ?? newSeed(), params.get("mode") === "play" || params.get("mode") === null ? this.linkMoves(seed) : "");
+  }
+
+  /** The link's `undone` (closes taken back), or null. */
+  undoneParam() {
+    const text = params.get("undone");
+    return text !== null && /^[0-9]{1,6}$/.test(text) ? Number(text) : null;
   }
 
   /** The link's seat, checked against the table's players. */
@@ -77,7 +98,9 @@ export class Play extends GameMode {
   /** Back or Forward to a Play entry: its seat, seed and moves. */
   fromLink() {
     this.restoreSeat = this.seatParam();
+    this.linkUndone = this.undoneParam();
     this.restore(seedParam(params) ?? this.seed);
+    this.linkUndone = null; // (a new game took it at once, or the entry's game is the one shown)
   }
 
   sameSettings() {
@@ -87,7 +110,26 @@ export class Play extends GameMode {
     return same;
   }
 
-  urlEntries() { return [["seed", String(this.seed)], ["seat", String(this.seat)]]; }
+  urlEntries() { return [["seed", String(this.seed)], ["seat", String(this.seat)], ["undone", this.undone ? String(this.undone) : null]]; }
+
+  key(key, event) {
+    if (key === "u" || key === "U") { this.engaged = true; this.undo(); return true; }
+    return super.key(key, event);
+  }
+
+  /** Undo: your last close taken back, with the rolls and the computer's turns after it; the game is replayed
+   * from its seed without them (its chart and costs those of the shorter game). */
+  undo() {
+    const at = this.actions.findLastIndex((a) => typeof a !== "string");
+    if (!this.game || at < 0) { this.say("Nothing to undo: you have closed no tile yet."); return; }
+    const kept = this.actions.slice(0, at).map((a) => (typeof a === "string" ? a : closeText(a))).join("");
+    const count = this.undone + 1;
+    history.pushState(null, "", location.href); // Back returns to the close taken back
+    this.undoing = true;
+    this.undone = count;
+    this.start(this.seed, kept);
+    this.undoing = false;
+  }
 
   newGame(seed) {
     const t = this.table, seat = this.you;
@@ -97,6 +139,7 @@ export class Play extends GameMode {
     this.points = [];
     this.moves = 0; this.optimal = 0; this.lost = 0; this.mistakes = [];
     this.result = null;
+    if (!this.undoing) { this.undone = this.linkUndone ?? 0; this.linkUndone = null; }
     buildTiles($("play-tiles"), t.rules.tiles);
     const group = $("seats");
     if (group.children.length !== t.players) { // built again only for another number of players: the focus stays
@@ -292,7 +335,8 @@ export class Play extends GameMode {
     const lost = this.mistakes.length
       ? ` Your moves cost ${points(this.lost)} of winning chance in all; the largest: ${this.worst()}.`
       : this.moves ? " They cost nothing: perfect play." : "";
-    summary.append(el("h2", { text: head }), el("p", { text: scores + start }), el("p", { text: moves + lost }),
+    const undone = ` Closes taken back (Undo): ${this.undone}.`;
+    summary.append(el("h2", { text: head }), el("p", { text: scores + start }), el("p", { id: "summary-moves", text: moves + lost + undone }),
       el("p", { class: "hint", text: `Seed ${g.seed}: Replay seed plays the same dice again.` }),
       // New game beside the summary too: on a phone the one at the top is a long way up
       el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: "summary-new", onclick: () => this.askNewGame() }, "New game")));
@@ -342,6 +386,7 @@ export class Play extends GameMode {
     $("confirm").setAttribute("aria-disabled", String(g.over || !g.human || this.awaiting !== "move"));
     $("roll-one").hidden = !(this.oneDieChoice() && this.awaiting === "roll");
     $("play-hint").setAttribute("aria-pressed", String(this.hints));
+    $("play-undo").setAttribute("aria-disabled", String(!this.actions.some((a) => typeof a !== "string")));
     this.renderHints();
     document.body.dataset.play = g.over ? "over" : this.awaiting;
     this.focusNext();
@@ -352,9 +397,12 @@ export class Play extends GameMode {
     const g = this.game, t = this.table, box = $("play-hints");
     box.textContent = "";
     box.hidden = !this.hints || g.over || !g.human || this.awaiting === "rolling" || this.awaiting === "computer";
+    this.markTiles([]);
     if (box.hidden) return;
     if (this.awaiting === "move" && g.roll !== null) {
       const { moves } = g.hint();
+      const top = moves.find((m) => m.best);
+      if (top) this.markTiles(top.tiles, `The hint's close: ${formatMove(top.tiles)}.`);
       box.append(el("caption", { class: "hint", text: `Hint: ${plural(moves.length, "legal move")} for roll ${g.roll}, best first` }),
         el("tr", {}, el("th", { text: "Close" }), el("th", { class: "num", text: "Wins" }), el("th", { class: "num", text: "Expected wins" })));
       for (const m of moves) {
@@ -373,6 +421,15 @@ export class Play extends GameMode {
         el("td", { class: "num", text: chances[roll] ? pct(chances[roll]) : "—" }), el("td", { text: best ? moveText(best) : "none: turn ends" }),
         el("td", { class: "num", text: value === null ? "—" : pct(value) })));
     }
+  }
+
+  /** The hint drawn on the board: the best close's tiles outlined and labelled "best" (none: []). */
+  markTiles(tiles, words = "") {
+    for (const tile of $("play-tiles").querySelectorAll("[data-tile]")) {
+      if (tiles.includes(Number(tile.dataset.tile))) { tile.dataset.hint = "best"; tile.setAttribute("aria-describedby", "play-hint-mark"); }
+      else if (tile.dataset.hint) { delete tile.dataset.hint; tile.removeAttribute("aria-describedby"); }
+    }
+    if (this.hintNote) this.hintNote.textContent = tiles.length ? words : "";
   }
 
   renderChart() {
@@ -417,7 +474,7 @@ export class Play extends GameMode {
       roll: this.awaiting === "rolling" ? null : g.roll, dice: g.dice.slice(), chosen: tilesOf(g.chosen),
       score1: g.scores[0] ?? null, score2: g.scores[1] ?? null, scores: g.scores.slice(), over: g.over,
       awaiting: this.awaiting, result: g.over ? this.result : null, chances: this.points.map((p) => p.chance),
-      moves: this.moves, optimal: this.optimal, lost: this.lost, shutBy: g.shutBy,
+      moves: this.moves, optimal: this.optimal, lost: this.lost, shutBy: g.shutBy, undone: this.undone,
       history: g.history.map((e) => ({ player: e.player, scores: e.scores, position: g.board.positionText(e.position), roll: e.roll,
         dice: e.dice, move: tilesOf(e.move), best: tilesOf(e.best), you: e.you })),
     };
