@@ -27,6 +27,7 @@ from serving import COMMAND, DEADLINE, ROOT, address, call, children, exchange, 
 SOLVE = {"X-ShutTheBox": "solve"}
 FRAMES = {"x-frame-options": "DENY", "referrer-policy": "no-referrer", "x-content-type-options": "nosniff",
           "server": "ShutTheBox"}
+UNFRAMED = {key: value for key, value in FRAMES.items() if key != "x-frame-options"}
 BIG = "t11-2d6-one6-p4.msgpack"  # under the default limit (about 450 MB), seconds to solve: long enough to stop
 SMALL = "toggle-c5-s3.msgpack"
 STATIC = os.path.join(ROOT, "shutthebox", "web", "static")
@@ -149,7 +150,7 @@ def check_policy(policy, where):
     assert "'unsafe-inline'" not in directives["script-src"] + directives["style-src"], where
 
 
-def test_every_answer_carries_the_policy_and_names_no_python(tmp_path):
+def test_documents_carry_the_policy_every_answer_nosniff_and_no_python(tmp_path):
     cache = cache_folder(tmp_path)
     with running_server(env={"SHUTTHEBOX_CACHE": str(cache)}) as (url, proc):
         answers = {
@@ -166,11 +167,18 @@ def test_every_answer_carries_the_policy_and_names_no_python(tmp_path):
         answers["304"] = call(url + "standard.msgpack", headers={"If-None-Match": tag})
         assert [answers[name][0] for name in answers] == [200, 200, 200, 200, 404, 200, 403, 403, 405, 403, 206,
                                                           416, 404, 304]
+        answers["worker"] = call(url + "sw.js")
         policy = answers["page"][1]["content-security-policy"]
         check_policy(policy, "the page")
+        # A browser reads the policy only from what it runs as a document or a worker: a page's parts go without.
+        subresources = {"script", "table", "games.json", "status", "range"}
         for name, (status, headers, _) in answers.items():
-            assert {key: headers.get(key) for key in FRAMES} == FRAMES, (name, status, headers)
-            assert headers["content-security-policy"] == policy, (name, status)
+            if name in subresources:
+                assert {key: headers.get(key) for key in UNFRAMED} == UNFRAMED, (name, status, headers)
+                assert "content-security-policy" not in headers and "x-frame-options" not in headers, (name, headers)
+            else:
+                assert {key: headers.get(key) for key in FRAMES} == FRAMES, (name, status, headers)
+                assert headers["content-security-policy"] == policy, (name, status)
         # The standard library's own error pages, the pool's answers, and a request without a version.
         raws = ((b"501", b"BREW / HTTP/1.0\r\n\r\n"),
                 (b"400", b"GET / HTTP/9.x\r\n\r\n"),

@@ -40,6 +40,19 @@ def policy(paths=()) -> str:
             "frame-ancestors 'none'" % scripts)
 
 
+# Content types of a page's parts, never run as a document: the policy is left off them (not off the service
+# worker's script: a worker runs under the policy its script came with). Any other answer carries it.
+SUBRESOURCES = ("text/javascript", "text/css", "application/json", "application/manifest+json",
+                "application/vnd.msgpack", "application/octet-stream", "image/png")
+# Headers a browser reads only from a document's or a worker's answer.
+_DOCUMENT_ONLY = ("Content-Security-Policy", "X-Frame-Options")
+
+
+def subresource_headers(headers) -> tuple:
+    """``headers`` without those only a document or a worker reads (a module, a table, JSON)."""
+    return tuple(header for header in headers if header[0] not in _DOCUMENT_ONLY)
+
+
 def security_headers(paths=()) -> tuple:
     """(name, value) pairs for every answer: the policy above, no framing for old browsers, no ``Referer``,
     no guessing of content types."""
