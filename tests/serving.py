@@ -196,6 +196,18 @@ def page_opener(browser, server, page_file=""):
     assert not errors, errors
 
 
+def percent(chance: float) -> str:
+    """A chance as the pages show it (lib/numbers.js): one decimal, "<0.1%", ">99.9%"."""
+    if 0.9995 <= chance < 1:
+        return ">99.9%"
+    return "<0.1%" if 0 < chance * 100 < 0.05 else "%.1f%%" % (chance * 100)
+
+
+def points(cost: float) -> str:
+    """A cost of winning chance as the pages show it (lib/numbers.js): "1.2 percentage points", "<0.1 ..."."""
+    return "%s percentage points" % ("<0.1" if 0 < cost * 100 < 0.05 else "%.1f" % (cost * 100))
+
+
 class Mulberry32:
     """The pages' dice (lib/random.js ``mulberry32``), written again from its definition: one draw per die."""
 

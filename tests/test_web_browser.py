@@ -19,7 +19,7 @@ import shutthebox
 from shutthebox.errors import InvalidQuery
 from shutthebox.engine.notation import format_set, numbers_of as tiles_of
 
-from serving import OUTPUT, ROOT, TABLE, WAIT_MS, page_opener, screenshot
+from serving import OUTPUT, ROOT, TABLE, WAIT_MS, page_opener, percent, points, screenshot
 
 PHONE = {"width": 390, "height": 844}  # the phone of the defect reports
 
@@ -157,7 +157,7 @@ def test_coach_by_clicks_shows_the_api_answers(open_page, table):
         set_coach(page, table, player, mask, score, roll)
         want = expected_coach(table, player, mask, score, roll)
         summary = page.inner_text("#coach-summary")
-        assert ("%.2f%%" % (want["expect"] * 100)) in summary, (position, summary)
+        assert ("wins %s." % percent(want["expect"])) in summary, (position, summary)
         rows = page.locator("#coach-moves tr[data-move]")
         shown = {tuple(int(d) for d in rows.nth(i).get_attribute("data-move")):
                  float(rows.nth(i).locator("td[data-value]").get_attribute("data-value"))
@@ -249,13 +249,13 @@ def test_play_a_seeded_game_to_the_end(open_page, table):
     assert all(text.startswith("Optimal") for text in feedback[1:]), feedback
     assert feedback[0].startswith("Not optimal")  # this seed's first roll has a worse move to blunder with
     # One word for what a move gives up, in the games page's form: "cost", never "gave away" or "loss".
-    cost = "cost %.2f percentage points of winning chance" % (100 * state["lost"])
+    cost = "cost %s of winning chance" % points(state["lost"])
     assert state["lost"] > 0 and cost in feedback[0] and "the table's [" in feedback[0], feedback[0]
     summary = page.inner_text("#summary")
     assert page.is_visible("#summary") and ("Your moves: %d, optimal %d" % (state["moves"], state["optimal"])) in summary
     assert "Your moves " + cost + " in all" in summary, summary
     words = page.inner_text("#play").lower()
-    assert "cost %.2f percentage points (best [" % (100 * state["lost"]) in words
+    assert "cost %s (best [" % points(state["lost"]) in words
     assert not any(word in words for word in ("gave away", "giving away", "loss")), words
     assert int(page.get_attribute("#chart", "data-points")) == len(state["chances"]) >= 3
     assert page.locator("#chart polyline").count() == 1
@@ -529,7 +529,7 @@ def test_solo_a_seeded_game_by_clicks(open_page, solo_tables):
     assert state["cost"] == state["costs"][0] > 0
     summary = page.inner_text("#solo-summary")
     assert page.is_visible("#solo-summary")
-    assert "chance of shutting the box from the start is %.2f%%" % (100 * solo.shut_probability("123456789")) in summary
+    assert "chance of shutting the box from the start is %s" % percent(solo.shut_probability("123456789")) in summary
     assert "Your moves: %d, optimal %d" % (state["moves"], state["optimal"]) in summary
     assert ("You shut the box!" if state["shut"] else "Final score %d" % state["score"]) in summary
     assert page.locator("#solo-log li").count() >= state["moves"] + 1
@@ -565,7 +565,8 @@ def test_solo_score_by_keyboard_on_a_phone_with_the_coach(open_page, solo_tables
     state, feedback, _ = play_solo(page, solo, "score", keyboard=True)
     assert state["over"] and state["cost"] == 0 and all(text.startswith("Optimal") for text in feedback)
     summary = page.inner_text("#solo-summary")
-    assert "expected final score from the start is %.3f" % solo.expected_score("123456789") in summary
+    assert "expected final score from the start is %.1f (lower" % solo.expected_score("123456789") in summary
+    assert page.get_attribute("#solo-summary span.num", "data-exact") == "%.6f" % solo.expected_score("123456789")
     assert "perfect play" in summary and "Final score %d = " % state["score"] in summary
     screenshot(page, "solo-phone-end.png")
 

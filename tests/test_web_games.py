@@ -23,7 +23,7 @@ from shutthebox.games.toggle.table import load as load_toggle
 from shutthebox.games.yazy.rules import CATEGORIES, format_categories
 from shutthebox.games.yazy.table import load as load_yazy
 
-from serving import ROOT, screenshot
+from serving import ROOT, percent, screenshot
 
 DATA = os.path.join(ROOT, "data")
 
@@ -724,7 +724,7 @@ def test_back_across_a_game_tab_switch_steps_through_the_moves(open_page):
     wait_shown(page, "goat", "coach")
 
 
-# -- one way of showing a chance: the percent, and the command line's number beside it ---------------
+# -- one way of showing a chance: the percent, the command line's number a press away ----------------
 
 
 def test_goat_coach_shows_a_chance_as_a_percent_beside_the_command_line_s_number(open_page):
@@ -732,7 +732,10 @@ def test_goat_coach_shows_a_chance_as_a_percent_beside_the_command_line_s_number
     page = open_page("?game=goat&player=1&my=50&opp=60&turn=20&rolls=2")
     chance = table.probe_win(1, 50, 60, 20, 2)
     text = page.inner_text("#goat-answer .answer-value")
-    assert text == "Chance to win (a tie is half a win): %.2f%% (the command line prints %.6f)" % (100 * chance, chance)
+    assert text == "Chance to win (a tie is half a win): %s" % percent(chance)
+    page.click("#goat-answer .answer-value span.num")  # the exact value: what the command line prints
+    assert page.inner_text("#goat-answer .answer-value") == "Chance to win (a tie is half a win): %.6f" % chance
+    page.click("#exact-values")
     assert page.get_attribute("#goat-answer .answer-value", "data-answer") == "%.6f" % chance
     set_goat(page, 0, 37, None, 12, 1)  # expected turns are not a chance: a number
     assert page.inner_text("#goat-answer .answer-value").endswith(": %.6f" % table.probe_solo(37, 12, 1))

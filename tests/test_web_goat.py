@@ -9,7 +9,6 @@ replayed here from the seed. Screenshots go to test-output/.
 from __future__ import annotations
 
 import itertools
-import math
 import random
 import subprocess
 
@@ -19,7 +18,7 @@ from shutthebox.errors import InvalidQuery
 from shutthebox.games.goat.rules import MAX_SUM
 from shutthebox.games.goat.table import action_text, load
 
-from serving import COMMAND, Mulberry32, screenshot
+from serving import COMMAND, Mulberry32, points, screenshot
 
 GOAL = 100
 
@@ -238,13 +237,13 @@ def your_choice(table, s, rng, blunder):
 
 
 def cost_words(cost):
-    """A cost as the page words it: percentage points with two decimals, or, below 0.005, as many as show its
-    first digit (0.0003), and the six-decimal number; one that prints as 0.000000 is less than 0.000001."""
-    if 0 < cost < 5e-7:
-        return "less than " + cost_words(1e-6)
-    pp = cost * 100
-    places = -math.floor(math.log10(pp * (1 + 1e-12))) if 0 < pp < 0.005 else 2
-    return "%.*f percentage points of winning chance (%.6f)" % (places, pp, cost)
+    """A cost as the page words it (lib/numbers.js): percentage points with one decimal, "<0.1" below 0.05."""
+    return "%s of winning chance" % points(cost)
+
+
+def cost_exact(cost):
+    """The cost's exact form, a press away: the six decimals; one that prints as 0.000000 reads <0.000001."""
+    return "<0.000001" if 0 < cost and "%.6f" % cost == "0.000000" else "%.6f" % cost
 
 
 def play_to_the_end(page, table, seed, keyboard=False, blunders=4):
@@ -273,6 +272,9 @@ def play_to_the_end(page, table, seed, keyboard=False, blunders=4):
             # a tie with the table's choice is optimal, and no cost is said
             assert ("cost " + cost_words(mine["cost"]) in feedback) if mine["cost"] else (
                 ": optimal (as good as" in feedback and "cost" not in feedback), feedback
+            if mine["cost"]:
+                exact = page.get_attribute("#goat-feedback span.num >> nth=0", "data-exact")
+                assert exact == cost_exact(mine["cost"]), (exact, feedback)
     raise AssertionError("the game did not end")
 
 

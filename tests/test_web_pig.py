@@ -86,12 +86,13 @@ def test_coach_answers_as_the_command_line(open_page):
     assert sum(not w["options"].startswith("error:") for w in want) >= 350
     assert sum(w["move"].startswith("error:") for w in want) >= 10
     assert got[1] == {"expect": "0.491273", "move": "roll", "options": "roll 0.491273 0.000000; hold 0.455306 0.035968"}
-    # Coach by typing: the same lines, the chance shown as a percent beside the command line's figure
+    # Coach by typing: the same lines, the chance shown as a percent, the command line's figure a press away
     for i, j, k in [(50, 60, 10), (0, 0, 25), (0, 0, 21), (90, 90, 5), (99, 0, 0), (0, 99, 0)]:
         type_state(page, i, j, k)
         (w,) = command_answers([{"i": i, "j": j, "k": k}])
         assert shown(page) == (w["expect"], w["move"], "", w["options"]), (i, j, k)
-        assert "(the command line prints %s)" % w["expect"] in page.inner_text("#pig-answer .answer-value")
+        # the percent shown, the command line's figure a press away
+        assert page.get_attribute("#pig-answer .answer-value span.num", "data-exact") == w["expect"]
         rows = page.evaluate("""[...document.querySelectorAll('#pig-options tbody tr')]
             .map(r => [r.dataset.choice, r.dataset.chance, r.dataset.loss])""")
         assert "; ".join("%s %s %s" % tuple(row) for row in rows) == w["options"]
@@ -231,7 +232,7 @@ def test_a_whole_game_by_keyboard_only_on_a_phone_and_its_review(open_page, tabl
     assert ["%.6f" % cost for cost in snapshot] == [r[4] for r in rows]
     total = page.inner_text("#pig-review-total")
     assert "%d of %d decisions optimal" % (sum(d["optimal"] for d in s["decisions"]), len(rows)) in total
-    assert "(%.6f)" % sum(snapshot) in total
+    assert page.get_attribute("#pig-review-total span.num", "data-exact") == "%.6f" % sum(snapshot), total
     assert page.locator("#pig-costliest li").count() == 3
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     screenshot(page, "pig-play-phone.png")

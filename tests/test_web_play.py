@@ -13,7 +13,7 @@ import pytest
 
 from shutthebox.games.goat.table import action_text, load as load_goat
 
-from serving import screenshot
+from serving import percent, points, screenshot
 from test_web_goat import check_game, play_to_the_end, shown_answer
 from test_web_yazy import unfold
 
@@ -297,19 +297,22 @@ def test_goat_chances_are_percent_with_the_command_lines_value(open_page, goat):
     page = open_page("?game=goat&mode=play&seed=2024&seat=1&anim=0")
     page.keyboard.press("h")
     win = goat.probe_win(1, 0, 0)
-    assert "win chance %.2f%% (%.6f)" % (win * 100, win) in page.inner_text("#goat-message")
+    assert "win chance %s." % percent(win) in page.inner_text("#goat-message")
+    assert page.get_attribute("#goat-message span.num", "data-exact") == "%.6f" % win  # a press shows it
     values = page.evaluate("window.games.goat.actionValues({player: 1, my: 0, opp: 0, turn: 0, rolls: 0})")
     shown = page.eval_on_selector_all("#goat-hint-values li", "lis => lis.map(li => [Number(li.dataset.action), li.dataset.value])")
     assert shown == best_first(values)
     worst = min(values["actions"], key=lambda a: a["value"])
     page.keyboard.press(str(worst["action"]))
     cost = values["actions"][[a["action"] for a in values["actions"]].index(goat.probe_move(1, 0, 0, 0, 0))]["value"] - worst["value"]
-    assert "cost %.2f percentage points of winning chance (%.6f)" % (cost * 100, cost) in page.inner_text("#goat-feedback")
+    assert "cost %s of winning chance" % points(cost) in page.inner_text("#goat-feedback")
+    page.click("#goat-feedback span.num >> nth=0")
+    assert "cost %.6f of winning chance" % cost in page.inner_text("#goat-feedback")
 
 
-def test_goat_a_tiny_cost_reads_as_less_than_a_ten_thousandth_of_a_point(open_page, goat):
+def test_goat_a_tiny_cost_reads_as_less_than_a_tenth_of_a_point(open_page, goat):
     """Roll 4 is 4e-9 below roll 5 here: no tie (the table's tie is 1e-11), too small for six decimals. The
-    feedback, the hint and the history say it as less than 0.000001, in percentage points that show a digit."""
+    feedback, the hint and the history say it as <0.1 percentage points, its exact form <0.000001: never 0."""
     where = (1, 21, 94, 18, 2)
     assert goat.probe_move(*where) == 5
     # seed 372: your moves reach you at 21, the computer at 94, turn total 18 after two rolls
@@ -319,14 +322,17 @@ def test_goat_a_tiny_cost_reads_as_less_than_a_ten_thousandth_of_a_point(open_pa
         "window.games.goat.actionValues({player: 1, my: 21, opp: 94, turn: 18, rolls: 2})")["actions"]}
     assert 1e-11 < values[5] - values[4] < 1e-8
     page.keyboard.press("h")
-    assert page.inner_text("#goat-hint-values li[data-action='4']").endswith("(cost less than 0.0001 percentage points)")
+    assert page.inner_text("#goat-hint-values li[data-action='4']").endswith("(cost <0.1 percentage points)")
     page.keyboard.press("4")
     feedback = page.inner_text("#goat-feedback")
-    assert feedback.startswith("Roll 4: cost less than 0.0001 percentage points of winning chance (0.000001); the table's roll 5")
-    assert "0.00 percentage points" not in feedback
+    assert feedback.startswith("Roll 4: cost <0.1 percentage points of winning chance; the table's roll 5")
+    assert "0.0 percentage points" not in feedback
+    page.click("#goat-feedback span.num >> nth=0")  # exact: still not 0
+    assert page.inner_text("#goat-feedback").startswith("Roll 4: cost <0.000001 of winning chance; the table's roll 5")
+    page.click("#exact-values")
     mine = [i for i, r in enumerate(state(page, "goat")["history"]) if r["who"] == "you"][-1]
     row = page.inner_text("#goat-history li:nth-child(%d)" % (mine + 1))
-    assert row.endswith("(cost less than 0.0001 percentage points; best roll 5)"), row
+    assert row.endswith("(cost <0.1 percentage points; best roll 5)"), row
 
 
 # -- Goat's Play, moved here from test_web_goat.py when its texts changed --------------------------
@@ -343,8 +349,9 @@ def test_goat_a_game_as_the_first_player_by_clicks(open_page, goat):
     page.click("#goat-hint")
     values = page.evaluate("window.games.goat.actionValues({player: 1, my: 0, opp: 0, turn: 0, rolls: 0})")
     win = goat.probe_win(1, 0, 0)
-    assert "Hint: %s, win chance %.2f%% (%.6f)" % (action_text(goat.probe_move(1, 0, 0, 0, 0)), win * 100, win) \
+    assert "Hint: %s, win chance %s." % (action_text(goat.probe_move(1, 0, 0, 0, 0)), percent(win)) \
         in page.inner_text("#goat-message")
+    assert page.get_attribute("#goat-message span.num", "data-exact") == "%.6f" % win
     shown = page.eval_on_selector_all("#goat-hint-values li", "lis => lis.map(li => [Number(li.dataset.action), li.dataset.value])")
     assert shown == best_first(values) and len(shown) == 6
     s = play_to_the_end(page, goat, 2024)

@@ -20,7 +20,7 @@ from shutthebox.errors import InvalidQuery
 from shutthebox.engine.notation import format_set as format_position, numbers_of as tiles_of
 from shutthebox.games.shutthebox.rules import Rules
 
-from serving import page_opener, running_server, screenshot
+from serving import page_opener, percent, running_server, screenshot
 
 RULES = Rules(tiles=6)  # not shipped: solved on first use
 NAME = "t6-2d6-one6-p3.msgpack"
@@ -165,7 +165,7 @@ def test_coach_by_clicks_for_three_players(open_page, cache, monkeypatch):
         set_coach(page, player, scores, position, roll)
         want = expected(table, scores, table.position(position), roll)
         summary = page.inner_text("#coach-summary")
-        assert "wins %.2f%%" % (want["expect"] * 100) in summary, (position, summary)
+        assert "wins %s" % percent(want["expect"]) in summary, (position, summary)
         rows = page.locator("#coach-moves tr[data-move]")
         shown = {tuple(int(d) for d in rows.nth(i).get_attribute("data-move")):
                  float(rows.nth(i).locator("td[data-value]").get_attribute("data-value")) for i in range(rows.count())}

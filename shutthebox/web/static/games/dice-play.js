@@ -15,7 +15,8 @@ import { DICE, REROLLS, SIDES } from "./yazy-rules.js";
 const ROLL = 31, SCORE = 32;
 /** A box as a player says it, in a text of the command line's words: "three-kind" is "three of a kind",
  * "full-house" "full house" (the command line's own spelling stays in its review text and the tests' hooks). */
-export const spoken = (text) => text.replace(/\b([a-z]+)-kind\b/g, "$1 of a kind").replace(/([a-z])-(?=[a-z])/g, "$1 ");
+export const spoken = (text) => (Array.isArray(text) ? text.map((x) => (typeof x === "string" ? spoken(x) : x)) // words and numbers
+  : text.replace(/\b([a-z]+)-kind\b/g, "$1 of a kind").replace(/([a-z])-(?=[a-z])/g, "$1 "));
 export const sorted = (dice) => [...dice].sort((a, b) => a - b);
 
 /** The dice (indexes) a move of the command line's words keeps ("keep 3 3 6", "keep none"): the first die

@@ -4,7 +4,8 @@
  * Move codes in the link (yours only: the computer's follow from the seed): 0 stop, K roll K dice. */
 
 import { sixDecimals } from "../lib/notation.js";
-import { createPlay, isOptimal, pct, tieOf } from "../lib/play.js";
+import { createPlay, isOptimal, tieOf } from "../lib/play.js";
+import { chance as chanceNum, chanceCost } from "../lib/numbers.js";
 import { dieNode, el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow, seatChooser } from "./ui.js";
@@ -112,14 +113,8 @@ const fetchedFor = new WeakMap(); // game -> the position whose next decisions w
 // The most blocks fetched ahead at a decision (8 KiB each): its own, the next mover's after the turn ends
 // now, then the mover's after each throw, in that order.
 const DECISION_BLOCKS = 8;
-const chance = (value) => `${pct(value)} (${sixDecimals(value)})`;
-/** A cost in percentage points: two decimals, or, below 0.005, as many as show its first digit (the shell's
- * "less than" 0.000001 then reads "less than 0.0001 percentage points", not "less than 0.00"). */
-const points = (cost) => {
-  const pp = cost * 100;
-  const places = pp > 0 && pp < 0.005 ? -Math.floor(Math.log10(pp * (1 + 1e-12))) : 2;
-  return pp.toFixed(places);
-};
+/** A win chance: the percent, the printed six decimals a press away. */
+const chance = (value) => chanceNum(value, sixDecimals(value));
 
 /** The rules of a turn for the shell. getTable(): the goal's table. */
 function goatPart(getTable) {
@@ -209,13 +204,13 @@ function goatPart(getTable) {
     },
     hint(g) {
       const values = actionValues(g.table, g.position());
-      return { say: `Hint: ${actionText(values.best)}, win chance ${chance(values.value)}.`,
+      return { say: [`Hint: ${actionText(values.best)}, win chance `, chance(values.value), "."],
         // drawn on the board: the best action's button
         marks: [{ node: allActions.find((b) => Number(b.dataset.action) === values.best), word: "best" }],
         markWords: `The hint's choice: ${actionText(values.best)}.`,
         // best first, as the list says: by cost, then in the actions' order
         choices: [...values.actions].sort((a, b) => costOf(values, a.action) - costOf(values, b.action) || a.action - b.action)
-          .map((a) => ({ text: a.text, value: chance(a.value), cost: costOf(values, a.action),
+          .map((a) => ({ text: a.text, value: sixDecimals(a.value), shown: chance(a.value), cost: costOf(values, a.action),
           attrs: { "data-action": a.action, "data-value": sixDecimals(a.value) } })) };
     },
     pick: (g, n) => n,
@@ -231,8 +226,8 @@ function goatPart(getTable) {
     },
     over: (g) => g.over,
     started: (g) => g.history.some((row) => row.who === "you"),
-    amount: (value) => `win chance ${chance(value)}`,
-    costText: (cost, short) => `${points(cost)} percentage points${short ? "" : ` of winning chance (${sixDecimals(cost)})`}`,
+    amount: (value) => ["win chance ", chance(value)],
+    costText: (cost, short) => [chanceCost(cost), short ? "" : " of winning chance"],
     summary: (g) => events.join(" ") || result(g),
     render(g) {
       const seatName = (player) => (player === 1 ? "first" : "second");

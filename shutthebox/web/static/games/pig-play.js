@@ -4,7 +4,8 @@
  * --options I J K` prints as its loss), a history whose rows open Coach, and a review of every decision.
  * Move codes in the link (yours only: the computer's follow from the seed): 1 roll, 0 hold. */
 
-import { createPlay, pct, tieOf } from "../lib/play.js";
+import { createPlay, tieOf } from "../lib/play.js";
+import { chance as chanceNum, chanceCost } from "../lib/numbers.js";
 import { dieNode, el } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow, seatChooser } from "./ui.js";
@@ -118,17 +119,17 @@ const face = (variant, n) => (variant === "piglet"
   ? el("span", { class: "pig-coin", role: "img", "aria-label": n === 1 ? "tails" : "heads" }, n === 1 ? "T" : "H") : dieNode(n));
 const faces = (variant, dice) => (variant === "piglet" ? dice.map((n) => (n === 1 ? "tails" : "heads")).join(" ") : dice.join(" "));
 
-/** A cost in percentage points: two decimals, or, below 0.005, as many as show its first digit (Goat's). */
-const points = (cost) => {
-  const pp = cost * 100;
-  const places = pp > 0 && pp < 0.005 ? -Math.floor(Math.log10(pp * (1 + 1e-12))) : 2;
-  return pp.toFixed(places);
+/** The command line's six decimals of a chance, or why it is not printed. */
+const printedOf = (table, index, x) => {
+  const { text, why } = chanceText(table, index, x);
+  return text === null ? `not printed (${why})` : text;
 };
 
-/** A chance as every page shows it (45.50%) with the command line's six decimals beside, or why it is not printed. */
+/** A chance as every page shows it (lib/numbers.js: 45.5%, the command line's six decimals a press away), or why it is
+ * not printed. */
 export function chanceWords(table, index, x) {
   const { text, why } = chanceText(table, index, x);
-  return text === null ? `not printed (${why})` : `${pct(x.chance)} (${text})`;
+  return text === null ? `not printed (${why})` : chanceNum(x.chance, text);
 }
 
 /** The rules of a turn for the shell. getTable(): the rules' table; openInCoach(position). */
@@ -137,8 +138,8 @@ function pigPart(getTable, openInCoach) {
   let events = []; // what happened since your last decision
   const result = (g) => `${g.winner === g.seat ? "You win" : "The computer wins"}, ${g.scores[g.winner - 1]} to ${g.scores[2 - g.winner]}.`;
   const yours = (g) => !g.over && g.mover === g.seat;
-  const amount = (v) => `chance to win ${v.words}`;
-  const costText = (cost, short) => `${points(cost)} percentage points${short ? "" : " of winning chance"} (${fixed(cost, 6)})`;
+  const amount = (v) => ["chance to win ", v.words()];
+  const costText = (cost, short) => [chanceCost(cost), short ? "" : " of winning chance"];
   const rowText = (row) => `${row.who === "you" ? "You" : "Computer"} at ${row.i} (${row.who === "you" ? "computer" : "you"} ${row.j}), ` +
     `turn total ${row.k}: ${row.choice}` + (row.choice === ROLL ? ` → ${faces(getTable().rules.variant, row.dice)}, ${row.short}` : `, ${row.short}`);
   return {
@@ -183,7 +184,7 @@ function pigPart(getTable, openInCoach) {
       if (g.mover !== g.seat) return null; // the computer's
       const values = g.values();
       const mine = values.choices.find((x) => x.choice === CHOICE[code]), top = values.choices[0];
-      const chance = (x) => ({ chance: x.chance, words: chanceWords(g.table, values.index, x) });
+      const chance = (x) => ({ chance: x.chance, words: () => chanceWords(g.table, values.index, x) }); // a new node each time
       const choice = CHOICE[code];
       return { choice: choice[0].toUpperCase() + choice.slice(1), value: chance(mine), best: values.best, same: choice === values.best,
         bestValue: chance(top), cost: mine.loss, position: g.position() };
@@ -200,10 +201,10 @@ function pigPart(getTable, openInCoach) {
     hint(g) {
       const values = g.values();
       const words = (x) => chanceWords(g.table, values.index, x);
-      return { say: `Hint: ${values.best}, chance to win ${words(values.choices[0])}.`,
+      return { say: [`Hint: ${values.best}, chance to win `, words(values.choices[0]), "."],
         // drawn on the board: the best choice's button
         marks: [{ node: values.best === ROLL ? rollButton : holdButton, word: "best" }], markWords: `The hint's choice: ${values.best}.`,
-        choices: values.choices.map((x) => ({ text: x.choice, value: words(x), cost: x.loss,
+        choices: values.choices.map((x) => ({ text: x.choice, value: printedOf(g.table, values.index, x), shown: words(x), cost: x.loss,
           attrs: { "data-choice": x.choice, "data-loss": fixed(x.loss, 6) } })) };
     },
     pick: (g, n) => (n === 1 ? ROLL_CODE : HOLD_CODE),
@@ -223,16 +224,16 @@ function pigPart(getTable, openInCoach) {
      * its cost as `ShutTheBox pig --options I J K` prints it (rows that open Coach). */
     review(g, decisions, cost) {
       const optimal = decisions.filter((d) => d.optimal).length;
-      const row = (d, n, attrs = {}) => coachRow(`${n + 1}. I J K = ${d.position.i} ${d.position.j} ${d.position.k}: ${d.choice.toLowerCase()}` +
-        (d.optimal ? " (optimal)" : ` (cost ${costText(d.cost, true)}; best ${d.best})`),
+      const row = (d, n, attrs = {}) => coachRow([`${n + 1}. I J K = ${d.position.i} ${d.position.j} ${d.position.k}: ${d.choice.toLowerCase()}`,
+        ...(d.optimal ? [" (optimal)"] : [" (cost ", ...costText(d.cost, true), `; best ${d.best})`])],
       () => openInCoach(d.position),
       { "data-i": d.position.i, "data-j": d.position.j, "data-k": d.position.k, "data-choice": d.choice.toLowerCase(),
         "data-loss": fixed(d.cost, 6), ...attrs });
       const costliest = decisions.map((d, n) => [d, n]).filter(([d]) => !d.optimal)
         .sort(([a, n], [b, m]) => b.cost - a.cost || n - m).slice(0, 3);
-      const total = cost > 0 && cost < 5e-7 ? `less than ${costText(1e-6)}` : costText(cost);
       return [
-        el("p", { id: "pig-review-total" }, `${optimal} of ${decisions.length} decisions optimal; your choices cost ${total} in all.`),
+        el("p", { id: "pig-review-total" }, `${optimal} of ${decisions.length} decisions optimal; your choices cost `,
+          ...costText(cost), " in all."),
         costliest.length ? el("p", {}, "The costliest decisions:") : null,
         costliest.length ? el("ol", { class: "log", id: "pig-costliest" }, ...costliest.map(([d, n]) => row(d, n, { "data-decision": n }))) : null,
         el("details", { id: "pig-every-decision" }, el("summary", {}, `Every decision (${decisions.length}), with its cost in chance to win`),

@@ -9,7 +9,8 @@
 import { whole } from "../lib/command.js";
 import { fixed } from "../lib/printing.js";
 import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
-import { isOptimal, pct, tieOf } from "../lib/play.js";
+import { isOptimal, tieOf } from "../lib/play.js";
+import { chance, chanceCost } from "../lib/numbers.js";
 import { askDiscard, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadOrShipped, modeSwitch, radios } from "./ui.js";
 import { DEFAULT_GOAL, DEFAULT_SIDES, FIXED_SIDES, NUMBER_NAMES, VARIANTS, chanceText, checkValues, choiceChances, describeRules,
@@ -119,8 +120,8 @@ export function mount(section, ctx) {
       el("tbody", {}, ...a.choices.map((x) => el("tr", { class: x.optimal ? "best" : null, "data-choice": x.choice,
         "data-chance": x.text ?? "", "data-loss": fixed(x.loss, 6) },
       el("th", { scope: "row" }, x.choice + (x.optimal ? " (best)" : "")),
-      el("td", {}, x.text === null ? `not printed: ${x.why}` : `${pct(x.chance)} (${x.text})`),
-      el("td", {}, x.optimal ? "none" : `${(x.loss * 100).toFixed(2)} percentage points (${fixed(x.loss, 6)})`)))),
+      el("td", {}, x.text === null ? `not printed: ${x.why}` : chance(x.chance, x.text)),
+      el("td", {}, x.optimal ? "none" : chanceCost(x.loss, { exact: fixed(x.loss, 6) }))))),
       ...(a.choices.length === 1 ? [el("tfoot", {}, el("tr", {}, el("td", { colspan: 3, class: "hint" },
         "At turn total 0 the turn starts with a roll: there is nothing to hold yet.")))] : []));
   }

@@ -3,7 +3,7 @@
  * pages share is lib/ui.js's. */
 
 import { unlessInvalid } from "../lib/notation.js";
-import { pct } from "../lib/play.js";
+import { chance as chanceNum } from "../lib/numbers.js";
 import { askDiscard, badParam, el } from "../lib/ui.js";
 import { shareButton } from "../lib/share.js";
 
@@ -89,13 +89,13 @@ export function answerBox() {
   return {
     root, value, move, ties, problem,
     /** a: { value, move, error } as `answer` gives them; words: { value, move } the lines' labels;
-     * chance: the value as a number when it is a chance (shown as every page shows a chance: the
-     * percent, lib/play.js's pct, the command line's figure beside it); alike: the other choices as
+     * chance: the value as a number when it is a chance (shown as every page shows a chance, lib/numbers.js:
+     * the percent, the command line's figure a press away); alike: the other choices as
      * good as the best (lib/play.js's isOptimal), in the command line's words. */
     show(a, words, { chance = null, alike = [] } = {}) {
       value.dataset.answer = a.value ?? "";
-      value.textContent = a.value === null ? ""
-        : chance === null ? `${words.value}: ${a.value}` : `${words.value}: ${pct(chance)} (the command line prints ${a.value})`;
+      value.replaceChildren(...(a.value === null ? []
+        : chance === null ? [`${words.value}: ${a.value}`] : [`${words.value}: `, chanceNum(chance, a.value)]));
       move.dataset.answer = a.move ?? "";
       move.textContent = a.move === null ? "" : `${words.move}: ${a.move}`;
       const others = a.move === null ? [] : alike;
@@ -176,5 +176,5 @@ export function modeSwitch(game, title, pick, { setParams = null } = {}) {
 
 /** A row of a Play history that opens its position in Coach. */
 export const coachRow = (text, open, attrs = {}) =>
-  el("li", {}, el("button", { type: "button", class: "link", title: "Open this position in Coach", ...attrs, onclick: open }, text));
+  el("li", {}, el("button", { type: "button", class: "link", title: "Open this position in Coach", ...attrs, onclick: open }, ...[text].flat()));
 

@@ -8,7 +8,7 @@
 
 import { TableError } from "../lib/format.js";
 import { InvalidQuestion, sixDecimals, unlessInvalid } from "../lib/notation.js";
-import { pct } from "../lib/play.js";
+import { chance, chanceCost } from "../lib/numbers.js";
 import { settle } from "../lib/remote.js";
 import { el, field } from "../lib/ui.js";
 import { gamesJson } from "../gamelist.js";
@@ -106,13 +106,13 @@ export function targetCoach(ctx, joker, update) {
     const a = await reach(ctx, joker(), state, x);
     if (mine !== asked) return; // a later question is shown
     line.dataset.answer = a.text ?? "";
-    line.textContent = a.error ?? `Chance to reach ${x} more points: ${pct(a.chance)} (the command line prints ${a.text})`;
+    line.replaceChildren(...(a.error ? [a.error] : [`Chance to reach ${x} more points: `, chance(a.chance, a.text)]));
     move.dataset.answer = a.move ?? "";
     move.textContent = a.move ? `Best choice for it: ${a.move}` : "";
     choices.hidden = !a.choices?.length;
     rows.replaceChildren(...(a.choices || []).map((c) => el("tr", { "data-choice": c.choice, class: c.choice === a.move ? "best" : null },
-      el("td", {}, c.choice), el("td", { class: "num", "data-chance": sixDecimals(c.chance) }, pct(c.chance)),
-      el("td", { class: "num" }, pct(c.cost)))));
+      el("td", {}, c.choice), el("td", { class: "num", "data-chance": sixDecimals(c.chance) }, chance(c.chance, sixDecimals(c.chance))),
+      el("td", { class: "num" }, chanceCost(c.cost, { terse: true, exact: sixDecimals(c.cost) })))));
   }
   return { rows: [f.root, f.error], box, show };
 }
@@ -137,8 +137,8 @@ export function targetPlay(ctx, update) {
       if (mine !== asked) return;
       line.dataset.answer = a.text ?? "";
       line.dataset.x = String(x);
-      line.textContent = a.error ? `Chance to reach ${aim}: ${a.error}`
-        : `Chance to reach ${aim}: ${pct(a.chance)} (${x} more points; the command line prints ${a.text})`;
+      line.replaceChildren(...(a.error ? [`Chance to reach ${aim}: ${a.error}`]
+        : [`Chance to reach ${aim}: `, chance(a.chance, a.text), ` (${x} more points)`]));
     },
   };
 }

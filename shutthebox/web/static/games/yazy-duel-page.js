@@ -10,7 +10,7 @@
 
 import { unlessInvalid } from "../lib/notation.js";
 import { el, field, seedParam } from "../lib/ui.js";
-import { pct } from "../lib/play.js";
+import { chance, chanceCost } from "../lib/numbers.js";
 import { answerBox, linkParam, loadTable, modeSwitch, radios, toggles } from "./ui.js";
 import { ALL, CATEGORIES, gameCategories, gameOf, openCategories, rerollsLeft, rollIndex } from "./yazy-rules.js";
 import { checkKind, tableSpec } from "./yazy-table.js";
@@ -102,8 +102,8 @@ export function mountDuel(section, ctx) {
     if (q) ctx.setParams({ mine: setWords(game, q.mine), theirs: setWords(game, q.theirs), scores: q.scores, dice: q.dice ?? "", rerolls: String(q.rerolls) });
     box.show(a, { value: "The mover's chance to win", move: "Best move" }, { chance: a.value === null ? null : a.chance });
     choicesTable.replaceChildren(...(a.choices.length ? [el("tr", {}, el("th", {}, "choice"), el("th", {}, "chance to win"), el("th", {}, "costs"))] : []),
-      ...a.choices.map((c) => el("tr", { "data-move": c.move }, el("td", {}, c.move), el("td", { "data-value": c.value }, `${pct(c.chance)} (${c.value})`),
-        el("td", {}, c.cost === 0 ? "best" : `${(100 * c.cost).toFixed(2)} points (${c.cost.toFixed(6)})`))));
+      ...a.choices.map((c) => el("tr", { "data-move": c.move }, el("td", {}, c.move), el("td", { "data-value": c.value }, chance(c.chance, c.value)),
+        el("td", {}, c.cost === 0 ? "best" : chanceCost(c.cost, { terse: true, exact: fixed(c.cost) })))));
     command.textContent = a.command ? `As the command line asks it: ${a.command}` : "";
   }
   for (const f of [scoresField, diceField]) f.input.addEventListener("input", update);

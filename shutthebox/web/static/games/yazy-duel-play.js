@@ -6,7 +6,7 @@
  * follows from the seed, so the link's `moves` hold only your keeps and scores (dice-play.js's codes). */
 
 import { el, plural } from "../lib/ui.js";
-import { pct } from "../lib/play.js";
+import { chance as chanceNum, chanceCost, percent } from "../lib/numbers.js";
 import { CATEGORIES, formatSet, openCategories, score } from "./yazy-rules.js";
 import { fixed } from "../lib/printing.js";
 import { chance, duelChoices, moveText, rankedChoices } from "./yazy-duel.js";
@@ -21,8 +21,8 @@ export const setWords = (game, mask) => (mask === game.mask ? "all" : formatSet(
 
 const count = (mask) => openCategories(mask).length;
 
-/** A chance as every page shows one: 45.50% (0.454979). */
-const chanceWords = (v) => `${pct(v)} (${fixed(v)})`;
+/** A chance as every page shows one: 45.5%, its six decimals (0.454979) a press away. */
+const chanceWords = (v) => chanceNum(v, fixed(v));
 
 /** The duel's rules for dice-play.js. table(): the read duel table (its `game` the categories played). */
 function duelRules(table) {
@@ -110,15 +110,14 @@ function duelRules(table) {
     tie: () => TIE,
     hint(g) {
       const { top, listed } = choicesOf(question(g));
-      return { say: `Hint: ${listed[0][1]} (your chance to win ${chanceWords(top)}).`,
-        choices: listed.map(([v, move]) => ({ text: move, value: chanceWords(v), cost: Math.max(top - v, 0),
+      return { say: [`Hint: ${listed[0][1]} (your chance to win `, chanceWords(top), ")."],
+        choices: listed.map(([v, move]) => ({ text: move, value: fixed(v), shown: chanceWords(v), cost: Math.max(top - v, 0),
           attrs: { "data-value": fixed(v), "data-loss": fixed(Math.max(top - v, 0)) } })) };
     },
     before: () => "Hint: the dice are rolled at the start of your turn.",
-    amount: (v) => `chance to win ${chanceWords(v)}`,
-    costText: (cost, short) => `${(100 * cost).toFixed(2)} percentage points${short ? "" : " of winning chance"} (${fixed(cost)})`,
-    summary: (g, cost) => `Game over: ${result(g)}. Your choices cost ${(100 * cost).toFixed(2)} percentage points of winning ` +
-      `chance (${fixed(cost)}).`,
+    amount: (v) => ["chance to win ", chanceWords(v)],
+    costText: (cost, short) => [chanceCost(cost), short ? "" : " of winning chance"],
+    summary: (g, cost) => [`Game over: ${result(g)}. Your choices cost `, chanceCost(cost), " of winning chance."],
     extra() {
       chanceLine = el("p", { id: `${ID}-chance`, "aria-live": "polite" });
       cpuSheet = el("table", { class: "sheet cpu-sheet", id: `${ID}-sheet-cpu` });
@@ -127,13 +126,13 @@ function duelRules(table) {
     /** The computer's sheet and both chances to win, after every move. */
     show(g) {
       const yours = yourChance(g);
-      chanceLine.textContent = `Your chance to win: ${pct(yours)}; the computer's: ${pct(1 - yours)}.` +
-        (g.over ? "" : g.mover === "cpu" ? " The computer is playing." : "");
-      cpuSheet.replaceChildren(el("caption", {}, `The computer: ${plural(g.cpu.total, "point")} (chance to win ${pct(1 - yours)})`),
+      chanceLine.replaceChildren("Your chance to win: ", chanceWords(yours), "; the computer's: ", chanceWords(1 - yours), "." +
+        (g.over ? "" : g.mover === "cpu" ? " The computer is playing." : ""));
+      cpuSheet.replaceChildren(el("caption", {}, `The computer: ${plural(g.cpu.total, "point")} (chance to win `, chanceWords(1 - yours), ")"),
         ...openCategories(game().mask).map((c) => el("tr", {}, el("td", {}, CATEGORIES[c]),
           el("td", {}, Object.hasOwn(g.cpu.scores, c) ? String(g.cpu.scores[c]) : ""))));
       document.getElementById(`${ID}-sheet-you`)?.setAttribute("aria-label",
-        `Your categories, ${plural(g.total, "point")} (chance to win ${pct(yours)}): press one to score it`);
+        `Your categories, ${plural(g.total, "point")} (chance to win ${percent(yours)}): press one to score it`);
     },
     snapshot: (g) => ({ you: { open: g.open, total: g.total }, cpu: { ...g.cpu } }),
   };

@@ -45,8 +45,9 @@
  *                              game's unit); null for a move that decides nothing (a first roll)
  *     apply(game, code) -> { say, row: null | { text, position, attrs } }: make the move (draw the dice)
  *     auto(game) -> code | null           the next move nobody chooses (the computer's), else null
- *     hint(game) -> { say, choices: [{ text, value: text, cost, costWords, attrs }], marks: [{ node, word }],
- *                              markWords }  best first (costWords: the cost as the game words it, else "cost N");
+ *     hint(game) -> { say, choices: [{ text, value: text, shown, cost, costWords, attrs }], marks: [{ node, word }],
+ *                              markWords }  best first (value: the exact text, data-value; shown: the node shown,
+ *                              else value; costWords: the cost as the game words it, else "cost N");
  *                              marks: the board's elements the best choice uses (dice to keep, a box, tiles, a
  *                              button), drawn with the word ("keep", "best") and described by markWords until the next move
  *     pick(game, n) -> code | null        digit n (1..12); null: the part handled it (a die kept)
@@ -61,8 +62,9 @@
  *                              (lib/remote.js's prefetch), while the player thinks (optional; asked after
  *                              each change shown, not while a link's moves are replayed: it notes what it asked)
  *     costWord                            "cost" (default) or "loss": the word before a cost
- *     amount(value) -> text, costText(cost, short) -> text    a value and a cost in the game's words (short:
- *                              the number alone, for the history)
+ *     amount(value) -> words, costText(cost, short) -> words    a value and a cost in the game's words (short:
+ *                              the number alone, for the history); words: text, a node or an array of them,
+ *                              the numbers lib/numbers.js's (short, exact a press away)
  *     summary(game, cost) -> text         the end; review(game, decisions, cost) -> nodes: the review's own
  *                              body (optional; else the shell's: decisions optimal, total cost, the three costliest)
  *     snapshot(game, decisions, cost) -> object   the game for the tests (window.games.ID.play.state()),
@@ -85,8 +87,8 @@
  * Ties, the command line's rule on every page: a choice within the table's `tie` of the best (its header
  * field, the width its build proved clear-cut: 1e-10 toggle, 1e-11 Goat, 1e-12 yazy, 1e-9 Yahtzee; no
  * field: equal values) is optimal: cost 0, marked best (part.tie(game) gives the width). A cost that is
- * not a tie but prints as 0.000000 is said as "less than" 0.000001 (in the feedback, the hint, the history and
- * the review alike). */
+ * not a tie but prints as 0.000000 reads "<0.1" short and "<0.000001" exact (lib/numbers.js; in the feedback,
+ * the hint, the history and the review alike). */
 
 import { askDiscard, asking, badParam, el } from "./ui.js";
 import { newSeed } from "./random.js";
@@ -100,17 +102,17 @@ const STEP_MS = 650; // the computer's pace: quick, but each move can be read
 const FOLD_AFTER = 20, FOLDED_ROWS = 10; // a history longer than FOLD_AFTER rows shows its last FOLDED_ROWS (style.css)
 const ARROWS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
 
-/** A chance as the Shut the Box page shows it: 45.50%. */
-export const pct = (chance) => `${(chance * 100).toFixed(2)}%`;
-
 /** The tie width of a table: its header's `tie` (0 without one: only equal values tie). */
 export const tieOf = (table) => Number(table?.header?.tie) || 0;
 
 /** A choice whose cost (its value's distance below the best) is within the tie width is optimal. */
 export const isOptimal = (cost, tie = 0) => cost <= tie;
 
-/** A cost in a part's words; one too small for six decimals, yet no tie, as "less than 0.000001". */
-const costIn = (part, cost, short) => (cost > 0 && cost < 5e-7 ? `less than ${part.costText(1e-6, short)}` : part.costText(cost, short));
+/** Words (text, a node, or an array of them) as children. */
+const words = (x) => [x].flat();
+
+/** A cost in a part's words (a tiny one that is no tie: lib/numbers.js says it "<0.1", exact "<0.000001"). */
+const costIn = (part, cost, short) => words(part.costText(cost, short));
 
 /** A part's sentence inside the link's refusal: no capital, no full stop ("move 2 cannot be made: ...; "). */
 const clause = (why) => why.charAt(0).toLowerCase() + why.slice(1).replace(/\.$/, "");
@@ -180,7 +182,7 @@ export function createPlay(part, page) {
     share.field, markNote, message, feedback, ...(parts.below || []), hintList, review,
     el("h3", {}, "History"), logAll, log);
 
-  const say = (text) => { message.textContent = text; };
+  const say = (text) => { message.replaceChildren(...words(text)); };
   play.say = say;
 
   function link() {
@@ -318,21 +320,20 @@ export function createPlay(part, page) {
     say(result.say || "");
     hintList.replaceChildren();
     if (judged) {
-      const optimal = isOptimal(judged.cost, tieIn(game)), words = judged.bestWords ?? judged.best;
+      const optimal = isOptimal(judged.cost, tieIn(game)), named = judged.bestWords ?? judged.best;
       const cost = optimal ? 0 : judged.cost;
       decisions.push({ choice: judged.choice, best: judged.best, value: judged.value, bestValue: judged.bestValue,
         cost, optimal, position: judged.position, row: log.childElementCount });
-      feedback.textContent = optimal
-        ? `${judged.choice}: optimal` +
-          `${judged.same ? "" : ` (as good as the table's ${words})`}; ${part.amount(judged.value)}.`
-        : `${judged.choice}: ${costWord} ${costIn(part, cost)}; the table's ${words} gives ${part.amount(judged.bestValue)}, ` +
-          `against ${part.amount(judged.value)}.`;
+      feedback.replaceChildren(...(optimal
+        ? [`${judged.choice}: optimal${judged.same ? "" : ` (as good as the table's ${named})`}; `, ...words(part.amount(judged.value)), "."]
+        : [`${judged.choice}: ${costWord} `, ...costIn(part, cost), `; the table's ${named} gives `, ...words(part.amount(judged.bestValue)),
+          ", against ", ...words(part.amount(judged.value)), "."]));
     }
     if (result.row) {
       const d = judged ? decisions[decisions.length - 1] : null;
-      const note = !d ? "" : d.optimal ? " (optimal)" : ` (${costWord} ${costIn(part, d.cost, true)}; best ${d.best})`;
+      const note = !d ? [] : d.optimal ? [" (optimal)"] : [` (${costWord} `, ...costIn(part, d.cost, true), `; best ${d.best})`];
       const n = log.childElementCount;
-      const li = log.appendChild(coachRowOf(result.row.text + note, result.row.position, { "data-row": n, ...(result.row.attrs || {}) }));
+      const li = log.appendChild(coachRowOf([result.row.text, ...note], result.row.position, { "data-row": n, ...(result.row.attrs || {}) }));
       li.value = n + 1; // numbered as played, the earlier rows folded away or not
       fold();
     }
@@ -390,8 +391,14 @@ export function createPlay(part, page) {
   }
 
   const historyRow = page.historyRow || ((text, open, attrs) => el("li", {}, el("button", { type: "button", class: "link",
-    title: "Open this position in Coach", ...attrs, onclick: open }, text)));
+    title: "Open this position in Coach", ...attrs, onclick: open }, ...words(text))));
   const coachRowOf = (text, position, attrs) => historyRow(text, () => page.openInCoach(position), attrs);
+
+  /** A decision's history row, its words and numbers copied (else its choice). */
+  const rowWords = (d) => {
+    const row = log.children[d.row];
+    return row ? [...(row.querySelector("button") ?? row).childNodes].map((n) => n.cloneNode(true)) : d.choice;
+  };
 
   /** The end: the part's summary, the total cost and the three costliest decisions (rows that open Coach). */
   function end() {
@@ -404,10 +411,10 @@ export function createPlay(part, page) {
       el("p", { id: `${id}-review-undone` }, undone ? `You took back ${undone === 1 ? "1 move" : `${undone} moves`} (Undo).` : "No move taken back (Undo)."),
       ...(part.review ? part.review(game, decisions, cost) : [
       el("p", { id: `${id}-review-total` }, `${optimal} of ${decisions.length} decisions optimal; ` +
-        `your choices cost ${costIn(part, cost)} in all.`),
+        "your choices cost ", ...costIn(part, cost), " in all."),
       costliest.length ? el("p", {}, "The costliest decisions:") : null,
       costliest.length ? el("ol", { class: "log", id: `${id}-costliest` }, ...costliest.map(([d, i]) => coachRowOf(
-        `${log.children[d.row]?.textContent ?? d.choice}`, d.position, { "data-decision": i }))) : null].filter(Boolean)),
+        rowWords(d), d.position, { "data-decision": i }))) : null].filter(Boolean)),
     // New game beside the summary too: on a phone the one above is a long way up
     el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: `${id}-review-new`, onclick: () => play.newGame() }, "New game")));
     review.hidden = false;
@@ -429,7 +436,7 @@ export function createPlay(part, page) {
     hintList.replaceChildren(...(h.choices || []).map((c) => {
       const best = isOptimal(c.cost, tieIn(game));
       return el("li", { class: best ? "best" : null, "data-move": c.text, "data-value": c.value, ...(c.attrs || {}) },
-        `${c.text}: ${c.value}`, best ? " (best)" : ` (${c.costWords ?? `${costWord} ${costIn(part, c.cost, true)}`})`);
+        `${c.text}: `, c.shown ?? c.value, ...(best ? [" (best)"] : [" (", ...(c.costWords ? words(c.costWords) : [`${costWord} `, ...costIn(part, c.cost, true)]), ")"]));
     }));
   };
 

@@ -7,7 +7,8 @@ import { badParam, choiceParam, el, plural } from "../lib/ui.js";
 import { shareButton } from "../lib/share.js";
 import { formatMove, rollChances, tileSum, tilesOf } from "./table.js";
 import { answerRoll, PLAYER_WORDS } from "./turns.js";
-import { $, pct, params, roving, syncStop, buildTiles, showTiles } from "./view.js";
+import { $, params, roving, syncStop, buildTiles, showTiles } from "./view.js";
+import { chance, chanceCost } from "../lib/numbers.js";
 
 const moveText = (mask) => formatMove(tilesOf(mask));
 
@@ -343,7 +344,9 @@ export class Coach {
     if (this.app.mode === "coach") this.showUrl();
     const scores = this.scores();
     const answer = coachAnswer(t, scores, mask, this.roll);
-    let text = `${playerName(this.player)} at ${answer.position}, before rolling: wins ${pct(answer.expect)} (expected wins ${sixDecimals(answer.expect)}).`;
+    // the words, with the chances as nodes: each a press from its exact value
+    const parts = [`${playerName(this.player)} at ${answer.position}, before rolling: wins `, chance(answer.expect), "."];
+    let text = "";
     if (two && this.player === 2) {
       text += ` Score to beat: ${this.score} (player two wins by ending below ${this.score}, ties at ${this.score}; the open tiles sum to ${tileSum(mask)}).`;
     } else if (!two && this.player > 1) {
@@ -358,10 +361,11 @@ export class Coach {
     if (this.roll !== null) {
       text += answer.turnEnds
         ? ` Roll ${this.roll}: no open tiles add up to it, the turn ends with score ${tileSum(mask)}` +
-          (answer.endValue === null ? `: wins — (${NOT_HELD}).` : `: wins ${pct(answer.endValue)}.`)
+          (answer.endValue === null ? `: wins — (${NOT_HELD}).` : ": wins ")
         : ` Roll ${this.roll}: best move ${formatMove(answer.best)}.`;
     }
-    summary.textContent = text;
+    const end = this.roll !== null && answer.turnEnds && answer.endValue !== null ? [chance(answer.endValue), "."] : [];
+    summary.replaceChildren(...parts, text, ...end);
     if (this.roll === null) this.renderAllRolls(mask, rolls, scores);
     else if (!answer.turnEnds) this.renderMoves(answer);
     moves.dataset.roll = this.roll === null ? "" : String(this.roll);
@@ -374,15 +378,15 @@ export class Coach {
     moves.append(el("caption", { class: "hint", text: `${count} legal move${count > 1 ? "s" : ""} for roll ${answer.roll}, best first` }),
       el("tr", {}, el("th", { text: "Close" }), el("th", { text: "Leaves", class: "hide-narrow" }),
         el("th", { class: "num", text: "Wins" }), el("th", { class: "num", text: "Expected wins" }),
-        el("th", { class: "num", text: "Cost (points)" })));
+        el("th", { class: "num", text: "Cost" })));
     for (const m of answer.moves) {
       const loss = top - m.value;
       moves.append(el("tr", { class: m.best ? "best" : "", "data-move": m.tiles.join("") },
         el("td", { text: formatMove(m.tiles) }),
         el("td", { text: m.after || "shut!", class: "hide-narrow" }),
-        el("td", { class: "num" }, pct(m.value), el("span", { class: "bar", style: `width:${(m.value * 3).toFixed(2)}rem` })),
+        el("td", { class: "num" }, chance(m.value), el("span", { class: "bar", style: `width:${(m.value * 3).toFixed(2)}rem` })),
         el("td", { class: "num", "data-value": String(m.value), text: sixDecimals(m.value) }),
-        el("td", { class: `num${loss > 0 ? " loss" : ""}`, text: m.best ? "best" : loss > 0 ? (loss * 100).toFixed(2) : "equal" })));
+        el("td", { class: `num${loss > 0 ? " loss" : ""}` }, m.best ? "best" : loss > 0 ? chanceCost(loss, { terse: true }) : "equal")));
     }
   }
 
@@ -397,10 +401,10 @@ export class Coach {
       const best = judge.best(mask, roll);
       const value = judge.value(mask, best);
       moves.append(el("tr", {}, el("td", { text: String(roll) }),
-        el("td", { class: "num", text: chances[roll] ? pct(chances[roll]) : "—" }),
+        el("td", { class: "num" }, chances[roll] ? chance(chances[roll]) : "—"),
         el("td", { text: best ? moveText(best) : "none: turn ends" }),
         value === null ? el("td", { class: "num", "data-why": "not-held" }, "—", el("span", { class: "why", text: ` ${NOT_HELD}` }))
-          : el("td", { class: "num", text: pct(value) })));
+          : el("td", { class: "num" }, chance(value))));
     }
   }
 }

@@ -13,7 +13,8 @@ import { choiceParam, el, plural, seedParam } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
 import { shareButton } from "../lib/share.js";
 import { GameMode, closeText } from "./game.js";
-import { $, params, pct, points, say, showTiles, buildTiles, showDice } from "./view.js";
+import { $, params, say, showTiles, buildTiles, showDice } from "./view.js";
+import { chance, chanceCost, percent } from "../lib/numbers.js";
 
 const moveText = (mask) => formatMove(tilesOf(mask));
 
@@ -187,10 +188,10 @@ export class Play extends GameMode {
 
   say(text, refused = false) { say($("play-message"), text, refused); }
 
-  /** One line of the history; a roll's line opens its position in Coach. */
+  /** One line of the history (text, or words and numbers); a roll's line opens its position in Coach. */
   log(text, mine, entry = null) {
     const g = this.game;
-    const item = el("li", { class: mine ? "you" : "", text });
+    const item = el("li", { class: mine ? "you" : "" }, ...[text].flat());
     if (entry !== null) {
       const index = g.history.indexOf(entry);
       item.append(" ", el("button", { type: "button", class: "link", "data-entry": String(index),
@@ -260,18 +261,18 @@ export class Play extends GameMode {
       const fb = $("feedback");
       if (move === best || loss === 0) {
         this.optimal += 1;
-        fb.textContent = `Optimal: ${moveText(move)}${move === best ? "" : ` is exactly as good as the table's ${moveText(best)}`}. ` +
-          `Your chance of winning: ${pct(value)}.`;
+        fb.replaceChildren(`Optimal: ${moveText(move)}${move === best ? "" : ` is exactly as good as the table's ${moveText(best)}`}. ` +
+          "Your chance of winning: ", chance(value), ".");
         fb.className = "feedback optimal";
         text += ", optimal.";
       } else {
         mistake = true;
         this.lost += loss;
         this.mistakes.push({ position: this.game.board.positionText(entry.position), roll: entry.roll, move, best, loss });
-        fb.textContent = `Not optimal: ${moveText(move)} cost ${points(loss)} of winning chance; ` +
-          `the table's ${moveText(best)} gives you ${pct(bestValue)}, against ${pct(value)}.`;
+        fb.replaceChildren(`Not optimal: ${moveText(move)} cost `, chanceCost(loss), " of winning chance; " +
+          `the table's ${moveText(best)} gives you `, chance(bestValue), ", against ", chance(value), ".");
         fb.className = "feedback mistake";
-        text += `, cost ${points(loss)} (best ${moveText(best)}).`;
+        text = [text, ", cost ", chanceCost(loss), ` (best ${moveText(best)}).`];
       }
       fb.dataset.loss = String(loss);
     } else {
@@ -318,7 +319,7 @@ export class Play extends GameMode {
     this.result = mine;
     this.addPoint("end", false, mine);
     const head = mine === 1 ? "You win!" : mine === 0 ? "The computer wins." :
-      t.players === 2 ? "A tie: half a win each." : `A tie: you share the win (${pct(mine)}).`;
+      t.players === 2 ? "A tie: half a win each." : `A tie: you share the win (${percent(mine)}).`;
     let scores;
     if (t.players === 2) {
       const [s1, s2] = [g.scores[0] ?? null, g.scores[1] ?? null];
@@ -330,13 +331,13 @@ export class Play extends GameMode {
     }
     const summary = $("summary");
     summary.textContent = "";
-    const start = this.points.length && this.points[0].kind === "start" ? ` Your chance of winning at the start was ${pct(this.points[0].chance)}.` : "";
+    const start = this.points.length && this.points[0].kind === "start" ? [" Your chance of winning at the start was ", chance(this.points[0].chance), "."] : [];
     const moves = this.moves ? `Your moves: ${this.moves}, optimal ${this.optimal}.` : "You made no move: the dice decided.";
     const lost = this.mistakes.length
-      ? ` Your moves cost ${points(this.lost)} of winning chance in all; the largest: ${this.worst()}.`
-      : this.moves ? " They cost nothing: perfect play." : "";
+      ? [" Your moves cost ", chanceCost(this.lost), " of winning chance in all; the largest: ", ...this.worst(), "."]
+      : [this.moves ? " They cost nothing: perfect play." : ""];
     const undone = ` Closes taken back (Undo): ${this.undone}.`;
-    summary.append(el("h2", { text: head }), el("p", { text: scores + start }), el("p", { id: "summary-moves", text: moves + lost + undone }),
+    summary.append(el("h2", { text: head }), el("p", {}, scores, ...start), el("p", { id: "summary-moves" }, moves, ...lost, undone),
       el("p", { class: "hint", text: `Seed ${g.seed}: Replay seed plays the same dice again.` }),
       // New game beside the summary too: on a phone the one at the top is a long way up
       el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: "summary-new", onclick: () => this.askNewGame() }, "New game")));
@@ -347,7 +348,7 @@ export class Play extends GameMode {
 
   worst() {
     const m = this.mistakes.reduce((a, b) => (b.loss > a.loss ? b : a));
-    return `${points(m.loss)} at ${m.position} with roll ${m.roll}: you closed ${moveText(m.move)}, best ${moveText(m.best)}`;
+    return [chanceCost(m.loss), ` at ${m.position} with roll ${m.roll}: you closed ${moveText(m.move)}, best ${moveText(m.best)}`];
   }
 
   /** A history row's question in Coach: that player, the scores posted before, the position and the roll. */
@@ -377,8 +378,8 @@ export class Play extends GameMode {
     // and the last one seen would be stale.
     const last = this.points.length ? this.points[this.points.length - 1].chance : null;
     const known = last !== null && (t.players === 2 || g.over || g.player === this.seat);
-    board.append(el("span", { text: known ? `Your chance: ${pct(last)}` : "Your chance: known on your turn",
-      title: known ? null : "The table holds the chance of the player to move only" }));
+    board.append(el("span", { title: known ? null : "The table holds the chance of the player to move only" },
+      ...(known ? ["Your chance: ", chance(last)] : ["Your chance: known on your turn"])));
     showTiles($("play-tiles"), g.mask, g.chosen);
     if (g.roll !== null || !g.dice.length || this.awaiting !== "rolling") showDice($("dice"), g.dice, g.roll);
     // aria-disabled, not disabled: a focused button keeps the focus through the computer's turn (and says why it waits).
@@ -407,7 +408,7 @@ export class Play extends GameMode {
         el("tr", {}, el("th", { text: "Close" }), el("th", { class: "num", text: "Wins" }), el("th", { class: "num", text: "Expected wins" })));
       for (const m of moves) {
         box.append(el("tr", { class: m.best ? "best" : "", "data-move": m.tiles.join("") }, el("td", { text: formatMove(m.tiles) }),
-          el("td", { class: "num", text: pct(m.value) }), el("td", { class: "num", "data-value": String(m.value), text: sixDecimals(m.value) })));
+          el("td", { class: "num" }, chance(m.value)), el("td", { class: "num", "data-value": String(m.value), text: sixDecimals(m.value) })));
       }
       return;
     }
@@ -418,8 +419,8 @@ export class Play extends GameMode {
     for (const roll of rolls) {
       const best = judge.best(g.mask, roll), value = judge.value(g.mask, best);
       box.append(el("tr", { "data-roll": String(roll) }, el("td", { text: String(roll) }),
-        el("td", { class: "num", text: chances[roll] ? pct(chances[roll]) : "—" }), el("td", { text: best ? moveText(best) : "none: turn ends" }),
-        el("td", { class: "num", text: value === null ? "—" : pct(value) })));
+        el("td", { class: "num" }, chances[roll] ? chance(chances[roll]) : "—"), el("td", { text: best ? moveText(best) : "none: turn ends" }),
+        el("td", { class: "num" }, value === null ? "—" : chance(value))));
     }
   }
 
@@ -459,7 +460,7 @@ export class Play extends GameMode {
     this.points.forEach((p, i) => {
       if (p.kind === "move" && p.player === this.seat) {
         parts.push(`<circle class="${p.mistake ? "mistake" : "move"}" cx="${x(i).toFixed(1)}" cy="${y(p.chance).toFixed(1)}" ` +
-          `r="${p.mistake ? 5 : 3.5}"><title>${pct(p.chance)}</title></circle>`);
+          `r="${p.mistake ? 5 : 3.5}"><title>${percent(p.chance)}</title></circle>`);
       }
     });
     parts.push(`<text x="${L}" y="${H - 8}">start</text>`);

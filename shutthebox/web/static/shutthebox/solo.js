@@ -11,7 +11,8 @@ import { Turns, answerRoll } from "./turns.js";
 import { GameMode } from "./game.js";
 import { SOLO_VARIANTS, OBJECTIVES, STANDARD, describeRules, sameRules, soloName, variantOf } from "./rules.js";
 import { RULE_PARAMS, rulesFromLink, ruleEntries } from "./rulesform.js";
-import { $, params, pct, showTiles, buildTiles, showDice } from "./view.js";
+import { $, params, showTiles, buildTiles, showDice } from "./view.js";
+import { chance, chanceCost, score as scoreNum, scoreCost } from "../lib/numbers.js";
 
 const GOALS = { shut: "shut the box", score: "lowest score" };
 const moveText = (mask) => formatMove(tilesOf(mask));
@@ -22,15 +23,15 @@ function tileList(mask) {
   return tiles.length === 1 ? `tile ${tiles[0]}` : `tiles ${tiles.slice(0, -1).join(", ")} and ${tiles[tiles.length - 1]}`;
 }
 
-/** A value in words: a chance to shut, or an expected final score. */
-const valueText = (value, objective) => (objective === "score" ? value.toFixed(3) : pct(value));
+/** A value (a node, its exact value a press away): a chance to shut, or an expected final score. */
+const valueText = (value, objective) => (objective === "score" ? scoreNum(value) : chance(value));
 
-/** A small amount without rounding it away: 0.0012 stays visible. */
-const amount = (x, digits) => (x === 0 || x >= 10 ** -digits ? x.toFixed(digits) : x.toPrecision(2));
+/** A cost's number alone: expected final score added, or percentage points of shutting chance lost. */
+const costNumber = (cost, objective, terse = false) => (objective === "score" ? scoreCost(cost) : chanceCost(cost, { terse }));
 
-/** What a move cost: chance of shutting lost, or expected final score added. */
-const costText = (cost, objective) => (objective === "score" ? `${amount(cost, 3)} to the expected final score` :
-  `${amount(cost * 100, 2)} percentage points of shutting chance`);
+/** What a move cost, in words and a number: chance of shutting lost, or expected final score added. */
+const costText = (cost, objective) => [costNumber(cost, objective),
+  objective === "score" ? " to the expected final score" : " of shutting chance"];
 
 /** The judge of a solo table for an objective. */
 export function soloJudge(table, objective) {
@@ -227,7 +228,7 @@ export class Solo extends GameMode {
     });
   }
 
-  log(text) { $("solo-log").append(el("li", { text })); }
+  log(text) { $("solo-log").append(el("li", {}, ...[text].flat())); }
 
   refuseMode() {
     if (this.awaiting === "error") { this.say("The table for these rules could not be read: see the message above.", true); return true; }
@@ -267,17 +268,17 @@ export class Solo extends GameMode {
     this.moves += 1;
     if (cost === 0) {
       this.optimal += 1;
-      fb.textContent = `Optimal: ${moveText(move)}${move === best ? "" : ` is exactly as good as the table's ${moveText(best)}`}. ` +
-        `Your ${what}: ${valueText(value, objective)}.`;
+      fb.replaceChildren(`Optimal: ${moveText(move)}${move === best ? "" : ` is exactly as good as the table's ${moveText(best)}`}. ` +
+        `Your ${what}: `, valueText(value, objective), ".");
       fb.className = "feedback optimal";
       text += ", optimal.";
     } else {
       this.cost += cost;
       this.mistakes.push({ position: this.game.board.positionText(entry.position), roll: entry.roll, move, best, cost });
-      fb.textContent = `Not optimal: ${moveText(move)} cost ${costText(cost, objective)}; ` +
-        `the table's ${moveText(best)} gives ${valueText(bestValue, objective)}, against ${valueText(value, objective)}.`;
+      fb.replaceChildren(`Not optimal: ${moveText(move)} cost `, ...costText(cost, objective), "; " +
+        `the table's ${moveText(best)} gives `, valueText(bestValue, objective), ", against ", valueText(value, objective), ".");
       fb.className = "feedback mistake";
-      text += `, cost ${costText(cost, objective)} (best ${moveText(best)}).`;
+      text = [text, ", cost ", ...costText(cost, objective), ` (best ${moveText(best)}).`];
     }
     fb.dataset.cost = String(cost);
     this.costs.push(cost);
@@ -297,28 +298,29 @@ export class Solo extends GameMode {
       `Final score ${score}: ${tileList(g.mask)} left open.`;
     this.log(shut ? "Box shut!" : `The turn ends with score ${score}.`);
     const start = objective === "score"
-      ? `With optimal play the expected final score from the start is ${valueText(this.start0, objective)} (lower is better).`
-      : `With optimal play the chance of shutting the box from the start is ${valueText(this.start0, objective)}.`;
+      ? ["With optimal play the expected final score from the start is ", valueText(this.start0, objective), " (lower is better)."]
+      : ["With optimal play the chance of shutting the box from the start is ", valueText(this.start0, objective), "."];
     const moves = this.moves ? `Your moves: ${this.moves}, optimal ${this.optimal}.` : "You made no move: the dice decided.";
     const lost = this.mistakes.length
-      ? ` Your moves cost ${costText(this.cost, objective)} in all; the largest: ${this.worstText()}.`
-      : this.moves ? " They cost nothing: perfect play." : "";
+      ? [" Your moves cost ", ...costText(this.cost, objective), " in all; the largest: ", ...this.worstText(), "."]
+      : [this.moves ? " They cost nothing: perfect play." : ""];
     // outcome = optimal expectation at the start + what the moves cost + what the dice did, shown in
-    // hundredths (of a point of score, or of a percentage point) that add up exactly: the dice's part is
-    // what is left once the shown start and cost are taken from the outcome.
+    // tenths (of a point of score, or of a percentage point: the one decimal every number shows) that add
+    // up exactly: the dice's part is what is left once the shown start and cost are taken from the outcome.
+    // A sum of shown figures, not numbers of the table: no exact form.
     const sign = objective === "score" ? 1 : -1, unit = objective === "score" ? 1 : 100;
-    const hundredths = (x) => Math.round(Number((x * unit).toFixed(2)) * 100); // as shown
-    const startH = hundredths(this.start0), costH = hundredths(this.cost);
-    const luckH = hundredths(result) - startH - sign * costH;
-    const fmt = (h) => `${(Math.abs(h) / 100).toFixed(2)}${objective === "score" ? "" : " points"}`;
+    const tenths = (x) => Math.round(Number((x * unit).toFixed(1)) * 10); // as shown
+    const startT = tenths(this.start0), costT = tenths(this.cost);
+    const luckT = tenths(result) - startT - sign * costT;
+    const fmt = (h) => `${(Math.abs(h) / 10).toFixed(1)}${objective === "score" ? "" : " points"}`;
     const split = objective === "score"
-      ? `Final score ${score} = ${(startH / 100).toFixed(2)} expected at the start + ${fmt(costH)} from your moves ` +
-        `${luckH < 0 ? "− " : "+ "}${fmt(luckH)} from the dice.`
-      : `Outcome ${shut ? "100%" : "0%"} = ${(startH / 100).toFixed(2)}% at the start − ${fmt(costH)} from your moves ` +
-        `${luckH < 0 ? "− " : "+ "}${fmt(luckH)} from the dice.`;
+      ? `Final score ${score} = ${(startT / 10).toFixed(1)} expected at the start + ${fmt(costT)} from your moves ` +
+        `${luckT < 0 ? "− " : "+ "}${fmt(luckT)} from the dice.`
+      : `Outcome ${shut ? "100%" : "0%"} = ${(startT / 10).toFixed(1)}% at the start − ${fmt(costT)} from your moves ` +
+        `${luckT < 0 ? "− " : "+ "}${fmt(luckT)} from the dice.`;
     const summary = $("solo-summary");
     summary.textContent = "";
-    summary.append(el("h2", { text: head }), el("p", { text: start }), el("p", { text: moves + lost }), el("p", { text: split }),
+    summary.append(el("h2", { text: head }), el("p", {}, ...start), el("p", {}, moves, ...lost), el("p", { text: split }),
       el("p", { class: "hint", text: `Seed ${this.seed}, ${this.variant ? `${SOLO_VARIANTS[this.variant].title} rules` : describeRules(this.rules)}, goal: ${GOALS[objective]}. ` +
         "Replay seed plays the same dice again." }),
       el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: "solo-summary-new", onclick: () => this.askNewGame() }, "New game")));
@@ -329,7 +331,7 @@ export class Solo extends GameMode {
 
   worstText() {
     const m = this.mistakes.reduce((a, b) => (b.cost > a.cost ? b : a));
-    return `${costText(m.cost, this.objective)} at ${m.position} with roll ${m.roll}: you closed ${moveText(m.move)}, best ${moveText(m.best)}`;
+    return [...costText(m.cost, this.objective), ` at ${m.position} with roll ${m.roll}: you closed ${moveText(m.move)}, best ${moveText(m.best)}`];
   }
 
   render() {
@@ -371,7 +373,7 @@ export class Solo extends GameMode {
     moves.hidden = !this.hints || !t || !g || !g.mask || g.over || this.awaiting === "rolling";
     if (moves.hidden) return;
     const head = objective === "score" ? "Expected score" : "Chance to shut";
-    const vs = objective === "score" ? "Cost (score)" : "Cost (points)";
+    const vs = objective === "score" ? "Cost (score)" : "Cost";
     if (this.awaiting === "move") {
       const answer = g.hint(); // the turn controller's hint, as in Play
       moves.append(el("caption", { class: "hint", text: `${answer.moves.length} legal move${answer.moves.length > 1 ? "s" : ""} for roll ${g.roll}, best first` }),
@@ -381,9 +383,8 @@ export class Solo extends GameMode {
         moves.append(el("tr", { class: m.best ? "best" : "", "data-move": m.tiles.join("") },
           el("td", { text: formatMove(m.tiles) }),
           el("td", { text: m.after || "shut!", class: "hide-narrow" }),
-          el("td", { class: "num", "data-value": String(m.value), text: valueText(m.value, objective) }),
-          el("td", { class: `num${m.cost > 0 ? " loss" : ""}`, text: m.best ? "best" : m.cost > 0 ?
-            (objective === "score" ? amount(m.cost, 3) : amount(m.cost * 100, 2)) : "equal" })));
+          el("td", { class: "num", "data-value": String(m.value) }, valueText(m.value, objective)),
+          el("td", { class: `num${m.cost > 0 ? " loss" : ""}` }, m.best ? "best" : m.cost > 0 ? costNumber(m.cost, objective, true) : "equal")));
       }
       return;
     }
@@ -394,9 +395,9 @@ export class Solo extends GameMode {
     for (const roll of t.possibleRolls(g.mask)) {
       const best = t.bestMove(g.mask, roll, objective);
       moves.append(el("tr", { "data-roll": String(roll) }, el("td", { text: String(roll) }),
-        el("td", { class: "num", text: chances[roll] ? pct(chances[roll]) : "—" }),
+        el("td", { class: "num" }, chances[roll] ? chance(chances[roll]) : "—"),
         el("td", { text: best ? moveText(best) : "none: turn ends" }),
-        el("td", { class: "num", text: valueText(t.valueAfter(g.mask, best, objective), objective) })));
+        el("td", { class: "num" }, valueText(t.valueAfter(g.mask, best, objective), objective))));
     }
   }
 

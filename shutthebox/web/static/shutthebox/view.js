@@ -1,4 +1,4 @@
-/* The Shut the Box page's own view helpers: percentages, the roving tab stop of a group, focus,
+/* The Shut the Box page's own view helpers: the roving tab stop of a group, focus,
  * tiles and the dice shown. What both pages share (el, the dice drawn, link parameters, "Discard this game?") is
  * lib/ui.js's. */
 
@@ -10,9 +10,6 @@ export const $ = (id) => document.getElementById(id);
 
 export const params = new URLSearchParams(location.search);
 export const ANIMATE = params.get("anim") !== "0";
-
-export const pct = (value) => `${(value * 100).toFixed(2)}%`;
-export const points = (loss) => `${(loss * 100).toFixed(2)} percentage points`;
 
 export const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ANIMATE ? ms : 0));
 
