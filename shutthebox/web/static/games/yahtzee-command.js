@@ -12,10 +12,10 @@ import { TableError } from "../lib/format.js";
 import { InvalidQuestion, shownText } from "../lib/notation.js";
 import { oneQuestion, looksLikeOption, splitOptions as splitOptionsOf, whole, words, wrongCount } from "../lib/command.js";
 import { rankOf } from "./yazy-rules.js";
-import { CATEGORIES, FIFTY, JOKERS, OPEN, ROLLS, SIXES, STATES, UPPER, YAHTZEE, ZERO, canHold, cardOf, rulesOf, stateIndex }
-  from "./yahtzee-rules.js";
+import { CATEGORIES, FIFTY, JOKERS, OPEN, ROLLS, SIXES, STATES, UPPER, YAHTZEE, ZERO, canHold, cardOf, rulesOf, stateIndex,
+  targetX } from "./yahtzee-rules.js";
 import { optionsOf, turnOf } from "./yahtzee-turn.js";
-import { heldState, reducedName, startChance, targetX } from "./yahtzee-target.js";
+import { heldState, reducedName, startChance } from "./yahtzee-target.js";
 import { best, checkedChance, targetTurn } from "./yahtzee-target-turn.js";
 
 export { words };

@@ -5,6 +5,7 @@
  * The 252 sorted rolls are yazy's (games/yazy-rules.js): the same dice. */
 
 import { InvalidQuestion, shorten, shownText } from "../lib/notation.js";
+import { whole } from "../lib/command.js";
 import { DICE, REROLLS, ROLLS, SIDES, categorySet, formatSet, rankOf } from "./yazy-rules.js";
 
 export { DICE, REROLLS, ROLLS, SIDES, rankOf };
@@ -225,4 +226,17 @@ export function stateWords(card, upper, box) {
   if (upper) words.push(`--upper ${upper}`);
   if (box !== OPEN) words.push(`--yahtzee-box ${box === FIFTY ? 50 : 0}`);
   return words.join(" ");
+}
+
+// -- reach a score (yahtzee-target.js): the question's X, here so that a page reads it before that module loads
+
+export const MOST = 1575; // the most a game scores: every box at its best, the upper bonus, 12 Yahtzee bonuses
+
+/** The X of `--target X`: the points still to come, 0 to 1575 (rules.py's target_x). */
+export function targetX(text) {
+  const x = whole("target X", String(text));
+  if (x < 0 || x > MOST) {
+    throw new InvalidQuestion(`the target X is the points still to come, 0 to ${MOST} (the most a game scores), not ${shownText(String(text))}`);
+  }
+  return x;
 }

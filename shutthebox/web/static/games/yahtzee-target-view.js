@@ -14,9 +14,13 @@ import { el, field } from "../lib/ui.js";
 import { gamesJson } from "../gamelist.js";
 import { solveStatus } from "../solve.js";
 import { linkParam } from "./ui.js";
-import { heldState, reducedName, solveCommand, solvesReduced, startChance, targetSpec, targetTable, targetX,
-  wholeName } from "./yahtzee-target.js";
-import { best, checkedChance, targetTurn } from "./yahtzee-target-turn.js";
+import { targetX } from "./yahtzee-rules.js";
+
+// The reading and the turn's solver (6 KB gzipped) load when a target is first asked, not before the page's first
+// answer: most visits never ask one.
+let reader = null;
+const readers = () => (reader ??= Promise.all([import("./yahtzee-target.js"), import("./yahtzee-target-turn.js")])
+  .then(([target, turn]) => ({ ...target, ...turn })));
 
 const wholeHere = new Map(); // joker -> a promise: whether the server has the whole game's target table
 // One Solve for a card's reduced table lets the next cards' (a second each) be solved without asking (games.js).
@@ -24,6 +28,7 @@ const CARDS = { given: false };
 
 /** The target table answering the state (card, upper, box), loaded through ctx.load (solved on first use). */
 async function tableFor(ctx, joker, card, upper, box, { whole: askWhole = true } = {}) {
+  const { reducedName, solveCommand, solvesReduced, targetSpec, targetTable, wholeName } = await readers();
   const site = await gamesJson().catch(() => null);
   if (site?.solving === false) {
     throw new InvalidQuestion("Reach a score needs `ShutTheBox serve`: it solves the card's target table on first use, " +
@@ -48,6 +53,7 @@ async function tableFor(ctx, joker, card, upper, box, { whole: askWhole = true }
 export async function reach(ctx, joker, { card, upper, box, dice, rerolls }, x, options = {}) {
   try {
     const table = await tableFor(ctx, joker, card, upper, box, options);
+    const { best, checkedChance, heldState, startChance, targetTurn } = await readers();
     return await settle(() => {
       if (dice === null) {
         const chance = startChance(table, card, upper, box, x);

@@ -10,13 +10,11 @@
  */
 
 import { TableError } from "../lib/format.js";
-import { InvalidQuestion, shownText } from "../lib/notation.js";
-import { whole } from "../lib/command.js";
+import { InvalidQuestion } from "../lib/notation.js";
 import { CATEGORIES, FIFTY, OPEN, STATES, UPPER, UPPER_BONUS, UPPER_GOAL, YAHTZEE, ZERO, canHold, formatCard, rulesOf,
   stateIndex } from "./yahtzee-rules.js";
 
 export const GAME = "yahtzee-target";
-export const MOST = 1575; // the most a game scores: every box at its best, the upper bonus, 12 Yahtzee bonuses
 export const NOWHERE = 2 ** 32 - 1; // the position of a state a reduced table does not hold
 const CODES = "123456tfhslyc"; // Verhoeff's letters: a reduced table's name
 const BOX_WORDS = { [OPEN]: "open", [ZERO]: "0", [FIFTY]: "50" };
@@ -25,14 +23,6 @@ const MOST_UPPER = Array.from({ length: 64 }, (_, u) => [0, 1, 2, 3, 4, 5].reduc
 /** A card whose reduced table would take longer to solve is answered from the whole game's (reduced/rules.py). */
 export const FIRST_USE_SECONDS = 60;
 
-/** The X of `--target X`: the points still to come, 0 to 1575 (rules.py's target_x). */
-export function targetX(text) {
-  const x = whole("target X", String(text));
-  if (x < 0 || x > MOST) {
-    throw new InvalidQuestion(`the target X is the points still to come, 0 to ${MOST} (the most a game scores), not ${shownText(String(text))}`);
-  }
-  return x;
-}
 
 // -- which table answers a card (target/reduced/rules.py)
 
