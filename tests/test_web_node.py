@@ -12,9 +12,9 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import subprocess
 import zlib
+from functools import partial
 
 import pytest
 
@@ -23,21 +23,12 @@ from shutthebox.errors import InvalidQuery
 from shutthebox.engine.notation import format_set as format_position, numbers_of as tiles_of
 
 from forge import resigned, rewritten  # a table's header changed, every checksum made right
+from nodereader import ANSWER_JS, NODE, command, golden, need_node, node
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ANSWER_JS = os.path.join(ROOT, "web", "answer.mjs")
 STATIC = os.path.join(ROOT, "shutthebox", "web", "static")  # the page: shutthebox/table.js, lib/, vendor/
 CORPUS = os.path.join(ROOT, "tests", "data")
-NODE = shutil.which("node")
 pytestmark = pytest.mark.node  # conftest.py skips these without Node.js before any table is solved
-
-
-def _need_node():
-    if NODE:
-        return
-    if os.environ.get("CI"):
-        pytest.fail("node is not installed, but CI must run the Node.js reader test (see .ci/run)")
-    pytest.skip("node is not installed: the Node.js reader test needs it (apt-get install nodejs)")
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +37,7 @@ def table():
 
 
 def _run(table_path, questions, timeout=60):
-    _need_node()
+    need_node()
     stdin = "".join(json.dumps(q) + "\n" for q in questions)
     return subprocess.run(
         [NODE, ANSWER_JS, table_path], input=stdin, capture_output=True, text=True, timeout=timeout
@@ -241,7 +232,7 @@ def test_node_reader_refuses_unknown_rules_and_the_wrong_game(tmp_path):
         "  try { parseTable(fs.readFileSync(file), { name: file, game }); console.log('read'); }"
         "  catch (e) { console.log(e.name + ': ' + e.message); } }"
     )
-    _need_node()
+    need_node()
     done = subprocess.run([NODE, "--input-type=module", "-e", script, "--", STATIC, solo, shutthebox.load().path],
                           capture_output=True, text=True, timeout=30)
     lines = done.stdout.splitlines()
@@ -475,7 +466,7 @@ def test_rules_js_names_and_refuses_rule_sets_as_the_command_line_does():
         "        console.log(JSON.stringify([R.ruleKey(rules), R.tableName(rules, players), R.describeRules(rules), R.fileRules(rules)])); }"
         "  catch (e) { console.log(JSON.stringify(['error', e.message])); } } });"
     )
-    _need_node()
+    need_node()
     done = subprocess.run([NODE, "-e", script, STATIC], input=json.dumps(cases), capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     refused = 0
@@ -559,7 +550,7 @@ def test_notation_js_reads_and_writes_sets_as_the_python_does():
     from shutthebox.games.toggle.rules import Rules as ToggleRules
     from shutthebox.games.toggle.table import load as load_toggle
 
-    _need_node()
+    need_node()
     rng = random.Random(9)
     texts = notation_texts()
     masks = [sorted({0, (1 << n) - 1, 1 << (n - 1), 1} | {rng.randrange(1 << n) for _ in range(30)})
@@ -618,28 +609,7 @@ def test_the_shut_the_box_reader_reads_positions_as_the_python_api_does(name):
 PIG_GOLDEN = [os.path.join(CORPUS, "pig-golden.txt"), os.path.join(CORPUS, "good", "pig-two-dice-g8-golden.txt")]
 
 
-def _pig(*args, stdin=None, env=None):
-    """``node web/answer.mjs pig ARGS`` from the checkout's root (golden files name tables from there)."""
-    _need_node()
-    return subprocess.run([NODE, ANSWER_JS, "pig", *args], input=stdin, capture_output=True, text=True, timeout=120,
-                          cwd=ROOT, env={**os.environ, **(env or {})})
-
-
-def _command(*args, stdin=None, env=None):
-    """``ShutTheBox pig ARGS``, the same way."""
-    import sys
-
-    return subprocess.run([sys.executable, os.path.join(ROOT, "ShutTheBox"), "pig", *args], input=stdin,
-                          capture_output=True, text=True, timeout=300, cwd=ROOT, env={**os.environ, **(env or {})})
-
-
-def _golden(path):
-    """(the options of the file's ``# ShutTheBox pig ... QUESTION`` line, [(question, answer)])."""
-    lines = open(path, encoding="utf-8").read().splitlines()
-    first = lines[0]
-    options = first[len("# ShutTheBox pig") : first.index("QUESTION")].split()
-    pairs = [tuple(line.split("\t", 1)) for line in lines if "\t" in line and not line.startswith("#")]
-    return options, pairs
+_pig, _command, _golden = partial(node, "pig"), partial(command, "pig"), partial(golden, "pig")
 
 
 @pytest.mark.parametrize("path", PIG_GOLDEN, ids=os.path.basename)
@@ -768,7 +738,7 @@ def test_node_reader_reads_pig_s_rules_and_table_names_as_the_command_line_does(
         "        console.log(JSON.stringify([r, P.tableName(r), P.describeRules(r), P.tableSpec(r).command])); }"
         "  catch (e) { console.log(JSON.stringify(['error', e.message])); } } });"
     )
-    _need_node()
+    need_node()
     done = subprocess.run([NODE, "-e", script, STATIC], input=json.dumps(cases), capture_output=True, text=True, timeout=30)
     assert done.returncode == 0, done.stderr
     refused = 0
@@ -875,31 +845,6 @@ def _set_aside_games():
 SET_ASIDE = _set_aside_games()
 
 
-def _node_game(game, *args, stdin=None, env=None):
-    """``node web/answer.mjs GAME ARGS`` from the checkout's root (golden files name tables from there)."""
-    _need_node()
-    return subprocess.run([NODE, ANSWER_JS, game, *args], input=stdin, capture_output=True, text=True, timeout=120,
-                          cwd=ROOT, env={**os.environ, **(env or {})})
-
-
-def _command_game(game, *args, stdin=None, env=None):
-    """``ShutTheBox GAME ARGS``, the same way."""
-    import sys
-
-    return subprocess.run([sys.executable, os.path.join(ROOT, "ShutTheBox"), game, *args], input=stdin,
-                          capture_output=True, text=True, timeout=300, cwd=ROOT, env={**os.environ, **(env or {})})
-
-
-def _golden_of(game, path):
-    """(the options of the file's ``# ShutTheBox GAME ... QUESTION`` line, [(question, answer)])."""
-    lines = open(path, encoding="utf-8").read().splitlines()
-    first, prefix = lines[0], "# ShutTheBox %s" % game
-    assert first.startswith(prefix), first
-    options = first[len(prefix) : first.index("QUESTION")].split()
-    pairs = [tuple(line.split("\t", 1)) for line in lines if "\t" in line and not line.startswith("#")]
-    return options, pairs
-
-
 def _set_aside_golden():
     import glob
 
@@ -915,14 +860,14 @@ def test_the_set_aside_family_has_games():
 def test_node_reader_answers_set_aside_golden_lines(game, path):
     """Every golden line, answers and refusals, word for word: in one batch as the command's batch prints them,
     and the first few and the refusals one by one, with the command's exit status and message."""
-    options, pairs = _golden_of(game, path)
+    options, pairs = golden(game, path)
     assert len(pairs) >= 10
     stdin = "".join(question + "\n" for question, _ in pairs)
-    done, want = _node_game(game, *options, "--batch", stdin=stdin), _command_game(game, *options, "--batch", stdin=stdin)
+    done, want = node(game, *options, "--batch", stdin=stdin), command(game, *options, "--batch", stdin=stdin)
     assert done.returncode == want.returncode == 1 and done.stderr == "", done.stderr  # the golden files hold refusals
     assert done.stdout == want.stdout and done.stdout.splitlines() == [answer for _, answer in pairs]
     for question, answer in pairs[:4] + [pair for pair in pairs if pair[1].startswith("error:")][:4]:
-        single = _node_game(game, *options, *question.split())
+        single = node(game, *options, *question.split())
         if answer.startswith("error: "):
             assert (single.returncode, single.stdout, single.stderr) == (2, "", "answer.mjs: %s\n" % answer[7:]), question
         else:
@@ -935,7 +880,7 @@ def test_node_reader_reads_set_aside_notation_corpus_as_the_command_line_does(ga
     "= QUESTION" twin's answer, or its refusal; one batch and each line alone."""
     from shutthebox import registry
 
-    options, pairs = _golden_of(game, os.path.join(CORPUS, "questions", "%s.txt" % game))
+    options, pairs = golden(game, os.path.join(CORPUS, "questions", "%s.txt" % game))
     session = registry.grammar(game).open_game({}, None)
 
     def said(question):
@@ -944,7 +889,7 @@ def test_node_reader_reads_set_aside_notation_corpus_as_the_command_line_does(ga
         except InvalidQuery as error:
             return "error: %s" % error
 
-    done = _node_game(game, *options, "--batch", stdin="".join(question + "\n" for question, _ in pairs))
+    done = node(game, *options, "--batch", stdin="".join(question + "\n" for question, _ in pairs))
     lines = done.stdout.splitlines()
     assert len(lines) == len(pairs) >= 20, done.stderr
     for (question, expected), line in zip(pairs, lines):
@@ -955,7 +900,7 @@ def test_node_reader_reads_set_aside_notation_corpus_as_the_command_line_does(ga
             assert line.startswith(expected), (question, line)
         else:
             assert line == expected, question
-        single = _node_game(game, *options, *question.split())
+        single = node(game, *options, *question.split())
         if line.startswith("error: "):
             assert (single.returncode, single.stderr) == (2, "answer.mjs: %s\n" % line[7:]), question
         else:
@@ -1003,8 +948,8 @@ def test_node_reader_answers_set_aside_games_as_the_command_line_on_other_dice(g
     dice, sides = int(flags.get("--dice", spec.dice)), int(flags.get("--sides", spec.sides))
     lines = _set_aside_lines(random.Random(dice * 100 + sides), dice, sides, 600)
     stdin = "".join(line + "\n" for line in lines)
-    want = _command_game(game, *options, "--batch", stdin=stdin)
-    got = _node_game(game, *options, "--batch", stdin=stdin)
+    want = command(game, *options, "--batch", stdin=stdin)
+    got = node(game, *options, "--batch", stdin=stdin)
     assert want.returncode == got.returncode == 1 and got.stderr == "", got.stderr
     assert got.stdout == want.stdout
     answered = [line for line in got.stdout.splitlines() if line and not line.startswith("error:")]
@@ -1023,7 +968,7 @@ SET_ASIDE_OPTION_CASES = [
 def test_node_reader_refuses_set_aside_options_as_the_command_line_does(game, case):
     """Game options the command refuses: exit status 2 and its message, word for word (--dice 0004 is 4: answered)."""
     question = [] if "--move" in case or "--batch" in case else ["--expect"]
-    want, got = _command_game(game, *question, *case), _node_game(game, *question, *case)  # options after the question
+    want, got = command(game, *question, *case), node(game, *question, *case)  # options after the question
     assert want.returncode == got.returncode, (want.stderr, got.stderr)
     assert got.stderr.removeprefix("answer.mjs: ") == want.stderr.removeprefix("ShutTheBox: ") and got.stdout == want.stdout
     assert want.returncode == (0 if case == ["--dice", "0004"] else 2)
@@ -1039,19 +984,19 @@ def test_node_reader_refuses_set_aside_tables_it_cannot_vouch_for(game, tmp_path
     for name, (data, reason) in _damaged_copies(good, tmp_path).items():
         damaged = tmp_path / ("%s-%s.msgpack" % (game, name.replace(" ", "-")))
         damaged.write_bytes(data)
-        done = _node_game(game, "--table", str(damaged), "--expect")
-        assert done.returncode == _command_game(game, "--table", str(damaged), "--expect").returncode == 3, (name, done.stderr)
+        done = node(game, "--table", str(damaged), "--expect")
+        assert done.returncode == command(game, "--table", str(damaged), "--expect").returncode == 3, (name, done.stderr)
         assert reason in done.stderr and done.stdout == "" and len(done.stderr.strip().splitlines()) == 1, name
-    other = _node_game(game, "--table", os.path.join(ROOT, "data", "goat-g100.msgpack"), "--expect")
+    other = node(game, "--table", os.path.join(ROOT, "data", "goat-g100.msgpack"), "--expect")
     assert other.returncode == 3 and "goat" in other.stderr
-    wrong = _node_game(game, "--table", good, "--dice", "2", "--expect")
-    assert wrong.returncode == _command_game(game, "--table", good, "--dice", "2", "--expect").returncode == 3
+    wrong = node(game, "--table", good, "--dice", "2", "--expect")
+    assert wrong.returncode == command(game, "--table", good, "--dice", "2", "--expect").returncode == 3
     forged = tmp_path / ("%s-forged.msgpack" % game)
     forged.write_bytes(rewritten(good, lambda fields: fields.__setitem__(
         "numerators", ",".join(str(2 * int(n)) for n in fields["numerators"].split(",")))))  # twice the floats
-    done, want = _node_game(game, "--table", str(forged), "--expect"), _command_game(game, "--table", str(forged), "--expect")
+    done, want = node(game, "--table", str(forged), "--expect"), command(game, "--table", str(forged), "--expect")
     assert done.returncode == want.returncode == 3 and "exact values" in done.stderr and "exact values" in want.stderr
-    missing = _node_game(game, "--dice", "7", "--sides", "11", "--expect", env={"SHUTTHEBOX_CACHE": str(tmp_path / "empty")})
+    missing = node(game, "--dice", "7", "--sides", "11", "--expect", env={"SHUTTHEBOX_CACHE": str(tmp_path / "empty")})
     assert missing.returncode == 3 and missing.stdout == ""
     assert "%s-d7-s11.msgpack" % game in missing.stderr and "ShutTheBox %s --dice 7 --sides 11 --expect" % game in missing.stderr
 
@@ -1059,7 +1004,7 @@ def test_node_reader_refuses_set_aside_tables_it_cannot_vouch_for(game, tmp_path
 def test_node_reader_finds_set_aside_games_by_their_tables_not_their_names(tmp_path):
     """A name that is no game of the family is no question for it: the reader's usage (exit status 2)."""
     for name in ("fours", "pigs", "../data/threes"):
-        done = _node_game(name, "--expect")
+        done = node(name, "--expect")
         assert done.returncode == 2 and done.stderr.startswith("usage: node answer.mjs TABLE"), (name, done.stderr)
 
 
@@ -1097,7 +1042,7 @@ def test_setaside_table_js_numbers_rolls_and_parses_dice_as_the_rules_do(game):
         "      try { return S.parseDice({ dice, sides }, t); } catch (e) { return e.message; } })]); }"
         "  console.log(JSON.stringify(out)); });"
     )
-    _need_node()
+    need_node()
     done = subprocess.run([NODE, "-e", script, STATIC], input=json.dumps(cases), capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     got = json.loads(done.stdout)
@@ -1111,7 +1056,7 @@ def test_a_large_local_table_is_read_by_blocks_as_the_command_reads_it(tmp_path)
     """Over ``SHUTTHEBOX_READ_WHOLE`` bytes (32 MiB; 0 here, so that the shipped yazy table is over it) a local
     table is read as a URL's is, a block at a time: a byte flipped in a block the question does not read leaves
     the answer the command gives, where reading the file whole refuses it for its checksum."""
-    _need_node()
+    need_node()
     damaged = tmp_path / "yazy.msgpack"
     data = bytearray(open(os.path.join(ROOT, "data", "yazy.msgpack"), "rb").read())
     data[len(data) // 2] ^= 0xFF

@@ -13,34 +13,18 @@ import random
 import shutil
 import subprocess
 import sys
+from functools import partial
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ANSWER_JS = os.path.join(ROOT, "web", "answer.mjs")
+from nodereader import ROOT, command, node
+
 DATA = os.path.join(ROOT, "tests", "data")
-NODE = shutil.which("node")
 pytestmark = pytest.mark.node
 LATE = "fours,full-house,large-straight,chance"  # docs/FORMAT.md section 12's worked example: upper 51, box 50
 
 
-def _need_node():
-    if NODE:
-        return
-    if os.environ.get("CI"):
-        pytest.fail("node is not installed, but CI must run the Node.js reader test (see .ci/run)")
-    pytest.skip("node is not installed: the Node.js reader test needs it (apt-get install nodejs)")
-
-
-def _node(*args, stdin=None, env=None):
-    _need_node()
-    return subprocess.run([NODE, ANSWER_JS, "yahtzee", *args], input=stdin, capture_output=True, text=True,
-                          timeout=300, cwd=ROOT, env={**os.environ, **(env or {})})
-
-
-def _command(*args, stdin=None, env=None):
-    return subprocess.run([sys.executable, os.path.join(ROOT, "ShutTheBox"), "yahtzee", *args], input=stdin,
-                          capture_output=True, text=True, timeout=300, cwd=ROOT, env={**os.environ, **(env or {})})
+_node, _command = partial(node, "yahtzee"), partial(command, "yahtzee")
 
 
 def _same(args, stdin=None, env=None):

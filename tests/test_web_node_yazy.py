@@ -11,30 +11,18 @@ from __future__ import annotations
 
 import os
 import random
-import shutil
-import subprocess
-import sys
+from functools import partial
 
 import pytest
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ANSWER_JS = os.path.join(ROOT, "web", "answer.mjs")
+from nodereader import ROOT, command, golden, node
+
 CORPUS = os.path.join(ROOT, "tests", "data")
-NODE = shutil.which("node")
 SMALL = "ones,twos,yazy"  # the two-player game of the random questions: solved in seconds
 pytestmark = pytest.mark.node  # conftest.py skips these without Node.js before any table is solved
 
 
-def _node(*args, stdin=None, env=None):
-    """``node web/answer.mjs yazy ARGS`` from the checkout's root (golden files name tables from there)."""
-    return subprocess.run([NODE, ANSWER_JS, "yazy", *args], input=stdin, capture_output=True, text=True, timeout=300,
-                          cwd=ROOT, env={**os.environ, **(env or {})})
-
-
-def _command(*args, stdin=None, env=None):
-    """``ShutTheBox yazy ARGS``, the same way."""
-    return subprocess.run([sys.executable, os.path.join(ROOT, "ShutTheBox"), "yazy", *args], input=stdin,
-                          capture_output=True, text=True, timeout=600, cwd=ROOT, env={**os.environ, **(env or {})})
+_node, _command, _golden = partial(node, "yazy"), partial(command, "yazy"), partial(golden, "yazy")
 
 
 def _same(args, stdin=None, env=None):
@@ -56,15 +44,6 @@ def cache(tmp_path_factory):
                  ["--categories", SMALL, "--target", "0", "--expect"]):
         assert _command(*args, env=env).returncode == 0, args
     return env
-
-
-def _golden(path):
-    """(the options of the file's ``# ShutTheBox yazy ... QUESTION`` line, [(question, answer)])."""
-    lines = open(path, encoding="utf-8").read().splitlines()
-    first = lines[0]
-    options = first[len("# ShutTheBox yazy") : first.index("QUESTION")].split()
-    pairs = [tuple(line.split("\t", 1)) for line in lines if "\t" in line and not line.startswith("#")]
-    return options, pairs
 
 
 GOLDEN = [os.path.join(CORPUS, "yazy-golden.txt"), os.path.join(CORPUS, "good", "yazy-ones.yazy-golden.txt"),
