@@ -23,6 +23,7 @@ from shutthebox import registry
 
 from serving import COMMAND, ROOT, Mulberry32, screenshot
 from test_web_axe import axe, findings  # noqa: F401 - axe is a fixture
+from test_web_numbers import exact_values
 
 CORPUS = os.path.join(ROOT, "tests", "data")
 # the games declared on a family (their hooks) whose page is a family's module of the games page
@@ -147,6 +148,7 @@ def test_a_seeded_game_played_to_the_end_following_the_hints(open_page, game):
     rules = table.rules
     seed = 2024
     page = open_page("?game=%s&mode=play&seed=%d" % (game, seed))
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     state = lambda: page.evaluate("(g) => window.games[g].play.state()", game)  # noqa: E731
     assert state()["seed"] == seed and state()["rolls"] == 0
     assert six(*table.exact()) in page.inner_text("#%s-message" % game)

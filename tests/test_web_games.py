@@ -24,6 +24,7 @@ from shutthebox.games.yazy.rules import CATEGORIES, format_categories
 from shutthebox.games.yazy.table import load as load_yazy
 
 from serving import ROOT, percent, screenshot
+from test_web_numbers import exact_values
 
 DATA = os.path.join(ROOT, "data")
 
@@ -147,6 +148,7 @@ def play_toggle(page, table, keyboard=False, blunder_at=None):
 def test_toggle_a_seeded_game_played_to_the_end_by_clicks(open_page):
     table = load_toggle()
     page = open_page("?game=toggle&mode=play&seed=2024")
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     page.click("#toggle-hint")
     assert "50.317928 expected rolls" in page.inner_text("#toggle-message")
     # a card the dice do not allow is refused with the reason
@@ -737,8 +739,11 @@ def test_goat_coach_shows_a_chance_as_a_percent_beside_the_command_line_s_number
     assert page.inner_text("#goat-answer .answer-value") == "Chance to win (a tie is half a win): %.6f" % chance
     page.click("#exact-values")
     assert page.get_attribute("#goat-answer .answer-value", "data-answer") == "%.6f" % chance
-    set_goat(page, 0, 37, None, 12, 1)  # expected turns are not a chance: a number
-    assert page.inner_text("#goat-answer .answer-value").endswith(": %.6f" % table.probe_solo(37, 12, 1))
+    set_goat(page, 0, 37, None, 12, 1)  # expected turns are not a chance: a number, one decimal, exact a press away
+    turns = table.probe_solo(37, 12, 1)
+    assert page.inner_text("#goat-answer .answer-value").endswith(": %.1f" % turns)
+    assert page.get_attribute("#goat-answer .answer-value span.num", "data-exact") == "%.6f" % turns
+    assert page.get_attribute("#goat-answer .answer-value", "data-answer") == "%.6f" % turns
     for game in ("yazy", "yahtzee", "toggle"):  # expected scores and rolls: numbers, never percents
         page = open_page("?game=" + game)
         assert "%" not in page.inner_text("#%s-answer" % game)

@@ -19,6 +19,7 @@ from shutthebox.games.goat.rules import MAX_SUM
 from shutthebox.games.goat.table import action_text, load
 
 from serving import COMMAND, Mulberry32, points, screenshot
+from test_web_numbers import exact_values
 
 GOAL = 100
 
@@ -83,6 +84,7 @@ def test_best_fixed_strategy(open_page, table):
 
 def test_fixed_strategy_by_typing_with_refusals(open_page, table):
     page = open_page("?game=goat")
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     page.check("#goat-player-fixed")
     assert page.is_hidden("#goat-turn") and page.is_hidden("#goat-opp") and page.is_visible("#goat-dice-k")
     for score, dice, stop_at in [(0, 2, 23), (37, 3, 9), (99, 6, 1), (12, 1, 44)]:

@@ -22,6 +22,14 @@ def said(*args):
     return done.stdout.strip()
 
 
+def exact_values(page):
+    """Every number of the page in its exact form, the command line's six decimals (the page's Exact values
+    toggle, pressed without moving the focus: a keyboard test goes on where it was)."""
+    if page.get_attribute("#exact-values", "aria-pressed") != "true":  # remembered from a page opened before
+        page.evaluate("document.getElementById('exact-values').click()")
+    assert page.get_attribute("#exact-values", "aria-pressed") == "true"
+
+
 def short_of(exact):
     """The one-decimal percent of an exact six-decimal chance, as lib/numbers.js writes it."""
     return "%.1f%%" % (100 * float(exact))
@@ -84,3 +92,19 @@ def test_a_chance_in_pigs_play_hint_and_the_button_by_the_keyboard(open_page):
     page.keyboard.press("Space")
     assert page.get_attribute("#exact-values", "aria-pressed") == "false"
     assert feedback.first.inner_text() == short_of(printed[best])
+
+
+def test_an_expected_score_in_yazys_coach_is_one_decimal_and_the_command_lines_a_press_away(open_page):
+    """yazy's expected points: one decimal beside the label's unit words, a press shows the six decimals
+    `ShutTheBox yazy --expect` prints; data-answer keeps them throughout."""
+    page = open_page("?game=yazy&cats=all&dice=13366&rerolls=2")
+    exact = said("yazy", "--expect", "all", "13366", "2")
+    line = page.locator("#yazy-answer .answer-value")
+    number = line.locator("span.num")
+    assert line.inner_text() == "Expected score to come (2 rerolls left): %.1f" % float(exact)
+    assert re.match(r"^\d+\.\d$", number.inner_text()) and number.get_attribute("title") == "exact: %s" % exact
+    number.click()
+    assert number.inner_text() == exact and line.inner_text() == "Expected score to come (2 rerolls left): %s" % exact
+    assert line.get_attribute("data-answer") == exact
+    number.click()
+    assert number.inner_text() == "%.1f" % float(exact)

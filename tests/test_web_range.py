@@ -189,8 +189,10 @@ def test_first_answers_fetched_ahead_are_the_python_apis(browser, site):
     with serving(site) as (url, _), page_opener(browser, url, "games.html") as open_page:
         page = open_page("?game=yahtzee")
         value = page.get_attribute("#yahtzee-answer .answer-value", "data-answer")
+        # each cell's exact form (a number's data-exact, lib/numbers.js), as the command line prints it
         options = page.evaluate("[...document.querySelectorAll('#yahtzee-options tbody tr')]"
-                                ".map(tr => [...tr.cells].map(td => td.textContent).join(' ')).join('; ')")
+                                ".map(tr => [...tr.cells].map(td => td.querySelector('span.num')?.dataset.exact"
+                                " ?? td.textContent).join(' ')).join('; ')")
         page = open_page("?game=goat")
         solo = page.get_attribute("#goat-answer .answer-value", "data-answer")
     assert value == "%.6f" % yahtzee.probe_expect("all", "13366", 2)

@@ -19,6 +19,7 @@ from shutthebox.games.toggle.table import load as load_toggle
 
 from serving import Mulberry32, screenshot
 from test_web_yazy import pips
+from test_web_numbers import exact_values
 
 CARDS = 12
 ALL = (1 << CARDS) - 1
@@ -226,6 +227,7 @@ def test_a_history_row_opens_its_position_in_coach(open_page, table):
 
 def test_hint_values_match_the_api(open_page, table):
     page = open_page("?game=toggle")
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     rng = random.Random(640)
     questions = [[ALL, 3, 4], [1, 1, 1], [ALL, 6, 6], [0b100000000000, 6, 6]]
     while len(questions) < 300:
@@ -272,6 +274,7 @@ def test_hint_values_match_the_api(open_page, table):
 
 def test_the_cost_of_a_card_that_is_not_the_tables(open_page, table):
     page = open_page("?game=toggle&mode=play&seed=5")
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     costs = []
 
     def worst(mask, x, y):
@@ -301,6 +304,7 @@ def test_the_cost_of_a_card_that_is_not_the_tables(open_page, table):
 def test_a_seeded_game_by_keyboard_only(open_page, table):
     seed = 640
     page = open_page("?game=toggle&mode=play&seed=%d" % seed)
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     dice = Mulberry32(seed)
     mask, rolls, total = ALL, 0, 0.0
     rng = random.Random(seed)

@@ -38,6 +38,7 @@ from shutthebox.games.yahtzee.turn import decimal
 
 from serving import COMMAND, ROOT, Mulberry32, screenshot
 from test_web_yazy import pips, sheet_of, spoken, unfold
+from test_web_numbers import exact_values
 
 STATIC = os.path.join(ROOT, "shutthebox", "web", "static")
 NODE = shutil.which("node")
@@ -260,6 +261,7 @@ def shown_options(page):
 
 def test_coach_answers_like_the_python_api(open_page, table):
     page = open_page("?game=yahtzee")
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     assert shown(page, "value") == "%.6f" % table.probe_expect("all", "13366", 2)
     assert shown(page, "start") == START
     assert shown_options(page) == table.options_line("all", "13366", 2)
@@ -298,11 +300,13 @@ def test_coach_answers_like_the_python_api(open_page, table):
     screenshot(page, "yahtzee-coach.png")
     # a link gives the question
     page = open_page("?game=yahtzee&cats=twos%2Cfull-house%2Clarge-straight&upper=20&ybox=0&dice=55555&rerolls=0")
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     assert shown_options(page) == table.options_line("twos,full-house,large-straight", "55555", 0, "20", "0")
 
 
 def test_coach_fits_a_375_pixel_phone(open_page, table):
     page = open_page("?game=yahtzee&cats=ones%2Csixes%2Cyahtzee&upper=30&dice=66616&rerolls=1", phone=True)
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     assert shown_options(page) == table.options_line("ones,sixes,yahtzee", "66616", 1, "30")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     unlabelled = page.evaluate("[...document.querySelectorAll('input')]"
@@ -513,6 +517,7 @@ def check_review(page, decisions, total):
 
 def test_a_seeded_game_by_keyboard_only_on_a_phone(open_page, table):
     page = open_page("?game=yahtzee&mode=play&seed=%d" % SEED, phone=True)
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     assert page.is_visible("#yahtzee-play") and page.is_hidden("#yahtzee-coach")
     assert START in page.inner_text("#yahtzee-message")
     decisions, total, jokers = play_by_keyboard(page, table, SEED)
@@ -546,6 +551,7 @@ def test_a_seeded_game_by_keyboard_only_on_a_phone(open_page, table):
 
 def test_new_game_during_a_game_asks_first_and_bad_links_are_named(open_page, table):
     page = open_page("?game=yahtzee&mode=play&seed=9")
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     page.keyboard.press("r")
     dice = state_of(page)["dice"]
     points = page.locator("#yahtzee-play-cats [data-cat='yahtzee'] .points").inner_text()
@@ -560,8 +566,10 @@ def test_new_game_during_a_game_asks_first_and_bad_links_are_named(open_page, ta
     assert state_of(page)["dice"] is None and state_of(page)["seed"] != 9
     # a bad seed is named, new dice are drawn
     page = open_page("?game=yahtzee&mode=play&seed=12x")
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     assert "seed=12x:" in page.inner_text("#link-problems") and state_of(page) is not None
     page = open_page("?game=yahtzee&cats=ones%2Cchess&ybox=25&rerolls=3&mode=solo")
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     problems = page.inner_text("#link-problems")
     assert "cats=ones,chess: unknown category 'chess'" in problems
     assert all(name in problems for name in ("ybox=25:", "rerolls=3:", "mode=solo:"))

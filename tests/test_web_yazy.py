@@ -22,6 +22,7 @@ from shutthebox.games.yazy.rules import ALL, CATEGORIES, format_categories
 from shutthebox.games.yazy.table import load as load_yazy
 
 from serving import Mulberry32, screenshot
+from test_web_numbers import exact_values
 
 START = "165.757319"
 
@@ -289,6 +290,7 @@ def check_feedback(page, move, cost):
 def test_a_seeded_game_played_by_clicks(open_page, table):
     seed = 2026
     page = open_page("?game=yazy&mode=play&seed=%d" % seed)
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     assert page.is_visible("#yazy-play") and page.is_hidden("#yazy-coach")
     page.click("#yazy-hint")
     assert START in page.inner_text("#yazy-message")
@@ -335,6 +337,7 @@ def test_a_seeded_game_played_by_clicks(open_page, table):
 
 def test_hint_gives_the_tables_move_and_every_choice(open_page, table):
     page = open_page("?game=yazy&mode=play&seed=5")
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     page.click("#yazy-roll")
     dice = shown_dice(page)
     page.keyboard.press("h")
@@ -355,6 +358,7 @@ def test_hint_gives_the_tables_move_and_every_choice(open_page, table):
 def test_a_keyboard_only_game(open_page, table):
     seed = 77
     page = open_page("?game=yazy&mode=play&seed=%d" % seed)
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     page.focus("#yazy-roll")
     blunders = {(3, 1), (6, 0)}
     state, scored, decisions = play_game(page, table, seed, keyboard=True, blunders=blunders)
@@ -372,6 +376,7 @@ def test_a_keyboard_only_game(open_page, table):
 def test_a_phone_width_game(open_page, table):
     seed = 375
     page = open_page("?game=yazy&mode=play&seed=%d" % seed, phone=True)
+    exact_values(page)  # the numbers as the command line prints them (one decimal short)
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     state, scored, _ = play_game(page, table, seed, blunders={(1, 2), (8, 0)}, phone=True)
     assert state["over"] and state["total"] == sum(scored.values())

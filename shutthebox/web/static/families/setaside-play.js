@@ -5,7 +5,10 @@
  * fractions). Move codes in the link: 0 roll (the first roll, then: set aside the pressed dice and roll the
  * rest), N (1 to 8) press or free the N-th die showing. */
 
-import { sixDecimals } from "../lib/notation.js";
+import { score, scoreCost } from "../lib/numbers.js";
+
+/** An expected total, its exact text already computed (the command line's): one decimal, the six a press away. */
+const expected = (text) => score(Number(text), text);
 import { createPlay } from "../lib/play.js";
 import { dieNode, el, plural, setFace } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
@@ -53,7 +56,7 @@ function setAsidePart(game, table) {
       return { table: t, seed, draw: mulberry32(seed), left: dice, showing: null, pressed: [], aside: [], total: 0, rolls: 0,
         start: leftText(t, dice), over: false };
     },
-    opening: (g) => `Roll the dice (R). Optimal play expects a total of ${g.start}; the ${bestWord(g)} total wins.`,
+    opening: (g) => ["Roll the dice (R). Optimal play expects a total of ", expected(g.start), `; the ${bestWord(g)} total wins.`],
     link: () => ({}),
     codes: (g) => g.table.rules.dice + 1,
     legal(g, code) {
@@ -105,11 +108,11 @@ function setAsidePart(game, table) {
       return { say: `Roll ${g.rolls}: ${g.showing.join(" ")}. Press the dice to set aside, then roll the rest (R).`, row };
     },
     hint(g) {
-      if (!g.showing) return { say: `Hint: before rolling, ${leftText(g.table, g.left)} expected points still to come with best play.` };
+      if (!g.showing) return { say: ["Hint: before rolling, ", expected(leftText(g.table, g.left)), " expected points still to come with best play."] };
       const list = choiceList(g.table, sorted(g.showing)), { denominator } = exactOf(g.table);
-      return { say: `Hint: ${list[0].words} (${list[0].valueText} expected points still to come, these included).`,
-        choices: list.map((c) => ({ text: c.words, value: c.valueText, cost: Number(c.gives) / Number(denominator),
-          costWords: `gives away ${c.givesText}`, attrs: { "data-move": c.words, "data-gives": c.givesText } })) };
+      return { say: [`Hint: ${list[0].words} (`, expected(list[0].valueText), " expected points still to come, these included)."],
+        choices: list.map((c) => ({ text: c.words, value: c.valueText, shown: expected(c.valueText), cost: Number(c.gives) / Number(denominator),
+          costWords: ["gives away ", scoreCost(Number(c.gives) / Number(denominator), c.givesText)], attrs: { "data-move": c.words, "data-gives": c.givesText } })) };
     },
     pick: (g, n) => (g.showing && n <= g.showing.length ? n : null),
     confirm: () => ROLL,
@@ -118,10 +121,10 @@ function setAsidePart(game, table) {
     focus: (g, code) => (g.showing && code ? dieButtons[code - 1] : rollButton),
     over: (g) => g.over,
     started: (g) => g.rolls > 0,
-    amount: (value) => `${value} expected points still to come`,
-    costText: (cost, short) => (short ? sixDecimals(cost) : `${sixDecimals(cost)} expected points`),
-    summary: (g, cost) => `Every die is set aside after ${plural(g.rolls, "roll")}: your total is ${g.total}. Optimal play expects ` +
-      `${g.start} from the start (the ${bestWord(g)} total wins); your choices cost ${sixDecimals(cost)} expected points.`,
+    amount: (value) => [expected(value), " expected points still to come"],
+    costText: (cost, short) => (short ? scoreCost(cost) : [scoreCost(cost), " expected points"]),
+    summary: (g, cost) => [`Every die is set aside after ${plural(g.rolls, "roll")}: your total is ${g.total}. Optimal play expects `,
+      expected(g.start), ` from the start (the ${bestWord(g)} total wins); your choices cost `, scoreCost(cost), " expected points."],
     render(g) {
       dieButtons.forEach((b, i) => {
         const face = g.showing && i < g.showing.length ? g.showing[i] : null, pressed = Boolean(face !== null && g.pressed[i]);

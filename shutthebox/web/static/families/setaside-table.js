@@ -271,14 +271,16 @@ export function moveText(table, dice) {
 }
 
 /** Every choice of `dice` with its value and what it gives away against the best, as text: [{ faces, value, gives,
- * valueText, givesText, words }] best first. */
+ * valueText, givesText, givesAmount (a float, for display: a cost that prints as 0.000000 is still not 0), words }]
+ * best first. */
 export function choiceList(table, dice) {
   const { denominator } = exactOf(table);
   const list = choices(table, rollOf(table, dice));
   const best = list[0].value;
   return list.map(({ faces, value }) => {
     const gives = value > best ? value - best : best - value;
-    return { faces, value, gives, words: moveWords(faces), valueText: six(value, denominator), givesText: six(gives, denominator) };
+    return { faces, value, gives, words: moveWords(faces), valueText: six(value, denominator), givesText: six(gives, denominator),
+      givesAmount: Number(gives) / Number(denominator) };
   });
 }
 

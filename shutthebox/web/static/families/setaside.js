@@ -9,6 +9,7 @@
 
 import { TableError } from "../lib/format.js";
 import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
+import { score, scoreCost } from "../lib/numbers.js";
 import { askDiscard, asking, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadOrShipped, modeSwitch } from "../games/ui.js";
 import { answer, checkTable, describeRules, exampleDice, optionValue, optionWords, parseDice, row, tableSpec } from "./setaside-table.js";
@@ -101,15 +102,15 @@ export function mount(section, ctx) {
     else rollField.input.removeAttribute("aria-invalid");
     const alike = a.choices.filter((c, n) => n && c.value === a.choices[0].value).map((c) => c.words);
     box.show(a, { value: text === "" ? "Expected total of the game, from the start" : `Expected total still to come with ${text} showing`,
-      move: "Best choice" }, { alike });
+      move: "Best choice" }, { score: true, alike });
     choicesTable.dataset.line = a.line;
     choicesTable.replaceChildren(...(a.choices.length ? [
       el("caption", {}, "Each choice: the expected total still to come (the dice set aside now included), and what it gives away against the best"),
       el("thead", {}, el("tr", {}, el("th", { scope: "col" }, "Choice"), el("th", { scope: "col" }, "Expected total"),
         el("th", { scope: "col" }, "Gives away"))),
       el("tbody", {}, ...a.choices.map((c, n) => el("tr", { class: n ? null : "best", "data-move": c.words, "data-value": c.valueText,
-        "data-gives": c.givesText }, el("th", { scope: "row" }, c.words + (n ? "" : " (best)")), el("td", {}, c.valueText),
-      el("td", {}, c.givesText))))] : []));
+        "data-gives": c.givesText }, el("th", { scope: "row" }, c.words + (n ? "" : " (best)")), el("td", {}, score(Number(c.valueText), c.valueText)),
+      el("td", {}, scoreCost(c.givesAmount, c.givesText)))))] : []));
     const options = optionWords(game, table.rules);
     commandLine.replaceChildren("The command line asks it as ",
       el("code", {}, text === "" ? `ShutTheBox ${id}${options} --expect` : `ShutTheBox ${id}${options} --options ${text}`),

@@ -6,6 +6,7 @@
  * i + 1, as shown), 32 + c score box c. The hint marks the best keep's dice ("keep") and the best box. */
 
 import { sixDecimals } from "../lib/notation.js";
+import { score, scoreCost } from "../lib/numbers.js";
 import { createPlay, isOptimal, tieOf } from "../lib/play.js";
 import { dieNode, el, plural, setFace } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
@@ -18,6 +19,8 @@ const ROLL = 31, SCORE = 32;
 export const spoken = (text) => (Array.isArray(text) ? text.map((x) => (typeof x === "string" ? spoken(x) : x)) // words and numbers
   : text.replace(/\b([a-z]+)-kind\b/g, "$1 of a kind").replace(/([a-z])-(?=[a-z])/g, "$1 "));
 export const sorted = (dice) => [...dice].sort((a, b) => a - b);
+/** Expected points as players read them (lib/numbers.js): a number, or the exact text already computed. */
+export const points = (value) => (typeof value === "number" ? score(value, sixDecimals(value)) : score(Number(value), value));
 
 /** The dice (indexes) a move of the command line's words keeps ("keep 3 3 6", "keep none"): the first die
  * showing each face kept; [] for any other move. */
@@ -117,7 +120,7 @@ function dicePart(rules) {
       return { seed, draw: mulberry32(seed), dice: null, kept: Array(DICE).fill(false), rerolls: REROLLS, total: 0, scores: {},
         decisions: [], over: false, ...rules.newCard(seed) };
     },
-    opening: (g) => (rules.opening ? rules.opening(g) : `Roll the dice (R). Optimal play expects ${sixDecimals(g.start)} points.`),
+    opening: (g) => (rules.opening ? rules.opening(g) : ["Roll the dice (R). Optimal play expects ", points(g.start), " points."]),
     link: (g) => (rules.link ? rules.link(g) : {}),
     optionsOf: (params, g) => (rules.optionsOf ? rules.optionsOf(params, g) : {}),
     auto: (g) => (rules.auto && !g.over ? rules.auto(g) : null),
@@ -178,7 +181,7 @@ function dicePart(rules) {
         : `${spoken(scored.say)} Turn ${turnNumber(g)}: roll the dice (R).`, row: before };
     },
     hint(g) {
-      if (!g.dice) return { say: rules.before ? rules.before(g) : `Hint: before rolling, ${sixDecimals(rules.value(g))} expected points to come with best play.` };
+      if (!g.dice) return { say: rules.before ? rules.before(g) : ["Hint: before rolling, ", points(rules.value(g)), " expected points to come with best play."] };
       // in a player's words; each row keeps the command line's choice in data-move
       const h = rules.hint(g), top = h.choices[0]?.text;
       // drawn on the board: the dice the best keep keeps, or the box the best move scores
@@ -198,8 +201,8 @@ function dicePart(rules) {
     },
     over: (g) => g.over,
     started: (g) => (rules.started ? rules.started(g) : Boolean(g.dice || g.decisions.length)),
-    amount: rules.amount ?? ((value) => `${typeof value === "number" ? sixDecimals(value) : value} expected points`),
-    costText: rules.costText ?? ((cost, short) => `${sixDecimals(cost)}${short ? "" : " expected points"}`),
+    amount: rules.amount ?? ((value) => [points(value), " expected points"]),
+    costText: rules.costText ?? ((cost, short) => (short ? scoreCost(cost) : [scoreCost(cost), " expected points"])),
     costWord: rules.costWord,
     summary: (g, cost) => rules.summary(g, cost),
     review: rules.review,

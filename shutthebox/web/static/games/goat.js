@@ -4,7 +4,8 @@
  * fixed strategy (K dice every roll, stop at T) as `--solo --expect SCORE --dice K --stop-at T`.
  * Play (goat-play.js): you against the table's optimal play. */
 
-import { InvalidQuestion, sixDecimals, unlessInvalid, wholeNumber } from "../lib/notation.js";
+import { InvalidQuestion, unlessInvalid, wholeNumber } from "../lib/notation.js";
+import { score as scoreNum } from "../lib/numbers.js";
 import { isOptimal, tieOf } from "../lib/play.js";
 import { askDiscard, choiceParam, el, field, plural, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadOrShipped, modeSwitch, radios } from "./ui.js";
@@ -23,8 +24,8 @@ function bestFixedText(best, score) {
   const stop = best.orMore
     ? best.stopAt === best.upTo ? `take all three rolls of every turn (stop at ${best.stopAt} or more)` : `stop at ${best.stopAt} or more`
     : best.upTo > best.stopAt ? `stop at any of ${best.stopAt}-${best.upTo}` : `stop at ${best.stopAt}`;
-  return `Best fixed strategy from ${score}: ${plural(best.dice, "die", "dice")} every roll, ${stop}: ` +
-    `${sixDecimals(best.value)} expected turns.`;
+  return [`Best fixed strategy from ${score}: ${plural(best.dice, "die", "dice")} every roll, ${stop}: `,
+    scoreNum(best.value), " expected turns."];
 }
 
 const SHIPPED_GOAL = 100; // the goal of the table shipped (data/goat-g100.msgpack)
@@ -99,7 +100,7 @@ export function mount(section, ctx) {
     oppNote.textContent = player === 2
       ? `The first player has moved this round: an opponent's score of ${G} to ${G + 62} means this is your last turn.`
       : "";
-    fixedBest.textContent = "";
+    fixedBest.replaceChildren();
     const q = question();
     if (!q) {
       box.show({ value: null, move: null, error: "No answer until the numbers are corrected." }, {});
@@ -108,15 +109,15 @@ export function mount(section, ctx) {
     const a = answer(table, q);
     if (fixed) {
       ctx.setParams({ player: "fixed", my: String(q.score), k: String(q.dice), t: String(q.stopAt), opp: null, turn: null, rolls: null });
-      box.show(a, { value: `Expected turns to the goal, ${plural(q.dice, "die", "dice")} every roll, stop at ${q.stopAt}, this turn counted` });
-      if (!a.error) fixedBest.textContent = bestFixedText(bestFixed(table, q.score), q.score);
+      box.show(a, { value: `Expected turns to the goal, ${plural(q.dice, "die", "dice")} every roll, stop at ${q.stopAt}, this turn counted` }, { score: true });
+      if (!a.error) fixedBest.replaceChildren(...bestFixedText(bestFixed(table, q.score), q.score));
       return;
     }
     ctx.setParams({ player: String(q.player), my: String(q.my), opp: q.player ? String(q.opp) : null,
       turn: String(q.turn), rolls: String(q.rolls), k: null, t: null });
     const [name, index] = a.error ? [] : locate(table, q);
     box.show(a, { value: player ? "Chance to win (a tie is half a win)" : "Expected turns to the goal, this turn counted",
-      move: "Best action" }, { chance: player && !a.error ? table.arrays[name][index] : null, alike: player && !a.error ? alike(q) : [] });
+      move: "Best action" }, { chance: player && !a.error ? table.arrays[name][index] : null, score: !player, alike: player && !a.error ? alike(q) : [] });
   }
 
   /** The actions as good as the table's at a two-player decision: their win chance equals its as the

@@ -3,6 +3,10 @@
  * gets its cost in expected rolls. Move codes in the link: 0 roll, N turn card N. */
 
 import { sixDecimals } from "../lib/notation.js";
+import { score, scoreCost } from "../lib/numbers.js";
+
+/** Expected rolls as players read them (one decimal, the command line's six a press away). */
+const rolls = (value) => score(value, sixDecimals(value));
 import { createPlay, tieOf } from "../lib/play.js";
 import { dieNode, el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
@@ -43,7 +47,7 @@ function togglePart(table) {
       return { table: t, seed, cards: t.rules.cards, sides: t.rules.sides, draw: mulberry32(seed), up: all, rolls: 0, dice: null,
         start: t.arrays.rolls[all], over: false };
     },
-    opening: (g) => `Roll the dice (R). Optimal play expects ${sixDecimals(g.start)} rolls.`,
+    opening: (g) => ["Roll the dice (R). Optimal play expects ", rolls(g.start), " rolls."],
     link: () => ({}),
     codes: (g) => g.cards + 1,
     legal(g, code) {
@@ -78,14 +82,14 @@ function togglePart(table) {
       g.up ^= bit(code);
       g.dice = null;
       g.over = !g.up;
-      return { say: `${sixDecimals(g.table.arrays.rolls[g.up])} expected rolls to go with best play. Roll again.`, row: done };
+      return { say: [rolls(g.table.arrays.rolls[g.up]), " expected rolls to go with best play. Roll again."], row: done };
     },
     hint(g) {
-      if (!g.dice) return { say: `Hint: before rolling, ${sixDecimals(g.table.arrays.rolls[g.up])} expected rolls to go with best play.` };
+      if (!g.dice) return { say: ["Hint: before rolling, ", rolls(g.table.arrays.rolls[g.up]), " expected rolls to go with best play."] };
       const ranked = cardValues(g.table, { up: g.up, x: g.dice[0], y: g.dice[1] });
-      return { say: `Hint: turn card ${ranked.best} (then ${sixDecimals(ranked.value)} expected rolls to go).`,
+      return { say: [`Hint: turn card ${ranked.best} (then `, rolls(ranked.value), " expected rolls to go)."],
         choices: [...ranked.cards].sort((a, b) => a.value - b.value || (b.card === ranked.best) - (a.card === ranked.best))
-          .map((c) => ({ text: `card ${c.card}`, value: sixDecimals(c.value), cost: Math.max(0, c.cost), attrs: { "data-card": c.card } })) };
+          .map((c) => ({ text: `card ${c.card}`, value: sixDecimals(c.value), shown: rolls(c.value), cost: Math.max(0, c.cost), attrs: { "data-card": c.card } })) };
     },
     pick: (g, n) => n,
     confirm: () => ROLL,
@@ -94,10 +98,10 @@ function togglePart(table) {
     focus: (g) => (g.dice ? cardButtons[can(g)[0] - 1] : rollButton),
     over: (g) => g.over,
     started: (g) => g.rolls > 0,
-    amount: (value) => `${sixDecimals(value)} expected rolls to go`,
-    costText: (cost, short) => (short ? sixDecimals(cost) : `${sixDecimals(cost)} expected rolls`),
-    summary: (g, cost) => `Every card is face down after ${plural(g.rolls, "roll")}. Optimal play expects ` +
-      `${sixDecimals(g.start)} rolls from the start; your choices cost ${sixDecimals(cost)} expected rolls.`,
+    amount: (value) => [rolls(value), " expected rolls to go"],
+    costText: (cost, short) => (short ? scoreCost(cost) : [scoreCost(cost), " expected rolls"]),
+    summary: (g, cost) => [`Every card is face down after ${plural(g.rolls, "roll")}. Optimal play expects `,
+      rolls(g.start), " rolls from the start; your choices cost ", scoreCost(cost), " expected rolls."],
     render(g) {
       const allowed = can(g);
       cardButtons.forEach((b, i) => {

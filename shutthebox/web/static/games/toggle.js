@@ -105,7 +105,7 @@ export function mount(section, ctx) {
     }
     const a = answer(table, { up, x, y });
     box.show(a, { value: `Expected further rolls (face up: ${state})`, move: `Turn card (dice ${x} and ${y})` },
-      { alike: a.move === null ? [] : alike(cardValues(table, { up, x, y })) });
+      { score: true, alike: a.move === null ? [] : alike(cardValues(table, { up, x, y })) });
   }
 
   /** The cards as good as the table's: the same expected rolls after them (the tie rule). */

@@ -3,7 +3,7 @@
  * pages share is lib/ui.js's. */
 
 import { unlessInvalid } from "../lib/notation.js";
-import { chance as chanceNum } from "../lib/numbers.js";
+import { chance as chanceNum, score as scoreNum } from "../lib/numbers.js";
 import { askDiscard, badParam, el } from "../lib/ui.js";
 import { shareButton } from "../lib/share.js";
 
@@ -90,12 +90,14 @@ export function answerBox() {
     root, value, move, ties, problem,
     /** a: { value, move, error } as `answer` gives them; words: { value, move } the lines' labels;
      * chance: the value as a number when it is a chance (shown as every page shows a chance, lib/numbers.js:
-     * the percent, the command line's figure a press away); alike: the other choices as
+     * the percent, the command line's figure a press away); score: true when the value is an expected score
+     * (points, rolls, turns: one decimal, the command line's figure a press away); alike: the other choices as
      * good as the best (lib/play.js's isOptimal), in the command line's words. */
-    show(a, words, { chance = null, alike = [] } = {}) {
+    show(a, words, { chance = null, score = false, alike = [] } = {}) {
       value.dataset.answer = a.value ?? "";
       value.replaceChildren(...(a.value === null ? []
-        : chance === null ? [`${words.value}: ${a.value}`] : [`${words.value}: `, chanceNum(chance, a.value)]));
+        : chance !== null ? [`${words.value}: `, chanceNum(chance, a.value)]
+        : score ? [`${words.value}: `, scoreNum(Number(a.value), a.value)] : [`${words.value}: ${a.value}`]));
       move.dataset.answer = a.move ?? "";
       move.textContent = a.move === null ? "" : `${words.move}: ${a.move}`;
       const others = a.move === null ? [] : alike;

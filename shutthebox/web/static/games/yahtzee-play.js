@@ -6,7 +6,8 @@
 import { sixDecimals } from "../lib/notation.js";
 import { el, plural } from "../lib/ui.js";
 import { coachRow } from "./ui.js";
-import { DicePlay, sorted, spoken } from "./dice-play.js";
+import { scoreCost } from "../lib/numbers.js";
+import { DicePlay, points, sorted, spoken } from "./dice-play.js";
 import { ALL, CATEGORIES, FIFTY, OPEN, SIXES, UPPER_BONUS, UPPER_GOAL, YAHTZEE, YAHTZEE_BONUS, boxChoices, openBoxes, scored, stateIndex,
   stateWords } from "./yahtzee-rules.js";
 import { Turn, optionsOf, turnOf } from "./yahtzee-turn.js";
@@ -83,8 +84,8 @@ const yahtzeeRules = (table, coach, onSheet) => {
     },
     hint(g) {
       const found = optionsOf(turn(g), sorted(g.dice), g.rerolls);
-      return { say: `Hint: ${found.best} (${found.value} expected points to come).`,
-        choices: found.choices.map((c) => ({ text: c.text, value: c.value, cost: c.lossFloat, costWords: `cost ${c.loss}` })) };
+      return { say: [`Hint: ${found.best} (`, points(found.value), " expected points to come)."],
+        choices: found.choices.map((c) => ({ text: c.text, value: c.value, shown: points(c.value), cost: c.lossFloat, costWords: ["cost ", scoreCost(c.lossFloat, c.loss)] })) };
     },
     sheet(g, upper) {
       onSheet?.(g); // after each move: the chance to reach the aimed score (yahtzee-target-view.js)
@@ -96,8 +97,8 @@ const yahtzeeRules = (table, coach, onSheet) => {
     },
     summary(g) {
       const diff = g.total - g.start, lost = g.decisions.reduce((sum, d) => sum + d.loss, 0);
-      return `Game over: your total is ${g.total}. Optimal play expects ${sixDecimals(g.start)} points from the start ` +
-        `(you scored ${sixDecimals(Math.abs(diff))} ${diff >= 0 ? "more" : "less"}); your choices cost ${sixDecimals(lost)} expected points.`;
+      return [`Game over: your total is ${g.total}. Optimal play expects `, points(g.start), " points from the start (you scored ",
+        points(Math.abs(diff)), ` ${diff >= 0 ? "more" : "less"}); your choices cost `, scoreCost(lost), " expected points."];
     },
     /** The review as `ShutTheBox yahtzee review` gives it: the losses it computes (none rounded away). */
     review(g) {
@@ -108,12 +109,12 @@ const yahtzeeRules = (table, coach, onSheet) => {
       const text = [`# ShutTheBox yahtzee --joker ${g.joker} review: a game played on the games page with seed ${g.seed}`,
         ...decisions.map(line)].join("\n") + "\n";
       return [
-        el("p", { id: "yahtzee-review-total" }, `${plural(g.total, "point")} scored; your choices cost ${sixDecimals(lost)} expected points in ` +
-          `${plural(decisions.length, "decision")}.`),
+        el("p", { id: "yahtzee-review-total" }, `${plural(g.total, "point")} scored; your choices cost `, scoreCost(lost),
+          ` expected points in ${plural(decisions.length, "decision")}.`),
         el("p", {}, costliest.length ? "The costliest decisions:" : "No decision cost anything."),
-        el("ol", { class: "log", id: "yahtzee-costliest" }, ...costliest.map(([d, i]) => coachRow(
+        el("ol", { class: "log", id: "yahtzee-costliest" }, ...costliest.map(([d, i]) => coachRow([
           `Turn ${d.turn}, ${cardWords(d)}, dice ${d.dice.join(" ")}, ${plural(d.rerolls, "reroll")} left: ` +
-          `${spoken(d.choice)}, cost ${d.lossText} (best: ${spoken(d.best)})`, () => coach(d), { "data-decision": i }))),
+          `${spoken(d.choice)}, cost `, scoreCost(d.loss, d.lossText), ` (best: ${spoken(d.best)})`], () => coach(d), { "data-decision": i }))),
         el("details", {}, el("summary", {}, "The game as the command line reads it (ShutTheBox yahtzee review)"),
           el("pre", { id: "yahtzee-game-text", tabindex: "0" }, text))];
     },

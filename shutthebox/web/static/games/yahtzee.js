@@ -10,6 +10,7 @@
 import { answerOf, InvalidQuestion, sixDecimals, unlessInvalid } from "../lib/notation.js";
 import { isOptimal, tieOf } from "../lib/play.js";
 import { el, field, plural } from "../lib/ui.js";
+import { score, scoreCost } from "../lib/numbers.js";
 import { linkParam, radios } from "./ui.js";
 import { rollIndex } from "./yazy-rules.js";
 import { CATEGORIES, FIFTY, OPEN, REROLLS, ROLLS, STATES, YAHTZEE, cardOf, rulesOf, stateIndex, upperTotal, yahtzeeBox }
@@ -54,7 +55,7 @@ export function stateOf(q, joker = JOKER) {
  *       of a turn), rerolls: 0-2 }
  * -> { start: "%.6f" of the table's value at the start of the turn, value: the expected points still to
  *      come (mid-turn: before choosing), move: the best choice in the command line's words (null at the
- *      start of a turn), options: [{ choice, value, loss }] every legal choice best first, line: the
+ *      start of a turn), options: [{ choice, value, loss, lossFloat }] every legal choice best first, line: the
  *      `--options` line, error: null } or { start: null, value: null, move: null, options: null, line: null, error }.
  */
 export function answer(table, q) {
@@ -71,7 +72,7 @@ export function answer(table, q) {
     const found = optionsOf(turnOf(table, table.rules.joker, card, upper, box), roll, q.rerolls);
     // optimal: within the table's tie width of the best (the tie rule of every page)
     return { start, value: found.value, move: found.best, line: found.line, error: null,
-      options: found.choices.map(({ text, value, loss, lossFloat }) => ({ choice: text, value, loss, optimal: isOptimal(lossFloat, tieOf(table)) })) };
+      options: found.choices.map(({ text, value, loss, lossFloat }) => ({ choice: text, value, loss, lossFloat, optimal: isOptimal(lossFloat, tieOf(table)) })) };
   }) };
 }
 
@@ -134,13 +135,15 @@ export function mount(section, ctx) {
         rerolls: q.rerolls } : null);
       if (q) {
         box.show(a, { value: q.dice === null ? "Expected points to come, at the start of the turn" : `Expected points to come now (${plural(q.rerolls, "reroll")} left)`,
-          move: "Best choice" }, { alike: (a.options || []).slice(1).filter((o) => o.optimal).map((o) => o.choice) });
+          move: "Best choice" }, { score: true, alike: (a.options || []).slice(1).filter((o) => o.optimal).map((o) => o.choice) });
       }
       startLine.dataset.answer = a.start ?? "";
-      startLine.textContent = a.start === null || q.dice === null ? "" : `At the start of this turn: ${a.start} expected points to come`;
+      startLine.replaceChildren(...(a.start === null || q.dice === null ? []
+        : ["At the start of this turn: ", score(Number(a.start), a.start), " expected points to come"]));
       options.hidden = !a.options;
       optionRows.replaceChildren(...(a.options || []).map((o) => el("tr", { class: o.optimal ? "best" : null, "data-choice": o.choice },
-        el("td", {}, o.choice), el("td", { class: "num" }, o.value), el("td", { class: "num" }, o.loss))));
+        el("td", {}, o.choice), el("td", { class: "num" }, score(Number(o.value), o.value)),
+        el("td", { class: "num" }, scoreCost(o.lossFloat, o.loss)))));
     },
     play(table, ctx, coach) {
       const aim = targetPlay(ctx, () => aim.update(play.state)); // `aim=`: the chance to reach a final score

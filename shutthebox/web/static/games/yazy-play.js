@@ -2,7 +2,8 @@
  * choice and its cost come from the table one step ahead (yazy-choices.js). */
 
 import { sixDecimals } from "../lib/notation.js";
-import { DicePlay, sorted } from "./dice-play.js";
+import { scoreCost } from "../lib/numbers.js";
+import { DicePlay, points, sorted } from "./dice-play.js";
 import { ALL, CATEGORIES, SCORE, keepCode, openCategories, score } from "./yazy-rules.js";
 import { choices } from "./yazy-choices.js";
 
@@ -30,13 +31,13 @@ const yazyRules = (table) => ({
   },
   hint(g) {
     const ranked = choices(g.table, g.open, sorted(g.dice), g.rerolls);
-    return { say: `Hint: ${ranked.choices[0].move} (${sixDecimals(ranked.value)} expected points to come).`,
-      choices: ranked.choices.map((c) => ({ text: c.move, value: sixDecimals(c.value), cost: c.cost })) };
+    return { say: [`Hint: ${ranked.choices[0].move} (`, points(ranked.value), " expected points to come)."],
+      choices: ranked.choices.map((c) => ({ text: c.move, value: sixDecimals(c.value), shown: points(c.value), cost: c.cost })) };
   },
   summary(g, cost) {
     const diff = g.total - g.start;
-    return `Game over: your total is ${g.total}. Optimal play expects ${sixDecimals(g.start)} points from the start ` +
-      `(you scored ${sixDecimals(Math.abs(diff))} ${diff >= 0 ? "more" : "less"}); your choices cost ${sixDecimals(cost)} expected points.`;
+    return [`Game over: your total is ${g.total}. Optimal play expects `, points(g.start), " points from the start (you scored ",
+      points(Math.abs(diff)), ` ${diff >= 0 ? "more" : "less"}); your choices cost `, scoreCost(cost), " expected points."];
   },
 });
 

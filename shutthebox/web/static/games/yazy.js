@@ -114,7 +114,7 @@ function mountOne(section, ctx) {
       if (!q) return;
       const a = answer(table, q);
       box.show(a, { value: q.dice === null ? "Expected score to come, at the start of a turn" : `Expected score to come (${plural(q.rerolls, "reroll")} left)`,
-        move: "Best move" }, { alike: a.move === null ? [] : alike(table, q) });
+        move: "Best move" }, { score: true, alike: a.move === null ? [] : alike(table, q) });
     },
     play: (table, ctx, coach) => new YazyPlay(table, ctx, (mask, dice, left) => coach.open(mask, dice, left)),
     api: (table) => ({
