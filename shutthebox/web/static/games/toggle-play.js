@@ -4,14 +4,14 @@
 
 import { sixDecimals } from "../lib/notation.js";
 import { score, scoreCost } from "../lib/numbers.js";
-
-/** Expected rolls as players read them (one decimal, the command line's six a press away). */
-const rolls = (value) => score(value, sixDecimals(value));
 import { createPlay, tieOf } from "../lib/play.js";
 import { dieNode, el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow } from "./ui.js";
 import { bit, cardValues, cardsOf, choices, stateText } from "./toggle-table.js";
+
+/** Expected rolls as players read them (one decimal, the command line's six a press away). */
+const rolls = (value) => score(value, sixDecimals(value));
 
 const ROLL = 0;
 
