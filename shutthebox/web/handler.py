@@ -222,7 +222,7 @@ class RequestHandler(BaseHTTPRequestHandler):
 
     def end_headers(self):
         kind, self._kind = getattr(self, "_kind", None), None
-        url = getattr(self, "path", "").split("?", 1)[0]  # no path: a request line refused before it was read
+        url = self._url() if hasattr(self, "path") else ""  # no path: a request line refused before it was read
         part = getattr(self, "_code", 500) < 400 and kind is not None and kind.startswith(SUBRESOURCES)
         subresource = part and url != "/" + WORKER
         for header in subresource_headers(self.security) if subresource else self.security:
