@@ -67,8 +67,6 @@ export function showExact(on) {
   document.getElementById(BUTTON)?.setAttribute("aria-pressed", String(exact));
 }
 
-export const showingExact = () => exact;
-
 if (typeof document !== "undefined") {
   const sync = () => document.getElementById(BUTTON)?.setAttribute("aria-pressed", String(exact));
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", sync);
