@@ -48,3 +48,52 @@ def test_twelve_tiles_are_wide_enough_and_the_chart_readable(open_index):
     heights = page.eval_on_selector_all("#chart text", "ts => ts.map((t) => t.getBoundingClientRect().height)")
     assert heights and min(heights) >= 11, heights
 
+
+
+# The games page's games (games.json lists them; tests/test_web_games.py checks the tabs against it).
+GAMES = ["toggle", "goat", "yazy", "yahtzee", "pig", "threes"]
+IN_VIEW = "(e) => { const r = e.getBoundingClientRect(); return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"
+
+
+@pytest.fixture
+def open_games(browser, server):
+    with page_opener(browser, server, "games.html") as opener:
+        yield opener
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_coach_answers_above_the_fold(open_games, game):
+    """On a 390x844 phone Coach's answer is in sight without scrolling: the rules start folded (their summary
+    says them on one line), and an answer block below the screen's foot is held there, the same words."""
+    page = open_games("?game=%s&mode=coach" % game, phone=PHONE)
+    assert page.eval_on_selector("#%s-fold" % game, "(d) => !d.open && d.getBoundingClientRect().bottom < 300")
+    seen = page.evaluate("""([game, inView]) => {
+        inView = eval(inView);
+        const lines = [...document.querySelectorAll(`#${game}-answer :is(.answer-value, .answer-move)`)]
+            .filter((p) => p.innerText.trim());
+        const peek = document.querySelector(`#${game}-coach .answer-peek`);
+        const held = peek && !peek.hidden && inView(peek) ? [...peek.querySelectorAll('p')].map((p) => p.innerText) : [];
+        return { lines: lines.map((p) => p.innerText), inSight: lines.every(inView), held };
+    }""", [game, IN_VIEW])
+    assert seen["lines"][0].strip(), seen
+    assert seen["inSight"] or seen["held"] == seen["lines"], seen
+    if game == "yahtzee":  # its card is long: the answer is held at the foot; a press scrolls to it
+        assert seen["held"], seen
+        page.click("#%s-coach .answer-peek" % game)
+        page.wait_for_function("(g) => document.querySelector(`#${g}-coach .answer-peek`).hidden", arg=game)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_play_controls_above_the_fold(open_games, game):
+    """On a 390x844 phone Play's first move (the primary button and the buttons beside it), Hint, Undo and New
+    game are in sight without scrolling."""
+    page = open_games("?game=%s&mode=play&seed=3&anim=0" % game, phone=PHONE)
+    out = page.evaluate("""([game, inView]) => {
+        inView = eval(inView);
+        const play = document.getElementById(`${game}-play`);
+        const primary = play.querySelector('button.primary');
+        const named = [...play.querySelectorAll('button')].filter((b) => /^(Hint|Undo|New game)$/.test(b.innerText.trim()));
+        const buttons = [...primary.parentElement.querySelectorAll(':scope > button'), ...named];
+        return buttons.filter((b) => b.getClientRects().length && !inView(b)).map((b) => b.id || b.innerText);
+    }""", [game, IN_VIEW])
+    assert out == [], out

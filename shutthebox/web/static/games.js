@@ -12,6 +12,7 @@ import { Unreachable, fetchTable, megabytes } from "./lib/remote.js";
 import { failedAtLoad, keepControl, register, unreachable, watch } from "./lib/offline.js";
 import { asking, badParam, el, showError } from "./lib/ui.js";
 import { fetchGames } from "./gamelist.js";
+import { rulesFold } from "./games/ui.js";
 import { cancelButton, fetchOrSolve, solveQuestion } from "./solve.js";
 
 const params = new URLSearchParams(location.search);
@@ -213,7 +214,7 @@ async function listGames() {
     tabs.append(el("button", { type: "button", id: `tab-${game.id}`, class: "tab", "aria-pressed": "false",
       title: game.about, onclick: () => show(game.id, "choose") }, game.title));
     sections.append(el("section", { id: game.id, "aria-labelledby": `tab-${game.id}`, hidden: true },
-      el("h2", {}, game.title), el("p", { class: "hint" }, game.about)));
+      el("h2", {}, game.title), rulesFold(game)));
   }
   const box = document.getElementById("other-pages");
   const own = others.length === 1 ? " has a page of its own." : " have pages of their own.";

@@ -11,7 +11,7 @@ import { TableError } from "../lib/format.js";
 import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
 import { score, scoreCost } from "../lib/numbers.js";
 import { askDiscard, asking, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
-import { answerBox, linkParam, loadOrShipped, modeSwitch } from "../games/ui.js";
+import { answerBox, linkParam, loadOrShipped, modeSwitch, rulesPanel } from "../games/ui.js";
 import { answer, checkTable, describeRules, exampleDice, optionValue, optionWords, parseDice, row, tableSpec } from "./setaside-table.js";
 import { answerLine } from "./setaside-command.js";
 import { SetAsidePlay } from "./setaside-play.js";
@@ -77,8 +77,9 @@ export function mount(section, ctx) {
 
   // -- play
   const play = new SetAsidePlay(game, () => table, ctx, openInCoach);
-  section.append(modes.root, el("div", { class: "row" }, diceField.root, sidesField.root), diceField.error, sidesField.error,
-    rulesNote, tableError, coach, play.root);
+  rulesPanel(section, rulesNote, el("div", { class: "row" }, diceField.root, sidesField.root), diceField.error,
+    sidesField.error, rulesNote);
+  section.append(modes.root, tableError, coach, play.root);
 
   /** The buttons that add a die (faces 1 to `sides`) to the dice showing. */
   function faceButtons(sides) {

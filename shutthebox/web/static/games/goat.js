@@ -8,7 +8,7 @@ import { InvalidQuestion, unlessInvalid, wholeNumber } from "../lib/notation.js"
 import { score as scoreNum } from "../lib/numbers.js";
 import { isOptimal, tieOf } from "../lib/play.js";
 import { askDiscard, choiceParam, el, field, plural, seedParam } from "../lib/ui.js";
-import { answerBox, linkParam, loadOrShipped, modeSwitch, radios } from "./ui.js";
+import { answerBox, linkParam, loadOrShipped, modeSwitch, radios, rulesPanel } from "./ui.js";
 import { answer, bestFixed, goalValue, locate, tableSpec } from "./goat-table.js";
 import { actionValues } from "./goat-values.js";
 import { mountPlay } from "./goat-play.js";
@@ -66,9 +66,8 @@ export function mount(section, ctx) {
     el("div", { class: "row" }, myField.root, oppField.root), oppNote, turnRow, fixedRow,
     myField.error, oppField.error, turnField.error, rollsField.error, diceField.error, stopField.error, box.root, fixedBest);
   const play = mountPlay({ getTable: () => table, openInCoach, params: ctx.params, setParams: ctx.setParams, anim });
-  section.append(
-    modes.root,
-    el("div", { class: "row" }, goalField.root), goalField.error, rulesNote, tableError, coach, play.root);
+  rulesPanel(section, rulesNote, el("div", { class: "row" }, goalField.root), goalField.error, rulesNote);
+  section.append(modes.root, tableError, coach, play.root);
 
   /** The typed question, or null (each bad field says why beside it). */
   function question() {

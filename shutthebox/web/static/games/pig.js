@@ -12,7 +12,7 @@ import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
 import { isOptimal, tieOf } from "../lib/play.js";
 import { chance, chanceCost } from "../lib/numbers.js";
 import { askDiscard, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
-import { answerBox, linkParam, loadOrShipped, modeSwitch, radios } from "./ui.js";
+import { answerBox, linkParam, loadOrShipped, modeSwitch, radios, rulesPanel } from "./ui.js";
 import { DEFAULT_GOAL, DEFAULT_SIDES, FIXED_SIDES, NUMBER_NAMES, VARIANTS, chanceText, checkValues, choiceChances, describeRules,
   expectText, lossOf, makeRules, moveText, noSides, optionValue, optionWords, optionsText, rulesFromOptions,
   stateIndex, tableSpec } from "./pig-table.js";
@@ -96,9 +96,9 @@ export function mount(section, ctx) {
       "or hold to bank K and pass the dice. A turn starts with a roll."),
     el("div", { class: "row" }, ...fields.map((f) => f.root)), ...fields.map((f) => f.error), box.root, commandLine);
   const play = mountPlay({ getTable: () => table, openInCoach, params, setParams: ctx.setParams, anim: animText === "1" });
-  section.append(modes.root, variantRadios.root,
-    el("div", { class: "row" }, goalField.root, sidesField.root), goalField.error, sidesField.error, rulesNote, tableError,
-    coach, play.root);
+  rulesPanel(section, rulesNote, variantRadios.root,
+    el("div", { class: "row" }, goalField.root, sidesField.root), goalField.error, sidesField.error, rulesNote);
+  section.append(modes.root, tableError, coach, play.root);
 
   /** The typed state, or null (each bad field says why beside it, in the command line's words). */
   function question() {

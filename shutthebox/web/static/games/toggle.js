@@ -6,7 +6,7 @@
 
 import { InvalidQuestion, unlessInvalid, wholeNumber } from "../lib/notation.js";
 import { askDiscard, asking, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
-import { answerBox, linkParam, loadOrShipped, modeSwitch, toggles } from "./ui.js";
+import { answerBox, linkParam, loadOrShipped, modeSwitch, rulesPanel, toggles } from "./ui.js";
 import { DEFAULT_RULES, answer, cardValues, cardsOf, checkRules, dieValue, ruleValue, stateText, tableSpec, upCards }
   from "./toggle-table.js";
 import { TogglePlay } from "./toggle-play.js";
@@ -69,10 +69,9 @@ export function mount(section, ctx) {
   // -- play
   const play = new TogglePlay(() => table, ctx, openInCoach);
 
-  section.append(
-    modes.root,
-    el("div", { class: "row" }, cardsField.root, sidesField.root), cardsField.error, sidesField.error, rulesNote, tableError,
-    coach, play.root);
+  rulesPanel(section, rulesNote,
+    el("div", { class: "row" }, cardsField.root, sidesField.root), cardsField.error, sidesField.error, rulesNote);
+  section.append(modes.root, tableError, coach, play.root);
 
   // -- coach logic
   function readDice() {

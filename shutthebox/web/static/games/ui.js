@@ -18,6 +18,36 @@ export function linkParam(params, name, read, fallback, instead) {
   return unlessInvalid(() => read(text), (why) => { badParam(params, name, why, instead); return fallback; });
 }
 
+/** A phone held upright: the rules start folded, and Coach's answer shows at the screen's foot while it is below. */
+const NARROW = "(max-width: 600px)";
+
+/**
+ * A game's rules in one fold (`ID-fold`), as the Shut the Box page's Rules panel: the game's about line, and
+ * the controls its module adds (`rulesPanel`). Open on a wide screen; folded on a narrow one, so that the
+ * question and its answer come first, its summary then saying the rules in use on one line.
+ */
+export function rulesFold(game) {
+  const line = el("span", { class: "rules-line" }, game.about);
+  const fold = el("details", { class: "rules-panel game-rules", id: `${game.id}-fold` },
+    el("summary", {}, "Rules", line), el("p", { class: "hint" }, game.about));
+  fold.open = !matchMedia(NARROW).matches;
+  return fold;
+}
+
+/**
+ * Put a game's rule controls (`controls`) into its section's fold (`rulesFold`); the folded summary then
+ * repeats `note`, the line saying the rules and table in use, as it changes.
+ */
+export function rulesPanel(section, note, ...controls) {
+  const fold = section.querySelector(":scope > .game-rules");
+  fold.append(...controls);
+  if (!note) return;
+  const line = fold.querySelector(".rules-line");
+  const echo = () => { if (note.textContent) line.textContent = note.textContent; };
+  new MutationObserver(echo).observe(note, { childList: true, characterData: true, subtree: true });
+  echo();
+}
+
 /** A group of toggle buttons (aria-pressed). -> { root, buttons, value() set of pressed values, set(values) } */
 export function toggles(label, items, { onchange, name = "item" } = {}) {
   const buttons = items.map(([value, text, title]) => el("button", {
@@ -86,6 +116,7 @@ export function answerBox() {
   const ties = el("p", { class: "answer-ties hint", "data-ties": "" });
   const problem = el("p", { class: "answer-problem", role: "status" });
   const root = el("div", { class: "answer", "aria-live": "polite" }, value, move, ties, problem);
+  const peek = answerPeek(root, [value, move]);
   return {
     root, value, move, ties, problem,
     /** a: { value, move, error } as `answer` gives them; words: { value, move } the lines' labels;
@@ -104,6 +135,40 @@ export function answerBox() {
       ties.dataset.ties = others.join("; ");
       ties.textContent = others.length ? `As good (optimal too): ${others.join(", ")}` : "";
       problem.textContent = a.error || "";
+      peek.copy();
+    },
+  };
+}
+
+/**
+ * On a narrow screen, while the answer's `lines` are not all in sight, below the screen's foot (a long
+ * question above them), a copy of them held at that foot (position: sticky at the end of the block `root`'s
+ * parent, so that it goes with Coach's panel): the answer is in sight while the question is typed. A press
+ * scrolls to the block. Hidden from screen readers: the block itself is read out as it changes (aria-live).
+ */
+function answerPeek(root, lines) {
+  const peek = el("div", { class: "answer-peek", "aria-hidden": "true", hidden: true, onclick: (event) => {
+    if (!event.target.closest("span.num")) root.scrollIntoView({ block: "start", behavior: "smooth" });
+  } });
+  // A hidden line (Coach or the game not shown) counts as below: shown again below the foot, nothing is reported.
+  const below = (line) => {
+    const r = line.getBoundingClientRect();
+    return line.textContent && (r.height === 0 || r.bottom > innerHeight);
+  };
+  const check = () => {
+    peek.hidden = !(matchMedia(NARROW).matches && lines.some(below) && peek.textContent);
+  };
+  const seen = new IntersectionObserver(check, { threshold: [0, 1] });
+  lines.forEach((line) => seen.observe(line));
+  return {
+    copy() {
+      if (!peek.isConnected && root.parentElement) root.parentElement.append(peek);
+      peek.replaceChildren(...lines.filter((line) => line.textContent).map((line) => {
+        const copy = line.cloneNode(true);
+        copy.removeAttribute("data-answer");
+        return copy;
+      }));
+      check();
     },
   };
 }

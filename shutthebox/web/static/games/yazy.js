@@ -6,7 +6,7 @@
 import { answerOf, InvalidQuestion, sixDecimals, unlessInvalid } from "../lib/notation.js";
 import { isOptimal, tieOf } from "../lib/play.js";
 import { el, plural } from "../lib/ui.js";
-import { radios } from "./ui.js";
+import { radios, rulesPanel } from "./ui.js";
 import { mountDuel } from "./yazy-duel-page.js";
 import { ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, categorySet, describeMove, rollIndex } from "./yazy-rules.js";
 import { choiceValue, choices } from "./yazy-choices.js";
@@ -86,7 +86,8 @@ export function mount(section, ctx) {
   const one = el("div", { id: "yazy-one" }), two = el("div", { id: "yazy-two" });
   const players = radios("Players", "yazy-players", [["1", "1"], ["2", "2"]], ctx.params.get("players") === "2" ? "2" : "1",
     () => pick(players.value()));
-  section.append(el("div", { class: "row" }, players.root), one, two);
+  rulesPanel(section, null, el("div", { class: "row" }, players.root));
+  section.append(one, two);
   const solo = mountOne(one, ctx), duel = mountDuel(two, ctx);
   const shown = () => (players.value() === "2" ? duel : solo);
   function pick(count) {
