@@ -129,6 +129,31 @@ def test_coach_s_fields_answer_the_examples_and_refuse_as_the_command_line(open_
     assert "showing=" in page.url
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_coach_s_dice_step_by_a_tap_and_show_the_best_choice(open_page, game):
+    """Coach draws the dice showing; a tap (or Up on a focused die) steps a die's face in place, and the dice the
+    best choice sets aside are marked "aside", as ``--move`` says."""
+    hooks = registry.declaration(game).hooks
+    dice = next(question.split()[1] for question, _ in hooks.examples if question.startswith("--move "))
+    page = open_page("?game=%s&showing=%s" % (game, dice))
+    tapped = "#%s-tap-dice [data-die]" % game
+    faces = lambda: "".join(page.eval_on_selector_all(tapped + " .die", "ds => ds.map((d) => d.dataset.face)"))
+    assert faces() == dice
+
+    def marked_move():
+        aside = page.eval_on_selector_all(tapped + "[data-hint='aside'] .die", "ds => ds.map((d) => d.dataset.face)")
+        return "set aside " + " ".join(sorted(aside, key=int))
+
+    assert marked_move() == command(game, "--move", dice)[1].strip()
+    page.click("#%s-tap-dice [data-die='1']" % game)
+    stepped = str(int(dice[0]) % hooks.sides + 1) + dice[1:]
+    assert page.input_value("#%s-showing" % game) == faces() == stepped
+    assert shown(page, game)[1] == command(game, "--move", stepped)[1].strip() == marked_move()
+    page.focus("#%s-tap-dice [data-die='2']" % game)
+    page.keyboard.press("ArrowDown")
+    assert faces()[1] == str((int(stepped[1]) - 2) % hooks.sides + 1)
+
+
 def faces_to_set_aside(showing, pressed, move):
     """The positions (1-based) of ``showing`` to press so that the pressed dice are ``move``'s faces."""
     want, picks = list(move), []

@@ -1,7 +1,7 @@
 """Play's tools on both pages, in chromium: Undo (U and a button) in every game's Play on the shell (lib/play.js)
-and in Shut the Box's Play; Share (lib/share.js) in Play and in Coach, by the clipboard and, without one, a
-selected read-only field; Reroll refused at 0 rerolls; the hint drawn on Pig's and Goat's buttons, on Shut the
-Box's tiles and on Coach's dice you tap (yazy)."""
+and in Shut the Box's Play and Solo; Share (lib/share.js) in Play and in Coach, by the clipboard and, without one,
+a selected read-only field; Reroll refused at 0 rerolls; the hint drawn on Pig's and Goat's buttons, on toggle's
+cards, on the set-aside dice (Threes), on Shut the Box's tiles and on Coach's dice you tap (yazy, Threes)."""
 
 from __future__ import annotations
 
@@ -112,6 +112,42 @@ def test_shut_the_box_undo_and_its_summary(open_stb):
     assert re.search(r"[?&]moves=r(&|$)", page.url) and "undone=1" in page.url
 
 
+def test_solo_undo_replays_without_the_last_close(open_stb):
+    """Solo's Undo (button and U): the last close taken back, the seeded game replayed to its roll, its cost
+    gone; `undone` in the link, and a refresh of that link keeps the count."""
+    page = open_stb("?mode=solo&seed=4242&anim=0")
+    solo = lambda: page.evaluate("window.shutTheBox.solo.state()")
+    page.wait_for_function("document.body.dataset.solo === 'roll'")
+    assert page.get_attribute("#solo-undo", "aria-disabled") == "true"
+    closes = []
+    while len(closes) < 2:
+        page.keyboard.press("r")
+        page.wait_for_function("['move', 'over'].includes(document.body.dataset.solo)")
+        if solo()["over"]:
+            pytest.fail("seed 4242 ended before two closes")
+        closes.append(solo())
+        page.keyboard.press("h")  # hints: the legal closes ranked, the last (worst) one taken
+        move = page.eval_on_selector_all("#solo-moves tr[data-move]", "rows => rows.map((r) => r.dataset.move)")[-1]
+        page.keyboard.press("h")
+        for tile in move:
+            page.keyboard.press(tile)
+        page.keyboard.press("Enter")
+        page.wait_for_function("['roll', 'over'].includes(document.body.dataset.solo)")
+    after = solo()
+    assert after["moves"] == 2
+    page.click("#solo-undo")
+    page.wait_for_function("window.shutTheBox.solo.state().moves === 1 && document.body.dataset.solo === 'move'")
+    undone = solo()
+    assert undone["undone"] == 1 and undone["roll"] == closes[1]["roll"] and undone["position"] == closes[1]["position"]
+    assert undone["costs"] == after["costs"][:1] and "undone=1" in page.url
+    page.keyboard.press("u")
+    page.wait_for_function("window.shutTheBox.solo.state().moves === 0 && document.body.dataset.solo === 'move'")
+    assert solo()["undone"] == 2 and solo()["roll"] == closes[0]["roll"]
+    page.reload()
+    page.wait_for_function("document.body.dataset.solo === 'move'")
+    assert solo()["undone"] == 2 and solo()["moves"] == 0
+
+
 # -- Share -----------------------------------------------------------------------------------------------------
 
 
@@ -161,4 +197,23 @@ def test_the_hint_marks_the_best_action(open_page, game):
     words = page.inner_text("#" + best.get_attribute("aria-describedby"))
     assert words.startswith("The hint's choice")
     page.keyboard.press("1")
+    assert page.locator("#%s-play [data-hint]" % game).count() == 0
+
+
+@pytest.mark.parametrize("game, word", [("toggle", "best"), ("threes", "aside")])
+def test_the_hint_marks_the_board_after_a_roll(open_page, game, word):
+    """Toggle's best card, and the dice Threes' best choice sets aside, drawn until the next move."""
+    page = open_page("?game=%s&mode=play&seed=2&anim=0" % game)
+    page.keyboard.press("r")
+    page.keyboard.press("h")
+    best = page.get_attribute("#%s-play li.best[data-move]" % game, "data-move")
+    marked = page.locator("#%s-play [data-hint]" % game)
+    assert {marked.nth(i).get_attribute("data-hint") for i in range(marked.count())} == {word}
+    if game == "toggle":
+        assert marked.count() == 1 and "card %s" % marked.get_attribute("data-card") == best
+    else:
+        faces = sorted(marked.nth(i).get_attribute("data-face") for i in range(marked.count()))
+        assert "set aside " + " ".join(faces) == best, (faces, best)
+    assert page.inner_text("#" + marked.first.get_attribute("aria-describedby")).startswith("The hint's choice")
+    marked.first.click()
     assert page.locator("#%s-play [data-hint]" % game).count() == 0

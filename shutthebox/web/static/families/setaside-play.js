@@ -10,7 +10,7 @@ import { score, scoreCost } from "../lib/numbers.js";
 /** An expected total, its exact text already computed (the command line's): one decimal, the six a press away. */
 const expected = (text) => score(Number(text), text);
 import { createPlay } from "../lib/play.js";
-import { dieNode, el, plural, setFace } from "../lib/ui.js";
+import { dieNode, el, facesAt, plural, setFace } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow } from "../games/ui.js";
 import { choiceList, diceText, exactOf, leftText } from "./setaside-table.js";
@@ -111,6 +111,8 @@ function setAsidePart(game, table) {
       if (!g.showing) return { say: ["Hint: before rolling, ", expected(leftText(g.table, g.left)), " expected points still to come with best play."] };
       const list = choiceList(g.table, sorted(g.showing)), { denominator } = exactOf(g.table);
       return { say: [`Hint: ${list[0].words} (`, expected(list[0].valueText), " expected points still to come, these included)."],
+        marks: facesAt(g.showing, list[0].faces).map((i) => ({ node: dieButtons[i], word: "aside" })),
+        markWords: `The hint's choice: ${list[0].words}.`,
         choices: list.map((c) => ({ text: c.words, value: c.valueText, shown: expected(c.valueText), cost: Number(c.gives) / Number(denominator),
           costWords: ["gives away ", scoreCost(Number(c.gives) / Number(denominator), c.givesText)], attrs: { "data-move": c.words, "data-gives": c.givesText } })) };
     },

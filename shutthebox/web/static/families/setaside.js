@@ -10,9 +10,10 @@
 import { TableError } from "../lib/format.js";
 import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
 import { score, scoreCost } from "../lib/numbers.js";
-import { askDiscard, asking, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
+import { askDiscard, asking, badParam, choiceParam, el, facesAt, field, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadOrShipped, modeSwitch, rulesPanel } from "../games/ui.js";
-import { answer, checkTable, describeRules, exampleDice, optionValue, optionWords, parseDice, row, tableSpec } from "./setaside-table.js";
+import { tapDice } from "../games/tap-dice.js";
+import { answer, checkTable, describeRules, diceText, exampleDice, optionValue, optionWords, parseDice, row, tableSpec } from "./setaside-table.js";
 import { answerLine } from "./setaside-command.js";
 import { SetAsidePlay } from "./setaside-play.js";
 
@@ -60,6 +61,8 @@ export function mount(section, ctx) {
     hint: "as the command line takes them: digits in any order (13356), or numbers with commas (1,12,3); empty: the start of the game" });
   const faces = el("div", { class: "chips", id: `${id}-faces`, role: "group", "aria-labelledby": `${id}-faces-label` });
   const clear = el("button", { type: "button", class: "link", id: `${id}-clear`, onclick: () => { rollField.input.value = ""; update(); } }, "Clear");
+  const tapped = tapDice(id, { sides: linked.sides, read: (text) => inOrder(text),
+    changed: (text) => { rollField.input.value = text; update(); }, write: (faces) => diceText(table.rules, faces) });
   const box = answerBox();
   box.root.id = `${id}-answer`;
   const choicesTable = el("table", { class: "yahtzee-options", id: `${id}-options`, "data-line": "" });
@@ -71,7 +74,7 @@ export function mount(section, ctx) {
   const coach = el("div", { id: `${id}-coach` },
     el("p", { class: "hint" }, `After each roll set aside at least one die for good and roll the rest, until every die is set aside; ` +
       `the ${game.best} total wins. The expected totals are the points still to come, the dice set aside now included.`),
-    el("div", { class: "row" }, rollField.root, clear), rollField.error,
+    tapped.root, el("div", { class: "row" }, rollField.root, clear), rollField.error,
     el("div", { class: "row" }, el("span", { class: "label", id: `${id}-faces-label` }, "Add a die showing"), faces), box.root, commandLine,
     el("div", { class: "row" }, askField.root), said);
 
@@ -93,6 +96,14 @@ export function mount(section, ctx) {
     update();
   }
 
+  /** The dice of `text` in the order typed (the taps step them in place), or null when the table's rules refuse them. */
+  function inOrder(text) {
+    return unlessInvalid(() => {
+      parseDice(table.rules, text);
+      return (/[ ,]/.test(text) ? text.replace(/,/g, " ").split(" ").filter(Boolean) : [...text]).map(Number);
+    }, () => null);
+  }
+
   /** Coach's answer: the command line's lines for the dice showing (none: the start of the game). */
   function update() {
     if (!table) return;
@@ -102,6 +113,9 @@ export function mount(section, ctx) {
     if (a.error) rollField.input.setAttribute("aria-invalid", "true");
     else rollField.input.removeAttribute("aria-invalid");
     const alike = a.choices.filter((c, n) => n && c.value === a.choices[0].value).map((c) => c.words);
+    const shown = (a.error ? null : inOrder(text)) ?? [];
+    tapped.show(shown.length ? text : "");
+    tapped.mark(a.choices.length ? facesAt(shown, a.choices[0].faces) : [], `The best choice: ${a.move}.`, "aside");
     box.show(a, { value: text === "" ? "Expected total of the game, from the start" : `Expected total still to come with ${text} showing`,
       move: "Best choice" }, { score: true, alike });
     choicesTable.dataset.line = a.line;
@@ -207,6 +221,7 @@ export function mount(section, ctx) {
       diceField.input.value = String(rules.dice);
       sidesField.input.value = String(rules.sides);
       faceButtons(rules.sides);
+      tapped.setSides(rules.sides);
       if (before !== null && rollField.input.value.trim() === before) rollField.input.value = exampleDice(rules);
       checkLinkRoll(rules);
     }

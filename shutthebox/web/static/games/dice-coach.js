@@ -56,7 +56,7 @@ export function mountDiceGame(section, ctx, game) {
     linkParam(params, "rerolls", (t) => String(rerollsLeft(t)), "2", "2 rerolls left instead"), () => update());
   const own = game.own(params, linkCard, () => update());
   let lastDice = DICE; // the dice a tap starts from when the field shows none
-  const tapped = tapDice(id, 5, (text) => { diceField.input.value = text; update(); }, () => lastDice);
+  const tapped = tapDice(id, { count: 5, changed: (text) => { diceField.input.value = text; update(); }, fallback: () => lastDice });
   const boxNote = el("span", { id: `${id}-best-box`, class: "visually-hidden" });
   const tableError = el("div", { class: "error", role: "alert", id: `${id}-error`, hidden: true });
   const box = answerBox();

@@ -8,7 +8,7 @@
 import { sixDecimals } from "../lib/notation.js";
 import { score, scoreCost } from "../lib/numbers.js";
 import { createPlay, isOptimal, tieOf } from "../lib/play.js";
-import { dieNode, el, plural, setFace } from "../lib/ui.js";
+import { dieNode, el, facesAt, plural, setFace } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow } from "./ui.js";
 import { DICE, REROLLS, SIDES } from "./yazy-rules.js";
@@ -26,13 +26,7 @@ export const points = (value) => (typeof value === "number" ? score(value, sixDe
  * showing each face kept; [] for any other move. */
 export function keptIndexes(move, dice) {
   const m = /^keep (.*)$/.exec(move ?? "");
-  if (!m || !dice) return [];
-  const taken = new Set();
-  for (const face of m[1] === "none" ? [] : m[1].split(" ").map(Number)) {
-    const i = dice.findIndex((d, at) => d === face && !taken.has(at));
-    if (i >= 0) taken.add(i);
-  }
-  return [...taken].sort((a, b) => a - b);
+  return m && dice ? facesAt(dice, m[1] === "none" ? [] : m[1].split(" ").map(Number)) : [];
 }
 
 /** The box a move of the command line's words scores ("score full-house" -> full-house), else null. */

@@ -88,6 +88,7 @@ function togglePart(table) {
       if (!g.dice) return { say: ["Hint: before rolling, ", rolls(g.table.arrays.rolls[g.up]), " expected rolls to go with best play."] };
       const ranked = cardValues(g.table, { up: g.up, x: g.dice[0], y: g.dice[1] });
       return { say: [`Hint: turn card ${ranked.best} (then `, rolls(ranked.value), " expected rolls to go)."],
+        marks: [{ node: cardButtons[ranked.best - 1], word: "best" }], markWords: `The hint's choice: turn card ${ranked.best}.`,
         choices: [...ranked.cards].sort((a, b) => a.value - b.value || (b.card === ranked.best) - (a.card === ranked.best))
           .map((c) => ({ text: `card ${c.card}`, value: sixDecimals(c.value), shown: rolls(c.value), cost: Math.max(0, c.cost), attrs: { "data-card": c.card } })) };
     },

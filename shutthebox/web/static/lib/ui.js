@@ -72,6 +72,17 @@ export function dieNode(face) {
   return die;
 }
 
+/** Which of the dice `showing` (indexes, increasing) a choice of `faces` takes: for each face, the first die
+ * showing it not taken already. */
+export function facesAt(showing, faces) {
+  const taken = [];
+  for (const face of faces) {
+    const i = showing.findIndex((d, at) => d === face && !taken.includes(at));
+    if (i >= 0) taken.push(i);
+  }
+  return taken.sort((a, b) => a - b);
+}
+
 /** "1 roll", "2 rolls"; "1 die", "3 dice". */
 export const plural = (n, word, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
 

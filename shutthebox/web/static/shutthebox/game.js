@@ -9,7 +9,7 @@
  * and 12: lib/play.js's MOVE_DIGITS). `moves=r45r9r18` rolled, closed 4 and 5, rolled, closed 9,
  * rolled, closed 1 and 8. The computer's moves follow from the seed. */
 
-import { askDiscard, asking, badParam } from "../lib/ui.js";
+import { askDiscard, asking, badParam, el } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
 import { Unreachable } from "../lib/remote.js";
 import { unreachable, whenBack } from "../lib/offline.js";
@@ -42,7 +42,8 @@ export function parseMoves(text, tiles) {
 }
 
 export class GameMode {
-  /** ids: the mode's elements { section, tiles, dice, roll, rollOne, confirm, clear, newGame, replay, message, feedback, seedLink } */
+  /** ids: the mode's elements { section, tiles, dice, roll, rollOne, confirm, clear, newGame, replay, message, feedback, seedLink,
+   * undo (made here), undoAfter (the button it follows) } */
   constructor(app, name, ids) {
     this.app = app;
     this.name = name;
@@ -55,6 +56,9 @@ export class GameMode {
     this.hints = false;
     this.actions = []; // your actions, as the link writes them
     this.quick = false; // replaying the link's moves: no animation, no pause, no history entry
+    this.undone = 0; // closes taken back in this game (Undo)
+    this.undoing = false;
+    this.linkUndone = null; // the link's `undone`, for the game it opens
   }
 
   el(key) { return $(this.ids[key]); }
@@ -74,6 +78,34 @@ export class GameMode {
     this.el("confirm").addEventListener("click", () => this.confirm());
     this.el("clear").addEventListener("click", () => this.clear());
     this.el("newGame").addEventListener("click", () => this.askNewGame());
+    const undo = el("button", { type: "button", id: this.ids.undo, title: "Take back your last close (U)", onclick: () => this.undo() },
+      "Undo ", el("kbd", {}, "U"));
+    this.el("undoAfter").after(undo);
+  }
+
+  /** The link's `undone` (closes taken back), or null. */
+  undoneParam() {
+    const text = params.get("undone");
+    return text !== null && /^[0-9]{1,6}$/.test(text) ? Number(text) : null;
+  }
+
+  /** Undo: your last close taken back, with the rolls (and the computer's turns) after it; the game is replayed
+   * from its seed without them (its costs, and Play's chart, those of the shorter game). */
+  undo() {
+    const at = this.actions.findLastIndex((a) => typeof a !== "string");
+    if (!this.game || at < 0) { this.say("Nothing to undo: you have closed no tile yet."); return; }
+    const kept = this.actions.slice(0, at).map((a) => (typeof a === "string" ? a : closeText(a))).join("");
+    const count = this.undone + 1;
+    history.pushState(null, "", location.href); // Back returns to the close taken back
+    this.undoing = true;
+    this.undone = count;
+    this.start(this.seed, kept);
+    this.undoing = false;
+  }
+
+  /** Undo waits for a close to take back (aria-disabled: pressed, it says why). */
+  renderUndo() {
+    this.el("undo").setAttribute("aria-disabled", String(!this.actions.some((a) => typeof a !== "string")));
   }
 
   // -- what a mode says: overridden
@@ -257,6 +289,7 @@ export class GameMode {
     if (key === "Escape") { this.clear(); return true; }
     if (key === "n" || key === "N") { this.askNewGame(); return true; }
     if (key === "h" || key === "H") { this.toggleHints(); return true; }
+    if (key === "u" || key === "U") { this.engaged = true; this.undo(); return true; }
     return false;
   }
 
@@ -275,7 +308,8 @@ export class GameMode {
 
   showUrl() {
     if (!this.game && this.awaiting !== "loading" && this.awaiting !== "error") return;
-    this.app.setUrl([["mode", this.name], ...this.urlEntries(), ["moves", this.actions.length ? this.movesText() : null]]);
+    this.app.setUrl([["mode", this.name], ...this.urlEntries(), ["undone", this.undone ? String(this.undone) : null],
+      ["moves", this.actions.length ? this.movesText() : null]]);
     const link = this.el("seedLink");
     link.textContent = String(this.seed);
     link.href = location.href;
@@ -297,6 +331,7 @@ export class GameMode {
     this.seed = seed >>> 0;
     this.actions = [];
     this.focusState = null;
+    if (!this.undoing) { this.undone = this.linkUndone ?? 0; this.linkUndone = null; }
     if (!(await this.newGame(this.seed)) || serial !== this.serial) return;
     if (moves) await this.replay(moves, serial);
     else await this.advance();
@@ -359,6 +394,7 @@ export class GameMode {
     const moves = params.get("moves") ?? "";
     const same = this.sameSettings(); // first: it takes the entry's settings (seat, rules, goal) whatever else differs
     if (this.game && seed === this.seed && moves === this.movesText() && same) return;
+    this.linkUndone = this.undoneParam();
     this.start(seed, moves);
   }
 

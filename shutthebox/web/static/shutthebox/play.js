@@ -31,16 +31,14 @@ function textWidth(svg, text) {
 export class Play extends GameMode {
   constructor(app) {
     super(app, "play", { section: "play", tiles: "play-tiles", dice: "dice", roll: "roll", rollOne: "roll-one", confirm: "confirm",
-      clear: "clear", newGame: "new-game", message: "play-message", feedback: "feedback", seedLink: "seed-link" });
+      clear: "clear", newGame: "new-game", message: "play-message", feedback: "feedback", seedLink: "seed-link",
+      undo: "play-undo", undoAfter: "play-hint" });
     this.points = [];
     this.moves = 0;
     this.optimal = 0;
     this.lost = 0;
     this.mistakes = [];
     this.you = 1; // your seat
-    this.undone = 0; // closes taken back in this game (Undo)
-    this.undoing = false;
-    this.linkUndone = null; // the link's `undone`, for the game it opens
   }
 
   get table() { return this.app.table; }
@@ -58,9 +56,6 @@ export class Play extends GameMode {
       this.restart(`Replay seed ${this.seed} from the start?`, "Replay seed", () => this.start(this.seed));
     });
     $("play-hint").addEventListener("click", () => this.toggleHints());
-    const undo = el("button", { type: "button", id: "play-undo", title: "Take back your last close (U)", onclick: () => this.undo() },
-      "Undo ", el("kbd", {}, "U"));
-    $("play-hint").after(undo);
     const share = shareButton("play-share", (text) => this.say(text));
     $("replay").after(share.button);
     $("seed-link").parentElement.before(share.field);
@@ -78,12 +73,6 @@ export class Play extends GameMode {
     this.start(seed ?? newSeed(), params.get("mode") === "play" || params.get("mode") === null ? this.linkMoves(seed) : "");
   }
 
-  /** The link's `undone` (closes taken back), or null. */
-  undoneParam() {
-    const text = params.get("undone");
-    return text !== null && /^[0-9]{1,6}$/.test(text) ? Number(text) : null;
-  }
-
   /** The link's seat, checked against the table's players. */
   seatParam() {
     const seats = Array.from({ length: this.table.players }, (_, i) => String(i + 1));
@@ -99,9 +88,7 @@ export class Play extends GameMode {
   /** Back or Forward to a Play entry: its seat, seed and moves. */
   fromLink() {
     this.restoreSeat = this.seatParam();
-    this.linkUndone = this.undoneParam();
     this.restore(seedParam(params) ?? this.seed);
-    this.linkUndone = null; // (a new game took it at once, or the entry's game is the one shown)
   }
 
   sameSettings() {
@@ -111,26 +98,7 @@ export class Play extends GameMode {
     return same;
   }
 
-  urlEntries() { return [["seed", String(this.seed)], ["seat", String(this.seat)], ["undone", this.undone ? String(this.undone) : null]]; }
-
-  key(key, event) {
-    if (key === "u" || key === "U") { this.engaged = true; this.undo(); return true; }
-    return super.key(key, event);
-  }
-
-  /** Undo: your last close taken back, with the rolls and the computer's turns after it; the game is replayed
-   * from its seed without them (its chart and costs those of the shorter game). */
-  undo() {
-    const at = this.actions.findLastIndex((a) => typeof a !== "string");
-    if (!this.game || at < 0) { this.say("Nothing to undo: you have closed no tile yet."); return; }
-    const kept = this.actions.slice(0, at).map((a) => (typeof a === "string" ? a : closeText(a))).join("");
-    const count = this.undone + 1;
-    history.pushState(null, "", location.href); // Back returns to the close taken back
-    this.undoing = true;
-    this.undone = count;
-    this.start(this.seed, kept);
-    this.undoing = false;
-  }
+  urlEntries() { return [["seed", String(this.seed)], ["seat", String(this.seat)]]; }
 
   newGame(seed) {
     const t = this.table, seat = this.you;
@@ -140,7 +108,6 @@ export class Play extends GameMode {
     this.points = [];
     this.moves = 0; this.optimal = 0; this.lost = 0; this.mistakes = [];
     this.result = null;
-    if (!this.undoing) { this.undone = this.linkUndone ?? 0; this.linkUndone = null; }
     buildTiles($("play-tiles"), t.rules.tiles);
     const group = $("seats");
     if (group.children.length !== t.players) { // built again only for another number of players: the focus stays
@@ -387,7 +354,7 @@ export class Play extends GameMode {
     $("confirm").setAttribute("aria-disabled", String(g.over || !g.human || this.awaiting !== "move"));
     $("roll-one").hidden = !(this.oneDieChoice() && this.awaiting === "roll");
     $("play-hint").setAttribute("aria-pressed", String(this.hints));
-    $("play-undo").setAttribute("aria-disabled", String(!this.actions.some((a) => typeof a !== "string")));
+    this.renderUndo();
     this.renderHints();
     document.body.dataset.play = g.over ? "over" : this.awaiting;
     this.focusNext();

@@ -61,7 +61,7 @@ export class Solo extends GameMode {
   constructor(app) {
     super(app, "solo", { section: "solo", tiles: "solo-tiles", dice: "solo-dice", roll: "solo-roll", rollOne: "solo-roll-one",
       confirm: "solo-confirm", clear: "solo-clear", newGame: "solo-new", message: "solo-message", feedback: "solo-feedback",
-      seedLink: "solo-seed-link" });
+      seedLink: "solo-seed-link", undo: "solo-undo", undoAfter: "solo-hints" });
     this.rules = STANDARD;
     this.objective = "shut";
     this.table = null;
@@ -79,6 +79,7 @@ export class Solo extends GameMode {
     this.hints = choiceParam(params, "hints", ["0", "1"], "0", "no hints instead") === "1";
     this.linkSeed = seedParam(params); // null: absent or bad (the link's moves then are not replayed)
     this.seed = this.linkSeed ?? newSeed();
+    this.linkUndone = params.get("mode") === "solo" ? this.undoneParam() : null;
     this.bind();
     $("solo-variants").addEventListener("click", (event) => {
       const button = event.target.closest("[data-variant]");
@@ -304,6 +305,7 @@ export class Solo extends GameMode {
     const lost = this.mistakes.length
       ? [" Your moves cost ", ...costText(this.cost, objective), " in all; the largest: ", ...this.worstText(), "."]
       : [this.moves ? " They cost nothing: perfect play." : ""];
+    const undone = ` Closes taken back (Undo): ${this.undone}.`;
     // outcome = optimal expectation at the start + what the moves cost + what the dice did, shown in
     // tenths (of a point of score, or of a percentage point: the one decimal every number shows) that add
     // up exactly: the dice's part is what is left once the shown start and cost are taken from the outcome.
@@ -320,7 +322,7 @@ export class Solo extends GameMode {
         `${luckT < 0 ? "− " : "+ "}${fmt(luckT)} from the dice.`;
     const summary = $("solo-summary");
     summary.textContent = "";
-    summary.append(el("h2", { text: head }), el("p", {}, ...start), el("p", {}, moves, ...lost), el("p", { text: split }),
+    summary.append(el("h2", { text: head }), el("p", {}, ...start), el("p", { id: "solo-summary-moves" }, moves, ...lost, undone), el("p", { text: split }),
       el("p", { class: "hint", text: `Seed ${this.seed}, ${this.variant ? `${SOLO_VARIANTS[this.variant].title} rules` : describeRules(this.rules)}, goal: ${GOALS[objective]}. ` +
         "Replay seed plays the same dice again." }),
       el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: "solo-summary-new", onclick: () => this.askNewGame() }, "New game")));
@@ -360,6 +362,7 @@ export class Solo extends GameMode {
     // aria-disabled, not disabled: a focused button keeps the focus (and pressing it says why it waits).
     $("solo-roll").setAttribute("aria-disabled", String(this.awaiting !== "roll"));
     $("solo-confirm").setAttribute("aria-disabled", String(this.awaiting !== "move"));
+    this.renderUndo();
     $("solo-roll-one").hidden = !(this.oneDieChoice() && this.awaiting === "roll");
     this.renderHints();
     document.body.dataset.solo = this.awaiting;
@@ -413,7 +416,7 @@ export class Solo extends GameMode {
     return {
       variant: this.variant, objective: this.objective, seed: this.seed, position: g ? g.board.positionText(g.mask) : "",
       roll: this.awaiting === "rolling" ? null : this.shownRoll(), dice: g ? g.dice.slice() : [], chosen: g ? tilesOf(g.chosen) : [],
-      over: !!(g && g.over), awaiting: this.awaiting, moves: this.moves, optimal: this.optimal, cost: this.cost,
+      over: !!(g && g.over), awaiting: this.awaiting, moves: this.moves, optimal: this.optimal, cost: this.cost, undone: this.undone,
       costs: this.costs.slice(), values: this.values.slice(), start: this.start0,
       score: g && g.over ? tileSum(g.mask) : null, shut: g && g.over ? g.mask === 0 : null, rules: t ? t.rules : null,
     };
