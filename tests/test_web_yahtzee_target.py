@@ -83,3 +83,18 @@ def expected(g, page, tmp_path):
                           text=True, cwd=ROOT, env={**os.environ, "SHUTTHEBOX_CACHE": str(tmp_path)})
     assert want.returncode == 0, want.stderr
     return want.stdout.strip()
+
+
+def test_play_asks_for_the_whole_table_in_the_early_game(open_page):
+    """13 boxes open: the aim line says the whole game's target table is not solved, with a button that asks for it
+    (the solve question first, with what it costs); Cancel leaves it unsolved, and the button there to ask again."""
+    page = open_page("?game=yahtzee&mode=play&seed=7&aim=150")
+    page.locator("#yahtzee-aim-chance", has_text="whole game").wait_for()
+    page.click("#yahtzee-aim-solve")
+    page.locator("#solve-start").wait_for()
+    question = page.inner_text("#solve-status")
+    assert "about 30 minutes" in question, question
+    page.click("#solve-cancel")
+    page.locator("#yahtzee-aim-chance", has_text="not solved").wait_for()
+    assert page.is_visible("#yahtzee-aim-solve")
+    assert page.get_attribute("#yahtzee-aim-chance", "data-answer") == ""

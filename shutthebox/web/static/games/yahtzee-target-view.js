@@ -23,6 +23,9 @@ const readers = () => (reader ??= Promise.all([import("./yahtzee-target.js"), im
   .then(([target, turn]) => ({ ...target, ...turn })));
 
 const wholeHere = new Map(); // joker -> a promise: whether the server has the whole game's target table
+
+/** Play's early game: the card needs the whole game's target table, which is not solved (nor asked for). */
+class WholeNeeded extends InvalidQuestion {}
 // One Solve for a card's reduced table lets the next cards' (a second each) be solved without asking (games.js).
 const CARDS = { given: false };
 
@@ -36,13 +39,14 @@ async function tableFor(ctx, joker, card, upper, box, { whole: askWhole = true }
   }
   if (!wholeHere.has(joker)) wholeHere.set(joker, solveStatus(wholeName(joker)).then((s) => s.state === "ready", () => false));
   const here = await wholeHere.get(joker), whole = here || !solvesReduced(joker, card, upper, box);
-  if (whole && !here && !askWhole) { // Play: not a 30-minute solve at every move of the early game
-    throw new InvalidQuestion("shown once few boxes are left (the whole game's target table is not solved: " +
+  if (whole && !here && !askWhole) { // Play: not a 30-minute solve at every move of the early game, unless asked
+    throw new WholeNeeded("shown once few boxes are left (the whole game's target table is not solved: " +
       `\`${solveCommand(joker, card, upper, box)}\`, 1.7 GB and about 30 minutes)`);
   }
   const name = whole ? wholeName(joker) : reducedName(joker, card, upper, box);
   const read = await ctx.load({ url: name, options: targetSpec(joker, name), command: solveCommand(joker, card, upper, box),
     consent: whole ? null : CARDS });
+  if (whole) wholeHere.set(joker, Promise.resolve(true));
   return settle(() => targetTable(read));
 }
 
@@ -68,7 +72,7 @@ export async function reach(ctx, joker, { card, upper, box, dice, rerolls }, x, 
       return { chance, text: chance.toFixed(6), move, choices };
     });
   } catch (error) {
-    if (error instanceof TableError || error instanceof InvalidQuestion) return { error: error.message };
+    if (error instanceof TableError || error instanceof InvalidQuestion) return { error: error.message, whole: error instanceof WholeNeeded };
     throw error;
   }
 }
@@ -123,24 +127,38 @@ export function targetCoach(ctx, joker, update) {
   return { rows: [f.root, f.error], box, show };
 }
 
-/** Play's part: the field (`aim=`, a final score) and the live line. -> { root, update(g) } after each move. */
+/** Play's part: the field (`aim=`, a final score) and the live line; in the early game, where the card needs the
+ * whole game's target table and the server has not solved it, a button that asks for it (the solve question says
+ * what it costs, with Cancel). -> { root, update(g) } after each move. */
 export function targetPlay(ctx, update) {
   const f = targetField(ctx.params, "aim", "Aim for a final score of", "optional: the chance to reach it, after each move", () => {
     ctx.setParams({ aim: f.input.value.trim() || null });
     update();
   });
   const line = el("p", { class: "sheet-sum", id: "yahtzee-aim-chance", "data-answer": "", "aria-live": "polite" });
-  let asked = 0;
+  let asked = 0, shown = null;
+  const solveWhole = el("button", { type: "button", id: "yahtzee-aim-solve", hidden: true, onclick: async () => {
+    const { joker, state, x } = shown;
+    solveWhole.hidden = true;
+    const a = await reach(ctx, joker, state, x);
+    if (a.error) { // cancelled or refused: said, and the button stays to ask again
+      line.textContent = `Chance to reach ${f.x()}: ${a.error}`;
+      solveWhole.hidden = false;
+    } else update(); // the line of the game as it is now
+  } }, "Solve the whole game's table");
   return {
-    root: el("div", { id: "yahtzee-aim-part" }, f.root, f.error, line),
+    root: el("div", { id: "yahtzee-aim-part" }, f.root, f.error, line, solveWhole),
     async update(g) {
       const aim = f.x(), mine = ++asked;
+      solveWhole.hidden = true;
       if (!g || aim === null || aim === undefined) { line.textContent = line.dataset.answer = ""; return; }
       const x = Math.max(aim - g.total, 0);
       const state = { card: g.card, upper: g.upper, box: g.box, dice: null, rerolls: 0 };
       const a = !g.card ? { chance: g.total >= aim ? 1 : 0, text: (g.total >= aim ? 1 : 0).toFixed(6) }
         : await reach(ctx, g.joker, state, x, { whole: false });
       if (mine !== asked) return;
+      shown = { joker: g.joker, state, x };
+      solveWhole.hidden = !a.whole;
       line.dataset.answer = a.text ?? "";
       line.dataset.x = String(x);
       line.replaceChildren(...(a.error ? [`Chance to reach ${aim}: ${a.error}`]
