@@ -1,6 +1,7 @@
-"""The pages on a 390-pixel phone, in chromium against ``ShutTheBox serve``: no key hints on a touch screen
-(a phone has no keys), the twelve tiles of a 12-tile game at least 44 pixels wide (two rows), the chart's
-labels about 12 pixels high, and New game beside the summary at the end of a game.
+"""The pages on a 390-pixel phone, in chromium against ``ShutTheBox serve``: every game's answer and first controls
+in sight without scrolling (390x844), no key hints on a touch screen (a phone has no keys), the twelve tiles of a
+12-tile game at least 44 pixels wide (two rows), the chart's labels about 12 pixels high, and New game beside the
+summary at the end of a game.
 
 Needs /usr/bin/chromium and playwright, as tests/test_web_browser.py.
 """
@@ -96,4 +97,17 @@ def test_play_controls_above_the_fold(open_games, game):
         const buttons = [...primary.parentElement.querySelectorAll(':scope > button'), ...named];
         return buttons.filter((b) => b.getClientRects().length && !inView(b)).map((b) => b.id || b.innerText);
     }""", [game, IN_VIEW])
+    assert out == [], out
+
+
+@pytest.mark.parametrize("query, wanted", [("?mode=coach", ["#coach-summary"]),
+                                           ("?mode=play&anim=0", ["#roll", "#play-undo", "#play-hint"]),
+                                           ("?mode=solo", ["#solo-roll", "#solo-undo", "#solo-hints"])])
+def test_the_shut_the_box_page_answers_above_the_fold(open_index, query, wanted):
+    """The Shut the Box page on a 390x844 phone: Coach's summary (the answer) and each game mode's Roll, Undo and
+    Hint in sight without scrolling."""
+    page = open_index(query, phone=PHONE)
+    page.wait_for_function("document.body.dataset.state === 'ready'")
+    out = page.evaluate("([wanted, inView]) => wanted.filter((s) => !eval(inView)(document.querySelector(s)))",
+                        [wanted, IN_VIEW])
     assert out == [], out
