@@ -1,9 +1,10 @@
 /* The one controller of Play and Solo, on the turn controller (turns.js): the tiles, Roll, Close
  * tiles, Clear, Hint, New game, Replay seed, Undo (U: the game replayed from its seed without your last
  * close and what followed it; the link's `undone` counts them) and Share (lib/share.js), the keys,
- * refusals in the player's words, the focus following the game, and the game in the link (`seed` and `moves`, one history entry per move, so
- * that a refresh replays the game to that point and Back steps back a move). A mode (play.js,
- * solo.js) adds what is its own: who plays, what a move is worth in words, the summary.
+ * refusals in the player's words, the focus following the game, and the game in the link (`seed` and
+ * `moves`, one history entry per move, so that a refresh replays the game to that point and Back steps
+ * back a move). A mode (play.js, solo.js) adds what is its own: who plays, what a move is worth in
+ * words, the summary.
  *
  * `moves` holds your actions in order: `r` a roll of all the dice, `o` a roll of one die (where the
  * rules let you choose), and a close as its tiles, one character each (1-9, then a, b, c for 10, 11
