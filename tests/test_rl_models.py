@@ -15,7 +15,8 @@ np = pytest.importorskip("numpy")
 
 import shutthebox.rl as rl  # noqa: E402
 from shutthebox import registry  # noqa: E402
-from shutthebox.engine.model import CHANCE, TERMINAL, chance  # noqa: E402
+from shutthebox.engine.model import CHANCE, TERMINAL  # noqa: E402
+from shutthebox.engine.model import chance as draw_chance  # noqa: E402
 
 try:
     import pyspiel
@@ -175,7 +176,8 @@ def test_reset_from_a_state_and_refused_states(game, rules):
     assert model.player(start) != 0  # the start is a throw of the dice in these games
     end, draw = start, np.random.default_rng(0)  # optimal play, the dice drawn by their chances: it ends
     while model.player(end) != TERMINAL:
-        end = model.apply(end, chance(model, end, draw.random()) if model.player(end) == CHANCE else model.best(end))
+        end = model.apply(end, draw_chance(model, end, draw.random()) if model.player(end) == CHANCE
+                          else model.best(end))
     for bad in [start, end, state[:-1], state + (0,), (1.5,) + state[1:], (True,) + state[1:], "state",
                 (-1,) + state[1:], (10 ** 6,) + state[1:]]:
         with pytest.raises(ValueError):

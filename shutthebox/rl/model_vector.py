@@ -92,15 +92,16 @@ class Nodes:
         # number -> the model's tuple (0: the game over, no state): a list of those met, or a dense model's ``Numbered``
         self.states: Any = [None]
         self.ids: dict = {}
-        self.kind = np.full(_FIRST, TERMINAL, dtype=np.int64)  # the model's player: 0, CHANCE or TERMINAL
+        # narrow types where they hold: a step gathers from these at random rows, its cost the bytes read
+        self.kind = np.full(_FIRST, TERMINAL, dtype=np.int8)  # the model's player: 0, CHANCE or TERMINAL
         self.returns = np.zeros(_FIRST)
         # observations in the narrowest type that holds them (a step gathers a row of each env's: fewer bytes)
         most = max(game.observation_nvec[:self.width], default=1)
         self.seen = np.zeros((_FIRST, self.width), dtype=np.int8 if most <= 1 << 7 else np.int16 if most <= 1 << 15
                              else np.int64)
         self.returning = False  # whether any state's return (at total 0) is not 0: else a step reads none
-        self.after = np.full((_FIRST, n), -1, dtype=np.int64)  # the state an action leads to (-1: not yet met)
-        self.gain = np.zeros((_FIRST, n), dtype=np.int64)  # what it adds to a tally's total
+        self.after = np.full((_FIRST, n), -1, dtype=np.int32)  # the state an action leads to (-1: not yet met)
+        self.gain = np.zeros((_FIRST, n), dtype=np.int32)  # what it adds to a tally's total
         # a chance node's outcomes: its total weight, and where its cumulative weights start in ``bounds``
         # (the weights of every chance node end to end, each node's offset by the totals before it)
         self.total = np.ones(_FIRST, dtype=np.int64)
@@ -109,11 +110,12 @@ class Nodes:
         # die: no search; toggle's 36 throws)
         self.first = np.zeros(_FIRST, dtype=np.int64)
         self.uniform = np.zeros(_FIRST, dtype=bool)
+        self.all_uniform = True  # whether every chance node placed is (a step then reads none of ``uniform``)
         self.bounds = np.full(_FIRST, _UNUSED, dtype=np.int64)
         self.outcome = np.zeros(_FIRST, dtype=np.int64)  # the model's outcome at each place of ``bounds``
         self.owner = np.zeros(_FIRST, dtype=np.int64)  # the chance node it is an outcome of
-        self.leads = np.full(_FIRST, -1, dtype=np.int64)  # the state it leads to (-1: not yet met)
-        self.adds = np.zeros(_FIRST, dtype=np.int64)  # what it adds to a tally's total
+        self.leads = np.full(_FIRST, -1, dtype=np.int32)  # the state it leads to (-1: not yet met)
+        self.adds = np.zeros(_FIRST, dtype=np.int32)  # what it adds to a tally's total
         self.placed = 0  # the places of ``bounds`` used
         self._laws: dict = {}  # id(a chance node's outcomes) -> (them, the outcomes, their running weights)
         self.successor: Nodes | None = None  # the states that replaced these, once they were too many
@@ -188,9 +190,11 @@ class Nodes:
         self.bounds = np.append((np.cumsum(weights, axis=1) + offsets[:, None]).ravel(), _UNUSED)
         self.outcome = np.append(np.tile(np.arange(width, dtype=np.int64), count), 0)
         self.owner = np.append(np.repeat(chance, width), 0)
-        self.leads, self.adds = np.append(dense["leads"].ravel() + 1, -1), np.append(dense["adds"].ravel(), 0)
+        self.leads = np.append(dense["leads"].ravel() + 1, -1).astype(np.int32)
+        self.adds = np.append(dense["adds"].ravel(), 0).astype(np.int32)
         self.total[chance], self.offset[chance] = totals, offsets
         self.first[chance], self.uniform[chance] = np.arange(count) * width, (weights == 1).all(axis=1)
+        self.all_uniform = bool(self.uniform[chance].all())
         self.placed, self.drawn = places, int(totals.sum())
 
     def _place(self, number: int, state) -> None:
@@ -220,6 +224,7 @@ class Nodes:
         self.owner[first:first + count] = number
         self.total[number], self.offset[number] = total, self.drawn
         self.first[number], self.uniform[number] = first, law[3]
+        self.all_uniform = self.all_uniform and law[3]
         self.placed, self.drawn = first + count, self.drawn + total
 
     def _grow(self, size: int) -> None:
@@ -335,12 +340,14 @@ class ModelVectorEnv(ExactVectorEnv):
             at = node.take(rows)
         while len(rows):
             waiting = nodes.kind.take(at) == CHANCE
+            if not waiting.any():
+                return
             if not waiting.all():
                 rows, at = rows[waiting], at[waiting]
                 if not len(rows):
                     return
             draw = self.dice.die(rows, nodes.total.take(at)) - 1
-            if nodes.uniform.take(at).all():  # outcomes of weight 1: the draw is the outcome's place in its node's
+            if nodes.all_uniform or nodes.uniform.take(at).all():  # outcomes of weight 1: the draw is a place
                 places = nodes.first.take(at) + draw
             else:
                 places = np.searchsorted(nodes.bounds, draw + nodes.offset.take(at), side="right")
@@ -368,12 +375,19 @@ class ModelVectorEnv(ExactVectorEnv):
         nodes, node = self.nodes, self.node
         returning = nodes.returning  # else every return is the row's total (a tally's)
         before = nodes.returns.take(node) + self.total if returning else self.total.copy()
-        rows = np.flatnonzero(go)
-        if len(rows):
-            at, gain = nodes.move(node.take(rows), action.take(rows))
-            node[rows] = at
-            self.total[rows] += gain
+        if go.all():  # every row moves (the usual step): whole arrays, no gathers of the rows
+            rows = self.rows
+            at, gain = nodes.move(node, action)
+            node[:] = at
+            self.total += gain
             self._chance(rows, at)
+        else:
+            rows = np.flatnonzero(go)
+            if len(rows):
+                at, gain = nodes.move(node.take(rows), action.take(rows))
+                node[rows] = at
+                self.total[rows] += gain
+                self._chance(rows, at)
         starting = np.flatnonzero(restart)
         if len(starting):
             self.owed[starting] = self._start(starting)
