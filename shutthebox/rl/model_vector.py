@@ -111,6 +111,7 @@ class Nodes:
         self.first = np.zeros(_FIRST, dtype=np.int64)
         self.uniform = np.zeros(_FIRST, dtype=bool)
         self.all_uniform = True  # whether every chance node placed is (a step then reads none of ``uniform``)
+        self.one_total = 0  # the total weight of every chance node placed where they share one (else -1)
         self.bounds = np.full(_FIRST, _UNUSED, dtype=np.int64)
         self.outcome = np.zeros(_FIRST, dtype=np.int64)  # the model's outcome at each place of ``bounds``
         self.owner = np.zeros(_FIRST, dtype=np.int64)  # the chance node it is an outcome of
@@ -195,6 +196,7 @@ class Nodes:
         self.total[chance], self.offset[chance] = totals, offsets
         self.first[chance], self.uniform[chance] = np.arange(count) * width, (weights == 1).all(axis=1)
         self.all_uniform = bool(self.uniform[chance].all())
+        self.one_total = int(totals[0]) if len(totals) and (totals == totals[0]).all() else -1
         self.placed, self.drawn = places, int(totals.sum())
 
     def _place(self, number: int, state) -> None:
@@ -225,6 +227,7 @@ class Nodes:
         self.total[number], self.offset[number] = total, self.drawn
         self.first[number], self.uniform[number] = first, law[3]
         self.all_uniform = self.all_uniform and law[3]
+        self.one_total = total if self.one_total in (0, total) else -1
         self.placed, self.drawn = first + count, self.drawn + total
 
     def _grow(self, size: int) -> None:
@@ -346,7 +349,8 @@ class ModelVectorEnv(ExactVectorEnv):
                 rows, at = rows[waiting], at[waiting]
                 if not len(rows):
                     return
-            draw = self.dice.die(rows, nodes.total.take(at)) - 1
+            sides = nodes.one_total if nodes.one_total > 0 else nodes.total.take(at)  # toggle's 36 throws: one
+            draw = self.dice.die(rows, sides) - 1
             if nodes.all_uniform or nodes.uniform.take(at).all():  # outcomes of weight 1: the draw is a place
                 places = nodes.first.take(at) + draw
             else:
