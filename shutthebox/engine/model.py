@@ -14,10 +14,15 @@ A model may also have (the adapters read them with defaults): ``tie`` (values th
 0), ``tally`` (True: the last field of a state and of its observation is the one seat's return so far, and
 nothing else depends on it: the Gymnasium adapters leave it out of the observation, as the rewards say it,
 and share the rest across totals), ``min_to_come`` (the least the return can still change by from any state;
-``min_return - max_return``), ``question(state)`` (the command line's words for a decision) and
-``board(state)`` (its picture's rows, ``rl/_picture.py``). A game's ``model.py`` may declare ``OPTIONS``
-(``model()``'s keywords beyond the rules, with the learning environments' defaults) and
-``REWARD_THRESHOLD`` (its Gymnasium id's).
+``min_return - max_return``), ``question(state)`` (the command line's words for a decision),
+``board(state)`` (its picture's rows, ``rl/_picture.py``) and ``outcome_text(state, outcome)`` (a chance
+outcome in words). A model of several seats may also have ``constant_sum`` (the seats' returns add up to this
+at every end: 1 for win shares; OpenSpiel's two-player games are then zero-sum), ``observer`` (the field of an
+observation that is the observer's own seat: PettingZoo's ``state()`` is seat 0's observation without it) and
+``value_info`` (a name: every agent's exact value, ``value(state)[seat]``, in its PettingZoo info at every
+step). A game's ``model.py`` declares ``PLAYERS`` (the seats: a number, or a range where the rules choose),
+and may declare ``OPTIONS`` (``model()``'s keywords beyond the rules, with the learning environments'
+defaults) and ``REWARD_THRESHOLD`` (its Gymnasium id's).
 """
 
 from __future__ import annotations

@@ -25,9 +25,10 @@ _DRAWS = 64  # chance nodes' cumulative weights kept per model
 
 
 class GameModelModel(Model):
-    """``_base.Model`` over a game model of one player: a decision's values are the model's, less the return
-    already earned (the rewards still to come); the table's move is the model's ``best``. A decision is keyed
-    by the state, less its total where the model is a ``tally`` (the same answers at every total)."""
+    """``_base.Model`` over a game model: a decision's values are the model's for the seat to move, less the
+    return it has already earned (the rewards still to come); the table's move is the model's ``best``. A
+    decision is keyed by the state, less its total where the model is a ``tally`` (the same answers at every
+    total)."""
 
     more = True
 
@@ -48,12 +49,22 @@ class GameModelModel(Model):
         state = key + (0,) if self.tally else key
         if not exact:
             return Decision(self.n_actions, dict.fromkeys(game.legal(state), 0.0), True, exact=False)
-        earned = 0.0 if self.tally else game.returns(state)[0]  # a tally's total is left out of the key
+        seat = game.player(state)
+        earned = 0.0 if self.tally else game.returns(state)[seat]  # a tally's total is left out of the key
         values = game.values(state)
         if earned:
             values = {action: value - earned for action, value in values.items()}
-        return Decision(self.n_actions, values, True, self.tie, value=game.value(state)[0] - earned,
+        return Decision(self.n_actions, values, True, self.tie, value=game.value(state)[seat] - earned,
                         table_move=game.best(state))
+
+    def resolve(self, state, die):
+        """``state`` with its chance nodes resolved by ``die`` (an outcome of weight ``w`` of ``total`` drawn with
+        chance ``w / total``, in the model's order: ``engine.model.chance`` of a uniform)."""
+        game = self.game
+        while game.player(state) == CHANCE:
+            outcomes, total = game.outcomes(state)
+            state = game.apply(state, self.draw(outcomes, die(total) - 1))  # one die of ``total`` faces
+        return state
 
     def draw(self, outcomes: list, target: int) -> int:
         """The outcome of a chance node's ``outcomes`` that ``target`` in 0 .. total - 1 draws: the first whose
@@ -71,6 +82,9 @@ def rules_of(game: str, options: dict):
     checks them (InvalidQuery in its words): its ``RuleSet``, or for a game whose rules are its table names'
     slots (Yahtzee's ``joker``) those."""
     module = registry.declaration(game).tables[0].rules()
+    keywords = getattr(module, "rules_of_keywords", None)
+    if keywords is not None:  # rules that are not a RuleSet's options (Shut the Box's, with its players)
+        return keywords(**options)
     if hasattr(module, "Rules"):
         return module.Rules(**options)
     slots = sorted(module.fields_of(module.rules_of({})))
@@ -145,13 +159,8 @@ class ModelEnv(ExactEnv):
         self._state = game_model.initial()
 
     def _chance(self, state):
-        """``state`` with its chance nodes resolved by the environment's dice (an outcome of weight ``w`` of
-        ``total`` drawn with chance ``w / total``, in the model's order: ``engine.model.chance`` of a uniform)."""
-        game, die, draw = self.game_model, self.dice.die, self.model.draw
-        while game.player(state) == CHANCE:
-            outcomes, total = game.outcomes(state)
-            state = game.apply(state, draw(outcomes, die(total) - 1))  # one die of ``total`` faces
-        return state
+        """``state`` with its chance nodes resolved by the environment's dice."""
+        return self.model.resolve(state, self.dice.die)
 
     def _at(self, state) -> bool:
         """Go to ``state``: whether the game is over."""
