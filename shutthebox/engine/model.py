@@ -15,8 +15,10 @@ A model may also have (the adapters read them with defaults): ``tie`` (values th
 nothing else depends on it: the Gymnasium adapters leave it out of the observation, as the rewards say it,
 and share the rest across totals), ``min_to_come`` (the least the return can still change by from any state;
 ``min_return - max_return``), ``question(state)`` (the command line's words for a decision),
-``board(state)`` (its picture's rows, ``rl/_picture.py``) and ``outcome_text(state, outcome)`` (a chance
-outcome in words). A model of several seats may also have ``constant_sum`` (the seats' returns add up to this
+``board(state)`` (its picture's rows, ``rl/_picture.py``), ``outcome_text(state, outcome)`` (a chance
+outcome in words), ``value_of(state, seat)`` (``value(state)[seat]`` alone, where the others cost more) and
+``decision_key(state)`` (what a decision's legal actions, values and best depend on: the adapters cache
+decisions under it, Pig's seats mirrored sharing one). A model of several seats may also have ``constant_sum`` (the seats' returns add up to this
 at every end: 1 for win shares; OpenSpiel's two-player games are then zero-sum), ``observer`` (the field of an
 observation that is the observer's own seat: PettingZoo's ``state()`` is seat 0's observation without it) and
 ``value_info`` (a name: every agent's exact value, ``value(state)[seat]``, in its PettingZoo info at every

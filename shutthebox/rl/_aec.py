@@ -72,8 +72,10 @@ class ModelAEC(AECEnv):
         self.np_random = None
         self._zeros = np.zeros(n, dtype=np.int8)
         self._state = game_model.initial()
+        self._player = TERMINAL  # of the state: a seat, or TERMINAL
         self._decision = found.terminal
         self._story = ""
+        self._returns: list[float] = []
         self.agents: list[str] = []
 
     def observation_space(self, agent):
@@ -97,9 +99,11 @@ class ModelAEC(AECEnv):
         self.infos = {agent: {} for agent in self.agents}
         self.agent_selection = self.agents[0]
         self._story = ""
-        start = self.game_model.initial()
-        self._state = state = self.model.resolve(start, self.dice.die)
-        self._reward(start, state)
+        game = self.game_model
+        self._returns = game.returns(game.initial())
+        self._state = state = self.model.resolve(game.initial(), self.dice.die)
+        self._player = game.player(state)
+        self._reward()
         self._after(None)
 
     def step(self, action):
@@ -128,40 +132,38 @@ class ModelAEC(AECEnv):
 
     def _play(self, agent: str, action: int) -> None:
         """The action and the chance after it: the state and each seat's reward (and, rendering, the story)."""
-        game, model, before = self.game_model, self.model, self._state
+        game, draw, die, before = self.game_model, self.model.draw, self.dice.die, self._state
         state = game.apply(before, action)
-        if self.render_mode is None:
-            state = model.resolve(state, self.dice.die)
-        else:  # the same draws, said in words
-            said = [game.action_text(before, action)]
-            text = getattr(game, "outcome_text", None)
-            while game.player(state) == CHANCE:
-                outcomes, total = game.outcomes(state)
-                outcome = model.draw(outcomes, self.dice.die(total) - 1)
-                if text is not None:
-                    said.append(text(state, outcome))
-                state = game.apply(state, outcome)
+        player = game.player(state)
+        said = [game.action_text(before, action)] if self.render_mode is not None else None  # a story to tell
+        while player == CHANCE:  # as ``model.resolve``: the same draws
+            outcomes, total = game.outcomes(state)
+            outcome = draw(outcomes, die(total) - 1)
+            if said is not None and hasattr(game, "outcome_text"):
+                said.append(game.outcome_text(state, outcome))
+            state = game.apply(state, outcome)
+            player = game.player(state)
+        if said is not None:
             self._story = "%s: %s" % (agent, ", ".join(said))
-        self._state = state
-        self._reward(before, state)
+        self._state, self._player = state, player
+        self._reward()
 
-    def _reward(self, before, after) -> None:
-        game = self.game_model
-        gained = [b - a for a, b in zip(game.returns(before), game.returns(after))]
-        if any(gained):
-            for seat, reward in enumerate(gained):
-                self.rewards[self.possible_agents[seat]] = float(reward)
+    def _reward(self) -> None:
+        """Each seat's reward: the change of its return since the last state (kept: one ``returns`` a step)."""
+        before, self._returns = self._returns, self.game_model.returns(self._state)
+        if before != self._returns:
+            for seat, (was, now) in enumerate(zip(before, self._returns)):
+                self.rewards[self.possible_agents[seat]] = float(now - was)
 
     def _after(self, mover) -> None:
         """The decision, the agent to move and the infos after a reset or a step."""
-        game, state = self.game_model, self._state
-        player = game.player(state)
+        state, player = self._state, self._player
         ended = player == TERMINAL
         if ended:
             self.terminations = dict.fromkeys(self.agents, True)
             self._decision = self.model.terminal if self.exact_info else self.model.terminal_coarse
         else:
-            self._decision = self.model.decision(state, self.exact_info)
+            self._decision = self.model.at(state, self.exact_info)
             self.agent_selection = self.possible_agents[player]
         if mover is None or ended:
             self.infos = {agent: self._info(agent) for agent in self.agents}
@@ -169,9 +171,11 @@ class ModelAEC(AECEnv):
             self.infos[mover] = self._info(mover)
             self.infos[self.agent_selection] = self._info(self.agent_selection)
         if self._value_info is not None and (ended or self.exact_info):
-            values = game.value(state)  # every seat's moves with each step, not the mover's alone
-            for agent in self.agents:
-                self.infos[agent][self._value_info] = values[self.possible_agents.index(agent)]
+            values = self.model.worth(state)  # every seat's moves with each step, not the mover's alone
+            infos, name = self.infos, self._value_info
+            for seat, agent in enumerate(self.possible_agents):
+                if agent in infos:
+                    infos[agent][name] = values[seat]
 
     def observe(self, agent):
         seat = self.possible_agents.index(agent)
@@ -236,7 +240,7 @@ class ModelAEC(AECEnv):
         if self.terminations.get(self.agent_selection, True):
             return 0.0
         if self._decision.q is None:
-            return self.model.decision(self._state, True).value
+            return self.model.at(self._state, True).value
         return self._decision.value
 
     def start_value(self, seat: int) -> float:

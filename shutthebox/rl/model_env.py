@@ -18,10 +18,11 @@ import numpy as np
 from .. import registry
 from ..engine.model import CHANCE, TERMINAL
 from ..errors import InvalidQuery
-from ._base import Decision, ExactEnv, Model, cached
+from ._base import _CACHE, Decision, ExactEnv, Model, cached
 
 _MODELS: dict = {}
 _DRAWS = 64  # chance nodes' cumulative weights kept per model
+_WORTH = 1 << 15  # states' values kept per model (then the cache starts again)
 
 
 class GameModelModel(Model):
@@ -38,6 +39,8 @@ class GameModelModel(Model):
         self.tie = float(getattr(game_model, "tie", 0.0))
         self.tally = bool(getattr(game_model, "tally", False))
         self.draws: dict = {}  # id(outcomes) -> (outcomes, their cumulative weights)
+        self._worth: dict = {}  # state -> every seat's value (``worth``)
+        self._keyed = getattr(game_model, "decision_key", None)
         super().__init__()
 
     def key(self, state) -> tuple:
@@ -45,8 +48,25 @@ class GameModelModel(Model):
         return state[:-1] if self.tally else state
 
     def decide(self, key, exact: bool) -> Decision:
+        return self.decide_at(key + (0,) if self.tally else key, exact)
+
+    def at(self, state, exact: bool = True) -> Decision:
+        """The decision at ``state``, cached under the model's ``decision_key`` where it has one (states of one key
+        decide alike: Pig's seats mirrored, Shut the Box's scores that lead nothing), else as ``decision``."""
+        keyed = self._keyed
+        if keyed is None:
+            return self.decision(self.key(state), exact)
+        key = keyed(state)
+        cache = self._decisions if exact else self._coarse
+        found = cache.get(key)
+        if found is None:
+            if len(cache) >= _CACHE:
+                cache.clear()
+            found = cache[key] = self.decide_at(state, exact)
+        return found
+
+    def decide_at(self, state, exact: bool) -> Decision:
         game = self.game
-        state = key + (0,) if self.tally else key
         if not exact:
             return Decision(self.n_actions, dict.fromkeys(game.legal(state), 0.0), True, exact=False)
         seat = game.player(state)
@@ -54,8 +74,18 @@ class GameModelModel(Model):
         values = game.values(state)
         if earned:
             values = {action: value - earned for action, value in values.items()}
-        return Decision(self.n_actions, values, True, self.tie, value=game.value(state)[seat] - earned,
-                        table_move=game.best(state))
+        value_of = getattr(game, "value_of", None)  # one seat's value, where the whole vector costs more
+        value = value_of(state, seat) if value_of is not None else game.value(state)[seat]
+        return Decision(self.n_actions, values, True, self.tie, value=value - earned, table_move=game.best(state))
+
+    def worth(self, state) -> list:
+        """Every seat's exact value of ``state`` (the model's ``value``), cached as the decisions are."""
+        found = self._worth.get(state)
+        if found is None:
+            if len(self._worth) >= _WORTH:
+                self._worth.clear()
+            found = self._worth[state] = self.game.value(state)
+        return found
 
     def resolve(self, state, die):
         """``state`` with its chance nodes resolved by ``die`` (an outcome of weight ``w`` of ``total`` drawn with

@@ -21,7 +21,6 @@ from .table import load
 PLAYERS = 2
 HOLD, ROLL = 0, 1
 TIE = 1e-11  # the table's tie (docs/PIG.md), where its header gives none
-WIN = ([1.0, 0.0], [0.0, 1.0])  # the returns: seat 0 wins, seat 1 wins
 _MODELS: dict = {}
 
 
@@ -159,13 +158,17 @@ class PigModel:
         return (banked[0], banked[1], 0, 1 - seat, 0)
 
     def returns(self, state: State) -> list[float]:
-        if self.player(state) != TERMINAL:
-            return [0.0, 0.0]
-        return list(WIN[0] if state[0] >= self.goal else WIN[1])
+        if state[0] >= self.goal:
+            return [1.0, 0.0]
+        return [0.0, 1.0] if state[1] >= self.goal else [0.0, 0.0]
 
     def _mover(self, state: State) -> tuple[int, int, int]:
         first, second, turn, seat, _ = state
         return (first, second, turn) if seat == 0 else (second, first, turn)
+
+    def decision_key(self, state: State) -> tuple[int, int, int]:
+        """What a decision depends on: the mover's banked score, the other's, the turn total."""
+        return self._mover(state)
 
     def values(self, state: State) -> dict[int, float]:
         mine, other, turn = self._mover(state)

@@ -119,6 +119,7 @@ class PlayersModel:
         self._arrays: tuple | None = None
         self._shares: dict = {}
         self._futures: dict = {}
+        self._valued: tuple = ((), {})  # the last decision's values
 
     def __reduce__(self):
         return (model, ((self.rules, self.players),))
@@ -309,7 +310,7 @@ class PlayersModel:
         return self._ready(seat, position, scores) if position else (seat, 0, 0, 0) + scores
 
     def returns(self, state: State) -> list[float]:
-        if self.player(state) != TERMINAL:
+        if state[1] and not state[-1]:  # not over
             return [0.0] * self.players
         if not state[1]:
             return [float(seat == state[0]) for seat in range(self.players)]
@@ -318,13 +319,23 @@ class PlayersModel:
         leaders = scores.count(best)
         return [1.0 / leaders if score == best else 0.0 for score in scores]
 
+    def decision_key(self, state: State) -> tuple:
+        """What a decision depends on: the mover's turn (player, best score before it, how many share it), its
+        open tiles and roll."""
+        return (self.turn(state), state[1], state[2])
+
     def values(self, state: State) -> dict[int, float]:
+        if state == self._valued[0]:  # asked again for the same decision (its value, its best): kept
+            return self._valued[1]
         position, roll = state[1], state[2]
         turn = self.turn(state)
         if roll:
-            return {move: self.table_value(turn, position ^ move) for move in sorted(self.box.legal(position)[roll])}
-        return self.box.throw_values(position, lambda after: self.table_value(turn, after),
-                                     lambda: self.end(turn, self.box.sums[position]))
+            values = {move: self.table_value(turn, position ^ move) for move in sorted(self.box.legal(position)[roll])}
+        else:
+            values = self.box.throw_values(position, lambda after: self.table_value(turn, after),
+                                           lambda: self.end(turn, self.box.sums[position]))
+        self._valued = (state, values)
+        return values
 
     def _mover_value(self, state: State) -> float:
         position, roll, dice = state[1:4]
@@ -334,6 +345,12 @@ class PlayersModel:
         if not dice or dice == self.table_dice(turn, position):
             return self.table_value(turn, position)
         return self.values(state[:3] + (0,) + state[4:])[self.box.throw_action(dice)]
+
+    def value_of(self, state: State, seat: int) -> float:
+        """``value(state)[seat]``: the mover's from the table alone (the others' play out the turns to come)."""
+        if seat == state[0] and self.player(state) != TERMINAL:
+            return self._mover_value(state)
+        return self.value(state)[seat]
 
     def value(self, state: State) -> list[float]:
         if self.player(state) == TERMINAL:
