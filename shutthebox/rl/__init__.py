@@ -38,6 +38,7 @@ import types
 import gymnasium
 
 from .. import registry
+from .model_env import aec_games
 
 NAMESPACE = "shutthebox"
 # id -> (entry point, max_episode_steps, reward_threshold): the one-player environments of their own. The time
@@ -119,17 +120,6 @@ def _register() -> None:
 _register()
 
 
-def _aec_games() -> dict:
-    """``<game>_v0`` -> game: every game with a game model of several players (the declarations are read, no
-    table is loaded)."""
-    found = {}
-    for game in registry.GAMES:
-        declared = registry.declaration(game)
-        if declared.has_model and declared.players() != 1:
-            found["%s_v0" % game] = game
-    return found
-
-
 def _aec_module(name: str, game: str) -> types.ModuleType:
     """The module ``shutthebox.rl.<game>_v0`` (PettingZoo's convention: ``env``, ``raw_env``), entered in
     ``sys.modules``; its parts are made when first read (``_aec.module_parts``), so that importing this package
@@ -154,7 +144,7 @@ def _aec_module(name: str, game: str) -> types.ModuleType:
 
 
 # The PettingZoo environments: shutthebox_v0, goat_v0, pig_v0, ... (`from shutthebox.rl import pig_v0`).
-AEC_GAMES = _aec_games()
+AEC_GAMES = aec_games()
 globals().update((name, _aec_module(name, game)) for name, game in AEC_GAMES.items())
 
 

@@ -124,6 +124,17 @@ def rules_of(game: str, options: dict):
     return module.rules_of(options)
 
 
+def aec_games() -> dict:
+    """``<game>_v0`` -> game: every game with a game model of several players, whose PettingZoo environment is its
+    model's (``_aec.ModelAEC``; the declarations are read, no table is loaded)."""
+    found = {}
+    for game in registry.GAMES:
+        declared = registry.declaration(game)
+        if declared.has_model and declared.players() != 1:
+            found["%s_v0" % game] = game
+    return found
+
+
 def options_of(game: str) -> dict:
     """The game's options beyond its rules, with the environments' defaults (its ``model.py``'s ``OPTIONS``)."""
     declared = registry.declaration(game)

@@ -23,9 +23,9 @@ from .evaluation import RECHECK, Asker, NeverEnds, _mean, _ratio, as_policy, pig
 
 def players() -> tuple:
     """The PettingZoo environments' names: every game with a game model of several players (``shutthebox.rl``)."""
-    from . import AEC_GAMES
+    from .model_env import aec_games
 
-    return tuple(AEC_GAMES)
+    return tuple(aec_games())
 
 
 @dataclass
