@@ -273,5 +273,5 @@ def module_parts(game: str, name: str) -> dict:
         space is an error; an illegal one inside it is not: it changes nothing) and ``OrderEnforcingWrapper``."""
         return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(**options)))
 
-    env.__module__ = name
+    env.__module__, env.__qualname__ = name, "env"
     return {"raw_env": raw_env, "env": env}
