@@ -2,9 +2,8 @@
 one gets it, as the module ``shutthebox.rl.<game>_v0`` (docs/RL.md).
 
 As PettingZoo's classic environments: agents ``player_0``, ``player_1``, ... (the model's seats); an observation
-is ``{"observation": ..., "action_mask": ...}`` (the mask all zeros for an agent not to move); each step's
-rewards are the change of every seat's return (a game of win shares pays at its end); then every agent is done
-and is stepped with ``None``. The agent to move has the exact info of its decision in ``infos[agent]``; an
+is ``{"observation": ..., "action_mask": ...}`` (the mask all zeros for an agent not to move); the rewards come
+at the end of the game, each seat's final return; then every agent is done and is stepped with ``None``. The agent to move has the exact info of its decision in ``infos[agent]``; an
 illegal action changes nothing and sets ``illegal``. Chance is drawn from the environment's seeded dice.
 """
 
@@ -30,7 +29,7 @@ class ModelAEC(AECEnv):
     - **Actions**: ``Discrete(model.n_actions)``, the model's; the legal ones in the mask.
     - **Observation** ``["observation"]``: ``MultiDiscrete(model.observation_nvec)``, the model's observation
       for the observer's seat; ``["action_mask"]``: the legal actions (int8), zeros for an agent not to move.
-    - **Reward**: the change of each seat's return (``model.returns``) over each step, chance included.
+    - **Reward**: at the end, each seat's final return (``model.returns``: win shares, 1 the winner).
     - **Info** of the agent to move: ``q_values`` (the model's values, the mover's expected final return after
       each action, -inf where illegal), ``optimal_actions`` and ``optimal_mask`` (within the model's ``tie``; its
       ``best`` among them), ``regret`` and ``illegal`` of its own last action (every agent keeps its own);
@@ -75,7 +74,6 @@ class ModelAEC(AECEnv):
         self._player = TERMINAL  # of the state: a seat, or TERMINAL
         self._decision = found.terminal
         self._story = ""
-        self._returns: list[float] = []
         self.agents: list[str] = []
 
     def observation_space(self, agent):
@@ -100,10 +98,8 @@ class ModelAEC(AECEnv):
         self.agent_selection = self.agents[0]
         self._story = ""
         game = self.game_model
-        self._returns = game.returns(game.initial())
         self._state = state = self.model.resolve(game.initial(), self.dice.die)
         self._player = game.player(state)
-        self._reward()
         self._after(None)
 
     def step(self, action):
@@ -146,20 +142,14 @@ class ModelAEC(AECEnv):
         if said is not None:
             self._story = "%s: %s" % (agent, ", ".join(said))
         self._state, self._player = state, player
-        self._reward()
-
-    def _reward(self) -> None:
-        """Each seat's reward: the change of its return since the last state (kept: one ``returns`` a step)."""
-        before, self._returns = self._returns, self.game_model.returns(self._state)
-        if before != self._returns:
-            for seat, (was, now) in enumerate(zip(before, self._returns)):
-                self.rewards[self.possible_agents[seat]] = float(now - was)
 
     def _after(self, mover) -> None:
         """The decision, the agent to move and the infos after a reset or a step."""
         state, player = self._state, self._player
         ended = player == TERMINAL
-        if ended:
+        if ended:  # each seat's final return, its reward (PettingZoo's classic games pay at the end)
+            for seat, reward in enumerate(self.game_model.returns(state)):
+                self.rewards[self.possible_agents[seat]] = float(reward)
             self.terminations = dict.fromkeys(self.agents, True)
             self._decision = self.model.terminal if self.exact_info else self.model.terminal_coarse
         else:

@@ -70,7 +70,9 @@ class GameModelModel(Model):
         if not exact:
             return Decision(self.n_actions, dict.fromkeys(game.legal(state), 0.0), True, exact=False)
         seat = game.player(state)
-        earned = 0.0 if self.tally else game.returns(state)[seat]  # a tally's total is left out of the key
+        # the return earned so far (a tally's total is left out of the key); none in a game of several seats,
+        # whose PettingZoo environment pays the final returns at the end
+        earned = 0.0 if self.tally or game.players > 1 else game.returns(state)[seat]
         values = game.values(state)
         if earned:
             values = {action: value - earned for action, value in values.items()}

@@ -339,9 +339,9 @@ class PlayersModel:
 
     def _mover_value(self, state: State) -> float:
         position, roll, dice = state[1:4]
-        turn = self.turn(state)
         if roll:
             return max(self.values(state).values())
+        turn = self.turn(state)
         if not dice or dice == self.table_dice(turn, position):
             return self.table_value(turn, position)
         return self.values(state[:3] + (0,) + state[4:])[self.box.throw_action(dice)]
