@@ -3,8 +3,9 @@ one gets it, as the module ``shutthebox.rl.<game>_v0`` (docs/RL.md).
 
 As PettingZoo's classic environments: agents ``player_0``, ``player_1``, ... (the model's seats); an observation
 is ``{"observation": ..., "action_mask": ...}`` (the mask all zeros for an agent not to move); the rewards come
-at the end of the game, each seat's final return; then every agent is done and is stepped with ``None``. The agent to move has the exact info of its decision in ``infos[agent]``; an
-illegal action changes nothing and sets ``illegal``. Chance is drawn from the environment's seeded dice.
+at the end of the game, each seat's final return; then every agent is done and is stepped with ``None``. The
+agent to move has the exact info of its decision in ``infos[agent]``; an illegal action changes nothing and sets
+``illegal``. Chance is drawn from the environment's seeded dice.
 """
 
 from __future__ import annotations

@@ -41,8 +41,9 @@ def _law(k: int):
 
 # A roll of k dice: the matches' count and each sum's, as floats (the solver's sums are in floats).
 LAW = {k: _law(k) for k in range(1, DICE + 1)}
-# The same as a chance node's outcomes: (0 a match, or the sum; its whole count of the 6^k).
-THROWS = {k: [(0, busts)] + [(total, int(count)) for total, count in sums] for k, (busts, sums) in LAW.items()}
+# The same as a chance node's outcomes: [(0 a match, or the sum; its whole count of the 6^k)], and 6^k.
+THROWS = {k: ([(0, busts)] + [(total, int(count)) for total, count in sums], 6 ** k)
+          for k, (busts, sums) in LAW.items()}
 
 
 def action_values(stop_allowed: bool, turn: int, rolls: int, payoff, later) -> dict:
@@ -86,7 +87,7 @@ class GoatModel:
     id = "goat"
     players = PLAYERS
     n_actions = 1 + DICE
-    n_outcomes = 1 + max(total for throws in THROWS.values() for total, _ in throws)
+    n_outcomes = 1 + max(total for throws, _ in THROWS.values() for total, _ in throws)
     max_length = 100_000  # unbounded in principle, as Pig
     min_return, max_return = 0.0, 1.0
     constant_sum = 1.0  # the returns are win shares
@@ -149,7 +150,7 @@ class GoatModel:
         return list(range(0 if state[3] else 1, DICE + 1))
 
     def outcomes(self, state: State) -> tuple[list[tuple[int, int]], int]:
-        return THROWS[state[5]], 6 ** state[5]
+        return THROWS[state[5]]
 
     def _end_turn(self, banked: list, seat: int) -> State:
         if seat == 1 and max(banked) >= self.goal:

@@ -115,7 +115,8 @@ class PlayersModel:
         self.observation_nvec = (2,) * tiles + (rules.max_roll + 1, players, players) + (rules.max_score + 1,) * players
         self.observer = tiles + 2  # the observation's field of the observer's own seat
         self.scores = rules.max_score + 1
-        self._throws = {dice: sorted(weights.items()) for dice, weights in box.weights.items()}
+        # a throw of d dice: its rolls' weights (of every outcome of all the dice, the same total for one die)
+        self._throws = {dice: (sorted(weights.items()), rules.outcomes) for dice, weights in box.weights.items()}
         self._arrays: tuple | None = None
         self._shares: dict = {}
         self._futures: dict = {}
@@ -291,7 +292,7 @@ class PlayersModel:
         return sorted(map(self.box.throw_action, self.box.choices[position]))
 
     def outcomes(self, state: State) -> tuple[list[tuple[int, int]], int]:
-        return self._throws[state[3]], self.rules.outcomes
+        return self._throws[state[3]]
 
     def apply(self, state: State, action: int) -> State:
         seat, position, roll, dice = state[:4]
