@@ -178,10 +178,11 @@ def test_toggle_agrees_with_the_command(cards, sides, fresh_cache):
     lines, checks = [], []
 
     def visit(game, info):
-        lines.append("--move %s %d %d" % (format_set(game.up, cards), game.x, game.y))
+        up, x, y, _ = game.get_state()
+        lines.append("--move %s %d %d" % (format_set(up, cards), x, y))
         checks.append(("move", set(info["optimal_actions"])))
         for card, value in legal_values(info).items():
-            lines.append("--expect %s" % format_set(game.up ^ (1 << card), cards))
+            lines.append("--expect %s" % format_set(up ^ (1 << card), cards))
             checks.append(("value", value))
 
     walk(env, STEPS, 2, visit)
@@ -189,8 +190,8 @@ def test_toggle_agrees_with_the_command(cards, sides, fresh_cache):
                                                         fresh_cache)):
         if kind == "move":
             assert int(answer) - 1 in expected
-        else:  # a card's value is the roll it uses plus the expected rolls after it
-            assert "%.6f" % (expected - 1.0) == answer
+        else:  # a card's value is minus the roll it uses and the expected rolls after it
+            assert "%.6f" % (-expected - 1.0) == answer
 
 
 @pytest.mark.parametrize("goal", [100, 23])

@@ -17,8 +17,10 @@ from shutthebox.rl.model_vector import ModelVectorEnv  # noqa: E402
 
 KEYS = ("action_mask", "optimal_mask", "q_values", "q_return", "regret", "illegal")
 ENV_OF = {game: "%s/%s" % (rl.NAMESPACE, name) for name, game in rl.MODEL_GAMES.items()}
-# Each game model under its default rules, and Threes under rules solved on first use.
-CASES = [(game, {}) for game in rl.MODEL_GAMES.values()] + [("threes", {"dice": 3, "sides": 4})]
+# Each game model under its default rules (toggle under small ones: a random player's 12-card game lasts thousands
+# of rolls), and Threes under rules solved on first use.
+SHORT = {"toggle": {"cards": 2, "sides": 5}}  # dice above the cards: passes, chance nodes that come back
+CASES = [(game, SHORT.get(game, {})) for game in rl.MODEL_GAMES.values()] + [("threes", {"dice": 3, "sides": 4})]
 THREES_TOTAL = -6.253979  # ShutTheBox threes --expect, as a return
 LONG = {"yazy", "yahtzee"}  # games of some 30 decisions: more steps to end as many, fewer games to average
 
@@ -52,7 +54,7 @@ def test_every_game_model_registers_the_vector_environment():
         envs = native(game, 8)
         inner = envs.unwrapped
         assert isinstance(inner, ModelVectorEnv) and envs.num_envs == 8
-        assert inner.max_episode_steps == rl.MODEL_STEPS  # the registered time limit reaches it
+        assert inner.max_episode_steps == spec.max_episode_steps  # the registered time limit reaches it
         single = gymnasium.make(env_id)
         assert envs.single_observation_space == single.observation_space
         assert envs.single_action_space == single.action_space
@@ -111,18 +113,24 @@ def test_illegal_options_and_time_limits_agree(illegal):
     assert compare(envs, sync, 120, seed=8, illegal_share=0.3) > 0
 
 
-def _support(game_model, state, found=None) -> dict:
+def _support(game_model, state, found=None, depth=40) -> dict:
     """{next state: its exact chance (weights multiplied)} of the chance nodes from ``state`` on, to the next
-    decision or the end."""
+    decision or the end; chains of more than ``depth`` chance nodes are left out (toggle's passes throw again
+    without bound, each throw the same chance of a pass)."""
     found = {} if found is None else found
-    stack = [(state, 1)]
-    while stack:
-        at, weight = stack.pop()
-        if game_model.player(at) != CHANCE:
-            found[at] = found.get(at, 0) + weight
-            continue
-        outcomes, _ = game_model.outcomes(at)
-        stack.extend((game_model.apply(at, outcome), weight * w) for outcome, w in outcomes if w)
+    level = {state: 1}  # the states after as many chance nodes, each with its weight (equal ones merged)
+    for _ in range(depth + 1):
+        following: dict = {}
+        for at, weight in level.items():
+            if game_model.player(at) != CHANCE:
+                found[at] = found.get(at, 0) + weight
+                continue
+            outcomes, _ = game_model.outcomes(at)
+            for outcome, w in outcomes:
+                if w:
+                    after = game_model.apply(at, outcome)
+                    following[after] = following.get(after, 0) + weight * w
+        level = following
     return found
 
 
@@ -145,7 +153,7 @@ def test_vector_env_equals_the_single_env_on_1000_states(game, rules):
         saved = [(copy.deepcopy(dice.generators[row]), dice.block[row].tolist(), int(dice.at[row]))
                  for row in range(envs.num_envs)]
         actions = random_actions(info["action_mask"], rng, envs.single_action_space.n, 0.05)
-        before = obs, info, envs.values()
+        before = obs, info, envs.values(), envs.owed.copy()  # owed: toggle's passes drawn at a reset
         obs, reward, terminated, truncated, info = envs.step(actions)
         after = envs.get_states()
         for row in np.flatnonzero(~restarting):
@@ -153,13 +161,17 @@ def test_vector_env_equals_the_single_env_on_1000_states(game, rules):
             assert game_model.player(state) == 0
             seen, first = single.reset(options={"state": state})
             same(seen, before[0][row], "observation")
+            owed = before[3][row]  # the row's passes drawn at its reset, owed to its first step; a state owes none
+            first["q_return"] += owed
             for key in KEYS[:4]:
                 same(first[key], before[1][key][row], key)
-            assert single.value() == before[2][row]
+            assert single.value() + owed == before[2][row]
             single.dice.rng, single.dice._block, single.dice._next = saved[row]
             single_obs, single_reward, single_terminated, single_truncated, single_info = single.step(action)
             same(single_obs, obs[row], "observation after")
-            assert single_reward == reward[row] and single_terminated == terminated[row], (state, action)
+            paid = 0.0 if single_info["illegal"] else owed  # an illegal action changes nothing: still owed
+            single_info["q_return"] += owed - paid
+            assert single_reward + paid == reward[row] and single_terminated == terminated[row], (state, action)
             assert not single_truncated and not truncated[row]
             for key in KEYS:
                 same(np.asarray(single_info[key]), info[key][row], key + " after")
@@ -172,13 +184,13 @@ def test_vector_env_equals_the_single_env_on_1000_states(game, rules):
             else:
                 reach = _support(game_model, game_model.apply(state, action))
                 assert after[row] in reach
-                assert reward[row] == game_model.returns(after[row])[0] - game_model.returns(state)[0]
+                assert reward[row] == game_model.returns(after[row])[0] - game_model.returns(state)[0] + paid
                 assert (game_model.player(after[row]) == TERMINAL) == terminated[row]
             compared += 1
             distinct.add(state)
         ends += int(terminated.sum())
     assert ends > (20 if game in LONG else 100) and illegal > 10
-    met = sum(1 for state in envs.nodes.ids if game_model.player(state) == 0)
+    met = sum(1 for state in list(envs.nodes.states)[1:] if game_model.player(state) == 0)  # (toggle's: all)
     assert len(distinct) >= min(500, met // 2), (len(distinct), met)
 
 
@@ -192,9 +204,10 @@ def test_values_states_and_numbers(game, rules):
     other.reset(seed=2)
     for row, state in enumerate(envs.get_states()):
         single.reset(options={"state": state})
-        assert envs.values()[row] == single.value()
-        assert envs.values()[row] == pytest.approx(max(info["q_values"][row]), abs=1e-12)
-        assert envs.state_numbers()[row] == envs.nodes.ids[state]
+        owed = envs.owed[row]  # toggle's passes drawn at the reset, owed to the first step; a state owes none
+        assert envs.values()[row] == single.value() + owed
+        assert envs.values()[row] == pytest.approx(max(info["q_values"][row]) + owed, abs=1e-12)
+        assert envs.state_numbers()[row] == envs.nodes.meet(state)[0]
     assert (envs.state_numbers()[:3] == other.state_numbers()).all()
     assert (envs.action_masks() == info["action_mask"]).all()
     finished = np.zeros(4, dtype=bool)

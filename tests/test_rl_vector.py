@@ -98,8 +98,12 @@ def test_reset_masks_values_and_refusals():
     assert again[0].tolist() == [0, 0, 0] and (again[1:] == obs[1:]).all()
     with pytest.raises(ValueError, match="one action for each of the 4 environments"):
         envs.step(np.zeros(3, dtype=np.int64))
-    with pytest.raises(ValueError, match="up to 12 cards"):
-        gymnasium.make_vec("shutthebox/Toggle-v0", num_envs=2, vectorization_mode="vector_entry_point", cards=14)
+    # toggle beyond 12 cards: its states too many to hold at once, met one by one as any game model's
+    envs = gymnasium.make_vec("shutthebox/Toggle-v0", num_envs=2, vectorization_mode="vector_entry_point", cards=13,
+                              sides=7)
+    obs, info = envs.reset(seed=1)
+    assert not envs.unwrapped.nodes.dense and obs.shape == (2, 15)
+    envs.step(np.argmax(info["action_mask"], axis=1))
 
 
 # -- sample_legal: a uniformly random legal action for each row ---------------------------------------------------

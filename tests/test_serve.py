@@ -320,6 +320,23 @@ def test_validators_answer_304_and_gzip_is_the_very_bytes(tmp_path):
     assert proc.stderr_text == ""
 
 
+def test_large_files_and_ranges_are_sent_as_they_are():
+    """A file over the gzip limit (here lowered to 100 kB) is sent as it is, to a client that accepts gzip too, and
+    says no Vary: it has one representation; a smaller one is gzipped, with Vary. A range is never gzipped, and
+    says no Vary either."""
+    code = ("import sys, shutthebox.web.handler as handler; handler.GZIP_LIMIT = 100_000; "
+            "from shutthebox.web.server import main; sys.exit(main(sys.argv[1:]))")
+    with running_server("--table", TABLE, command=[sys.executable, "-c", code]) as (url, proc):
+        status, headers, body = fetch(url, "/standard.msgpack", {"Accept-Encoding": "gzip"})
+        assert status == 200 and "content-encoding" not in headers and "vary" not in headers
+        assert body == open(TABLE, "rb").read()
+        status, headers, body = fetch(url, "/app.js", {"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["content-encoding"] == "gzip" and headers["vary"] == "Accept-Encoding"
+        status, headers, body = fetch(url, "/app.js", {"Accept-Encoding": "gzip", "Range": "bytes=0-99"})
+        assert status == 206 and len(body) == 100 and "content-encoding" not in headers and "vary" not in headers
+    assert proc.stderr_text == ""
+
+
 @pytest.mark.slow
 @needs_proc
 def test_half_sent_requests_hold_no_threads_and_time_out():

@@ -1,5 +1,5 @@
 """Play's tools on both pages, in chromium: Undo (U and a button) in every game's Play on the shell (lib/play.js)
-and in Shut the Box's Play and Solo; Share (lib/share.js) in Play and in Coach, by the clipboard and, without one,
+and in Shut the Box's Play and Solo; Share (lib/share.js) in Play, Solo and Coach, by the clipboard and, without one,
 a selected read-only field; Reroll refused at 0 rerolls; the hint drawn on Pig's and Goat's buttons, on toggle's
 cards, on the set-aside dice (Threes), on Shut the Box's tiles and on Coach's dice you tap (yazy, Threes)."""
 
@@ -176,7 +176,8 @@ def test_share_without_a_clipboard_selects_the_link(open_page):
     assert field.get_attribute("readonly") is not None and "copy it" in page.inner_text("#pig-message")
 
 
-@pytest.mark.parametrize("mode, button, status", [("play", "#play-share", "#play-message"), ("coach", "#coach-share", "#coach-share-status")])
+@pytest.mark.parametrize("mode, button, status", [("play", "#play-share", "#play-message"), ("solo", "#solo-share", "#solo-message"),
+                                                  ("coach", "#coach-share", "#coach-share-status")])
 def test_shut_the_box_share(open_stb, mode, button, status):
     page = open_stb("?mode=%s&seed=4242&anim=0" % mode)
     page.evaluate(CLIPBOARD)

@@ -42,11 +42,11 @@ from .model_env import aec_games
 
 NAMESPACE = "shutthebox"
 # id -> (entry point, max_episode_steps, reward_threshold): the one-player environments of their own. The time
-# limit is well above any legal game of Shut the Box, and far above optimal play's mean for toggle and Goat; the threshold is within 1% of optimal play's expected return under the default rules (checked against
-# the tables by tests/test_rl.py).
+# limit is well above any legal game of Shut the Box, and far above optimal play's mean for Goat; the threshold
+# is within 1% of optimal play's expected return under the default rules (checked against the tables by
+# tests/test_rl.py).
 ENVIRONMENTS = {
     "ShutTheBoxSolo-v0": ("shutthebox.rl.solo:ShutTheBoxSoloEnv", 100, 0.0967),
-    "Toggle-v0": ("shutthebox.rl.toggle:ToggleEnv", 1000, -50.82),
     "GoatSolo-v0": ("shutthebox.rl.goat:GoatSoloEnv", 1000, -8.58),
     "Pig-v0": ("shutthebox.rl.pig:PigEnv", 1000, 0.5253),
 }
@@ -65,19 +65,27 @@ def _model_games() -> dict:
     return found
 
 
+def _stated(game: str, name: str):
+    """What the game's own ``model.py`` states as ``name`` (``REWARD_THRESHOLD``, ``MAX_EPISODE_STEPS``), or None
+    (a game declared on a family engine states nothing)."""
+    import importlib
+
+    declared = registry.declaration(game)
+    if declared.hooks is not None:
+        return None
+    return getattr(importlib.import_module(declared.package + ".model"), name, None)
+
+
 def _threshold(game: str):
     """The game model's ``REWARD_THRESHOLD`` where its ``model.py`` states one; else 0.5% below optimal play's
     expected return under the game's default rules, from its table where one is at hand (shipped or cached: a
     table is never solved to register an environment); None otherwise."""
-    import importlib
-
     from ..errors import TableError
 
+    stated = _stated(game, "REWARD_THRESHOLD")
+    if stated is not None:
+        return stated
     declared = registry.declaration(game)
-    if declared.hooks is None:
-        stated = getattr(importlib.import_module(declared.package + ".model"), "REWARD_THRESHOLD", None)
-        if stated is not None:
-            return stated
     try:
         table = declared.tables[0].table().load(build=False)
     except TableError:
@@ -88,7 +96,8 @@ def _threshold(game: str):
 
 
 # The games of a game model: the time limit is far above any game's decisions (a set-aside game of 8 dice
-# has at most 8, yazy 55, Yahtzee 65).
+# has at most 8, yazy 55, Yahtzee 65), unless the game's ``model.py`` states its own (``MAX_EPISODE_STEPS``:
+# toggle's 1000, a game of rolls without bound).
 MODEL_GAMES = _model_games()
 MODEL_STEPS = 100
 
@@ -96,7 +105,6 @@ ENV_IDS = tuple("%s/%s" % (NAMESPACE, name) for name in [*ENVIRONMENTS, *MODEL_G
 # The native batched environments (shutthebox.rl.vector): gymnasium.make_vec(id, num_envs=1024,
 # vectorization_mode="vector_entry_point").
 VECTOR = {"ShutTheBoxSolo-v0": "shutthebox.rl.vector:ShutTheBoxSoloVectorEnv",
-          "Toggle-v0": "shutthebox.rl.vector:ToggleVectorEnv",
           "GoatSolo-v0": "shutthebox.rl.vector:GoatSoloVectorEnv",
           "Pig-v0": "shutthebox.rl.vector:PigVectorEnv"}
 # Every game model's (shutthebox.rl.model_vector): the registration's kwargs {"game": ...} reach it too.
@@ -113,7 +121,8 @@ def _register() -> None:
         env_id = "%s/%s" % (NAMESPACE, name)
         if env_id not in gymnasium.registry:
             gymnasium.register(id=env_id, entry_point="shutthebox.rl.model_env:ModelEnv", kwargs={"game": game},
-                               max_episode_steps=MODEL_STEPS, reward_threshold=_threshold(game),
+                               max_episode_steps=_stated(game, "MAX_EPISODE_STEPS") or MODEL_STEPS,
+                               reward_threshold=_threshold(game),
                                vector_entry_point=MODEL_VECTOR)
 
 

@@ -35,8 +35,8 @@ def dataset(env_id: str, path, *, compressed: bool = True, **env_options) -> int
                                                                                             env_id))
     env = gymnasium.make(env_id, **env_options)
     game = env.unwrapped
-    if env_id == GAMES[1] and game.cards > MAX_TOGGLE_CARDS:
-        raise ValueError("toggle's dataset is written up to %d cards, not %d" % (MAX_TOGGLE_CARDS, game.cards))
+    if env_id == GAMES[1] and game.rules.cards > MAX_TOGGLE_CARDS:
+        raise ValueError("toggle's dataset is written up to %d cards, not %d" % (MAX_TOGGLE_CARDS, game.rules.cards))
     rows = {name: [] for name in ("state", "observation", "action_mask", "optimal_mask", "q_values", "q_return",
                                   "value")}
     for number in range(len(game.P)):

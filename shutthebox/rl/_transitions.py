@@ -1,8 +1,8 @@
 """The model of a game the toy-text way (Gymnasium's FrozenLake, Taxi): ``env.unwrapped.P[s][a]`` is a list of
 ``(probability, next state, reward, terminated)``, states being ints (``encode``/``decode``), for dynamic
-programming, model-based RL and planning (docs/RL.md). Shut the Box solo and toggle here; the games whose
-rules live in their own module (Goat solo, Pig) build theirs there from ``Transitions`` and ``merged``, so
-that this module imports no game.
+programming, model-based RL and planning (docs/RL.md). Shut the Box solo here, and any game model that numbers
+its states (toggle's); the games whose rules live in their own module (Goat solo, Pig) build theirs there from
+``Transitions`` and ``merged``, so that this module imports no game.
 
 ``P`` is built state by state as it is read (toggle's 4096 x 36 decision states would be a large dict).
 ``P[s]`` has the legal actions of ``s`` alone: an illegal action changes nothing, and a no-op of reward 0
@@ -14,6 +14,8 @@ no state of the game) has every action, each leading to itself, terminated, with
 from __future__ import annotations
 
 from collections.abc import Mapping
+
+from ..engine.model import CHANCE
 
 _KEEP = 1 << 16  # states whose transitions are kept (then the memo starts again)
 
@@ -101,37 +103,62 @@ def solo(model, shut: bool) -> Transitions:
     return Transitions(model.positions * width, model.n_actions, moves, over)
 
 
-# -- toggle ----------------------------------------------------------------------------------------------
+# -- any game model that numbers its states ---------------------------------------------------------------
 
 
-def toggle(model) -> Transitions:
-    """States ``(up * (sides + 1) + x) * (sides + 1) + y``: a card turned, the dice are thrown until some
-    card may be turned. Rolls that turn nothing (passes, where a die can exceed the cards) are folded in:
-    each next state has the chance of its roll given that it is no pass, and the reward is -1 minus the
-    expected passes before it, q / (1 - q) for a pass chance q: exact for expected returns (dynamic
-    programming), where the environment samples the passes."""
-    rules, cards = model.rules, model.cards
-    sides = rules.sides
-    side = sides + 1
-    turning = [(x, y) for (x, y), choices in cards.items() if choices]
-    share = 1.0 / len(turning)
-    cost = -1.0 - (sides * sides - len(turning)) / len(turning)
+def of_model(game, numbers) -> Transitions:
+    """States as ``numbers`` numbers them (``n_states``, ``number(state)``, ``numbered(number)``: a decision's
+    state, a tally's at total 0): each legal action, then the chance after it by the outcomes' exact weights,
+    until a decision or the end; the reward is the change of the return. A chance node whose outcomes may lead
+    back to it (toggle's passes: a throw spent, the same dice to throw) is folded in: each other outcome has
+    its chance given that it is no loop, and the reward adds the loops' expected cost before it,
+    ``(sum of w * r over the loops) / (total - their weight)``: exact for expected returns (dynamic
+    programming), where the environment samples the loops."""
+    tally = bool(getattr(game, "tally", False))
+
+    def key(state):
+        return state[:-1] if tally else state
+
+    def spread(state, base: float, chance: float, out: list) -> None:
+        """``out`` gets ``state``'s leaves as ``(chance, next, reward, terminated)``, ``base`` its return."""
+        player = game.player(state)
+        if player == 0:
+            out.append((chance, numbers.number(state), game.returns(state)[0] - base, False))
+            return
+        if player != CHANCE:
+            out.append((chance, numbers.number(state), game.returns(state)[0] - base, True))
+            return
+        outcomes, total = game.outcomes(state)
+        here, start = key(state), game.returns(state)[0]
+        children, looping, cost = [], 0, 0.0
+        for outcome, weight in outcomes:
+            child = game.apply(state, outcome)
+            if game.player(child) == CHANCE and key(child) == here:
+                looping += weight
+                cost += weight * (game.returns(child)[0] - start)
+            else:
+                children.append((child, weight))
+        leaves: list = []
+        for child, weight in children:
+            spread(child, start, weight / (total - looping), leaves)
+        extra = start - base + cost / (total - looping)
+        out.extend((chance * p, after, reward + extra, done) for p, after, reward, done in leaves)
 
     def moves(s: int) -> dict:
-        rest, y = divmod(s, side)
-        up, x = divmod(rest, side)
-        out = {}
-        for card in cards[x, y]:
-            after = up ^ (1 << (card - 1))
-            if not after:
-                out[card - 1] = [(1.0, 0, -1.0, True)]
-            else:
-                out[card - 1] = [(share, (after * side + nx) * side + ny, cost, False) for nx, ny in turning]
-        return out
+        state = numbers.numbered(s)
+        base = game.returns(state)[0]
+        found = {}
+        for action in game.legal(state):
+            out: list = []
+            spread(game.apply(state, action), base, 1.0, out)
+            found[action] = merged(out)
+        return found
 
     def over(s: int) -> bool:
-        rest, y = divmod(s, side)
-        up, x = divmod(rest, side)
-        return not up or not x or not y or not cards[x, y]
+        try:
+            state = numbers.numbered(s)
+            return game.player(state) != 0 or not game.legal(state)
+        except (ArithmeticError, LookupError, TypeError, ValueError):  # no state of the game
+            return True
 
-    return Transitions(rules.states * side * side, model.n_actions, moves, over)
+    return Transitions(numbers.n_states, game.n_actions, moves, over)

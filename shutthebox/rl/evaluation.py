@@ -265,7 +265,7 @@ def evaluate(policy, env_id: str, *, episodes: int = 1000, seed: int = 0, exact:
             return board
     ask = Asker(as_policy(policy), wrap, 0 if deterministic else RECHECK)
     exact_value, fraction, note, inexact = None, None, "", False
-    if exact and env_id in EXACT and not (env_id.endswith("Toggle-v0") and game.cards > MAX_EXACT_TOGGLE_CARDS):
+    if exact and env_id in EXACT and not (env_id.endswith("Toggle-v0") and game.rules.cards > MAX_EXACT_TOGGLE_CARDS):
         try:
             fraction = EXACT_VALUES[env_id](game, ask, replace)
         except NeverEnds as error:
@@ -366,13 +366,11 @@ def optimum_of(game) -> float:
     name = type(game).__name__
     if name == "ShutTheBoxSoloEnv":
         return model.values[model.rules.all_open]
-    if name == "ToggleEnv":
-        return model.rolls[model.rules.states - 1]
     if name == "GoatSoloEnv":
         return model.values[0]
     if name == "PigEnv":
         return model.win[0] if game.seat == 0 else 1.0 - model.win[0]
-    if name == "ModelEnv":  # every game of a game model: yazy, Yahtzee, Threes, ...
+    if name == "ModelEnv":  # every game of a game model: toggle, yazy, Yahtzee, Threes, ...
         return game.optimum()
     raise ValueError("no optimum known for %s" % name)
 
@@ -448,8 +446,9 @@ def _solo_exact(game, choose, replace: bool = False) -> Fraction:
 
 
 def _toggle_exact(game, choose, replace: bool = False) -> float:
-    """Toggle: the policy's expected rolls (NeverEnds if from some state it reaches it never finishes)."""
-    model = game.model
+    """Toggle: minus the policy's expected rolls, a return (NeverEnds if from some state it reaches it never
+    finishes)."""
+    model = game.game_model  # its dice's cards to turn (``turns``), as actions
     rules = model.rules
     cards, sides, size = rules.cards, rules.sides, rules.states
     share = 1.0 / sides ** 2
@@ -457,14 +456,14 @@ def _toggle_exact(game, choose, replace: bool = False) -> float:
     illegal: dict = {}
     for up in range(1, size):
         bits = [up >> i & 1 for i in range(cards)]
-        for (x, y), choices in model.cards.items():
+        for (x, y), choices in model.turns.items():
             if not choices:
                 transition[up, up] += share
                 continue
             mask = np.zeros(cards, dtype=np.int8)
-            mask[[c - 1 for c in choices]] = 1
+            mask[choices] = 1
             action = choose(np.array(bits + [x, y], dtype=np.int64), mask)
-            played = _played(action, [card - 1 for card in choices], replace)
+            played = _played(action, choices, replace)
             if not played:  # changes nothing, so it is chosen again: the game never ends
                 illegal[up] = (x, y)
                 continue
@@ -500,7 +499,7 @@ def _toggle_exact(game, choose, replace: bool = False) -> float:
         return 0.0
     matrix = np.eye(len(inner)) - transition[np.ix_(inner, inner)]
     values = np.linalg.solve(matrix, np.ones(len(inner)))
-    return float(values[inner.index(start)])
+    return -float(values[inner.index(start)])
 
 
 def _goat_exact(game, choose, replace: bool = False) -> Fraction:

@@ -37,7 +37,9 @@ class GameModelModel(Model):
         self.game = game_model
         self.n_actions = game_model.n_actions
         self.tie = float(getattr(game_model, "tie", 0.0))
-        self.tally = bool(getattr(game_model, "tally", False))
+        tally = getattr(game_model, "tally", False)
+        self.tally = bool(tally)
+        self.sign = -1 if tally == -1 else 1  # a tally of minus the return (toggle's rolls)
         self.draws: dict = {}  # id(outcomes) -> (outcomes, their cumulative weights)
         self._worth: dict = {}  # state -> every seat's value (``worth``)
         self._keyed = getattr(game_model, "decision_key", None)
@@ -105,8 +107,11 @@ class GameModelModel(Model):
         if found is None or found[0] is not outcomes:  # kept with its list: the id stays that list's
             if len(self.draws) >= _DRAWS:
                 self.draws.clear()
-            found = self.draws[id(outcomes)] = (outcomes, list(accumulate(weight for _, weight in outcomes)))
-        return outcomes[bisect_right(found[1], target)][0]
+            running = None if all(weight == 1 for _, weight in outcomes) else list(
+                accumulate(weight for _, weight in outcomes))  # None: each weighs 1, the target is the place
+            found = self.draws[id(outcomes)] = (outcomes, running)
+        running = found[1]
+        return outcomes[target if running is None else bisect_right(running, target)][0]
 
 
 def rules_of(game: str, options: dict):
@@ -176,7 +181,10 @@ class ModelEnv(ExactEnv):
       (``model.best``) among them; ``regret`` in the return's unit.
     - **State** (``get_state()``, ``reset(options={"state": ...})``): the model's state tuple, a decision.
     - **Illegal actions** (``illegal="end"``): the default penalty is one below the least a game can still
-      earn from any state (``min_to_come - 1``: ``min_return - max_return - 1`` unless the model says).
+      earn from any state (``min_to_come - 1``: ``min_return - max_return - 1`` unless the model says), or the
+      model's ``illegal_penalty`` where its returns have no bound (toggle's rolls).
+    - **The toy-text model** (a model that numbers its states: ``numbers``, ``engine/model.py``):
+      ``P[s][a]``, ``encode(state)`` and ``decode(number)`` (``_transitions.py``).
     - **Words**: ``render_mode="ansi"`` the model's ``state_text`` and, where it has ``question``, the command
       that asks about the position (``question()``); ``action_words(a)``; ``rgb_array`` its ``board``.
     """
@@ -191,38 +199,44 @@ class ModelEnv(ExactEnv):
         if game_model.players != 1:
             raise ValueError("%s is a game of %d players: this environment plays one" % (game, game_model.players))
         self.game, self.rules, self.game_model = game, rules, game_model
-        self.default_penalty = float(getattr(game_model, "min_to_come", game_model.min_return - game_model.max_return)
-                                     - 1.0)
+        self.default_penalty = float(getattr(game_model, "illegal_penalty", None) or getattr(
+            game_model, "min_to_come", game_model.min_return - game_model.max_return) - 1.0)
         self._size = len(game_model.initial())
         self._nvec = tuple(int(n) for n in game_model.observation_nvec)
-        self._tally = found.tally
+        self._tally, self._sign, self._draw = found.tally, found.sign, found.draw
         self._seen = len(self._nvec) - found.tally  # the observation's fields: a tally's total left out
         super().__init__(found, self._nvec[:self._seen], render_mode, exact_info, illegal=illegal,
                          illegal_penalty=illegal_penalty, mask_observation=mask_observation)
         self._state = game_model.initial()
 
-    def _chance(self, state):
-        """``state`` with its chance nodes resolved by the environment's dice."""
-        return self.model.resolve(state, self.dice.die)
-
-    def _at(self, state) -> bool:
-        """Go to ``state``: whether the game is over."""
+    def _chance(self, state) -> bool:
+        """Go to ``state``, its chance nodes resolved by the environment's dice (an outcome of weight ``w`` of
+        ``total`` drawn with chance ``w / total``, in the model's order: ``engine.model.chance`` of a uniform):
+        whether the game is over."""
+        game, die, draw = self.game_model, self.dice.die, self._draw
+        player = game.player(state)
+        while player == CHANCE:
+            outcomes, total = game.outcomes(state)
+            state = game.apply(state, draw(outcomes, die(total) - 1))  # one die of ``total`` faces
+            player = game.player(state)
         self._state = state
-        over = self.game_model.player(state) == TERMINAL
+        over = player == TERMINAL
         self._key = None if over else state[:-1] if self._tally else state  # ``model.key``
         return over
 
     def _start(self) -> float:
         game = self.game_model
-        if self._at(self._chance(game.initial())):
+        if self._chance(game.initial()):
             raise ValueError("a game of %s ended before its first decision: an episode cannot say so" % self.game)
         return game.returns(self._state)[0]
 
     def _play(self, action: int):
-        game = self.game_model
-        before = game.returns(self._state)[0]
-        terminated = self._at(self._chance(game.apply(self._state, action)))
-        return game.returns(self._state)[0] - before, terminated
+        before = self._state
+        terminated = self._chance(self.game_model.apply(before, action))
+        if self._tally:  # its last field is the return so far, or minus it (the model's contract)
+            return float(self._sign * (self._state[-1] - before[-1])), terminated
+        returns = self.game_model.returns
+        return returns(self._state)[0] - returns(before)[0], terminated
 
     def _observe(self) -> np.ndarray:
         return np.array(self.game_model.observation(self._state, 0)[:self._seen], dtype=np.int64)
@@ -256,7 +270,33 @@ class ModelEnv(ExactEnv):
                 state, self.game, "a throw of the dice" if player == CHANCE else
                 "the game is over" if player == TERMINAL else "nothing is legal" if player == 0 else
                 "player %d to move" % player))
-        self._at(state)
+        self._chance(state)  # a decision: no chance to resolve
+
+    # -- the model the toy-text way (a model that numbers its states) ----------------------------------------
+
+    @property
+    def P(self):
+        """``P[s][a]``: ``[(probability, next state, reward, terminated), ...]`` (docs/RL.md), states as
+        ``encode`` numbers them; a chance node that may come back to itself (toggle's passes) folded in."""
+        found = getattr(self.model, "transitions", None)
+        if found is None:
+            from ._transitions import of_model
+
+            found = self.model.transitions = of_model(self.model.game, self._numbers())
+        return found
+
+    def _numbers(self):
+        if not getattr(self.game_model, "numbers", False):
+            raise AttributeError("%s's model does not number its states: it has no P, encode or decode" % self.game)
+        return self.game_model
+
+    def encode(self, state) -> int:
+        """The number of ``state`` (the model's ``number``: a tally's whatever its total)."""
+        return self._numbers().number(tuple(int(field) for field in state))
+
+    def decode(self, number: int) -> tuple:
+        """The state of ``number`` (the model's ``numbered``: a tally's at total 0)."""
+        return self._numbers().numbered(int(number))
 
     def optimum(self) -> float:
         """Optimal play's expected return from the start of a new game (the table's value)."""

@@ -20,12 +20,15 @@ weights laid end to end), and only a state never met before calls the model. The
 own: ``state_numbers()`` gives them (0 a finished game), ``get_states()`` the model's tuples.
 
 A ``tally`` model's states are met with their total 0 (its last field: nothing else depends on it), so every
-total shares them: each move and chance outcome keeps what it adds to the total, and each row its own total.
+total shares them: each move and chance outcome keeps what it adds to the return (the total, or minus it for a
+tally of -1: toggle's rolls), and each row its own return so far.
 Past ``_MOST_STATES`` states the rule set's states start again (``ModelVectorEnv._current``), so that memory
 stays bounded where the states are many.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 import numpy as np
 
@@ -38,6 +41,9 @@ _UNUSED = np.iinfo(np.int64).max  # past the last chance outcome: above every dr
 # again (yazy's random play meets about one new state a step; Threes has a few thousand in all).
 _MOST_STATES, _MOST_PLACES = 1 << 18, 1 << 22
 _LAWS = 64  # chance nodes' outcomes kept as arrays (a model shares one list for all its throws of n dice)
+# A model that numbers its states gives them all at once (``dense()``) up to this many, some 400 bytes each:
+# toggle's 12 cards and 6 sides are 200,704; beyond, they are met one by one as any model's
+_MOST_DENSE = 1 << 18
 
 
 def _grown(array: np.ndarray, size: int, fill=0) -> np.ndarray:
@@ -80,40 +86,57 @@ class Nodes:
         self.model, self.game = model, model.game
         game = self.game
         self.n_actions = n = game.n_actions
-        self.tally = model.tally
+        self.tally, self.sign = model.tally, model.sign  # a tally's last field is the return (sign 1) or minus it
         self.width = len(game.observation_nvec) - self.tally  # a tally's total is no part of the observation
         self.tables = NodeTables(_FIRST, n)
-        self.states: list = [None]  # number -> the model's tuple (0: the game over, no state)
+        # number -> the model's tuple (0: the game over, no state): a list of those met, or a dense model's ``Numbered``
+        self.states: Any = [None]
         self.ids: dict = {}
-        self.kind = np.full(_FIRST, TERMINAL, dtype=np.int64)  # the model's player: 0, CHANCE or TERMINAL
+        # narrow types where they hold: a step gathers from these at random rows, its cost the bytes read
+        self.kind = np.full(_FIRST, TERMINAL, dtype=np.int8)  # the model's player: 0, CHANCE or TERMINAL
         self.returns = np.zeros(_FIRST)
-        self.seen = np.zeros((_FIRST, self.width), dtype=np.int64)
-        self.after = np.full((_FIRST, n), -1, dtype=np.int64)  # the state an action leads to (-1: not yet met)
-        self.gain = np.zeros((_FIRST, n), dtype=np.int64)  # what it adds to a tally's total
+        # observations in the narrowest type that holds them (a step gathers a row of each env's: fewer bytes)
+        most = max(game.observation_nvec[:self.width], default=1)
+        self.seen = np.zeros((_FIRST, self.width), dtype=np.int8 if most <= 1 << 7 else np.int16 if most <= 1 << 15
+                             else np.int64)
+        self.returning = False  # whether any state's return (at total 0) is not 0: else a step reads none
+        self.after = np.full((_FIRST, n), -1, dtype=np.int32)  # the state an action leads to (-1: not yet met)
+        self.gain = np.zeros((_FIRST, n), dtype=np.int32)  # what it adds to a tally's total
         # a chance node's outcomes: its total weight, and where its cumulative weights start in ``bounds``
         # (the weights of every chance node end to end, each node's offset by the totals before it)
         self.total = np.ones(_FIRST, dtype=np.int64)
         self.offset = np.zeros(_FIRST, dtype=np.int64)
+        # where its outcomes start in ``bounds``, and whether each weighs 1 (a draw is then that place plus the
+        # die: no search; toggle's 36 throws)
+        self.first = np.zeros(_FIRST, dtype=np.int64)
+        self.uniform = np.zeros(_FIRST, dtype=bool)
+        self.all_uniform = True  # whether every chance node placed is (a step then reads none of ``uniform``)
+        self.one_total = 0  # the total weight of every chance node placed where they share one (else -1)
         self.bounds = np.full(_FIRST, _UNUSED, dtype=np.int64)
         self.outcome = np.zeros(_FIRST, dtype=np.int64)  # the model's outcome at each place of ``bounds``
         self.owner = np.zeros(_FIRST, dtype=np.int64)  # the chance node it is an outcome of
-        self.leads = np.full(_FIRST, -1, dtype=np.int64)  # the state it leads to (-1: not yet met)
-        self.adds = np.zeros(_FIRST, dtype=np.int64)  # what it adds to a tally's total
+        self.leads = np.full(_FIRST, -1, dtype=np.int32)  # the state it leads to (-1: not yet met)
+        self.adds = np.zeros(_FIRST, dtype=np.int32)  # what it adds to a tally's total
         self.placed = 0  # the places of ``bounds`` used
         self._laws: dict = {}  # id(a chance node's outcomes) -> (them, the outcomes, their running weights)
         self.successor: Nodes | None = None  # the states that replaced these, once they were too many
         self.drawn = 0  # the total weight of the chance nodes placed
+        self.dense = bool(getattr(game, "numbers", False)) and game.n_states < _MOST_DENSE
+        if self.dense:
+            self._fill(game.dense())
         self.start, self.start_gain = self.meet(game.initial())
 
     def meet(self, state) -> tuple[int, int]:
-        """The number of ``state`` (a tuple of ints, met now if it was not before) and its total: a tally's
-        state is met with its total 0."""
+        """The number of ``state`` (a tuple of ints, met now if it was not before) and its total (the return it
+        holds): a tally's state is met with its total 0."""
         if self.tally:
-            return self.intern(state[:-1] + (0,)), state[-1]
+            return self.intern(state[:-1] + (0,)), self.sign * state[-1]
         return self.intern(state), 0
 
     def intern(self, state) -> int:
         """The number of ``state`` (a tuple of ints; a tally's of total 0), met now if it was not before."""
+        if self.dense:
+            return self.game.number(state) + 1
         found = self.ids.get(state)
         if found is not None:
             return found
@@ -123,7 +146,8 @@ class Nodes:
             self._grow(2 * len(self.kind))
         player = game.player(state)
         self.kind[number] = player
-        self.returns[number] = game.returns(state)[0]
+        self.returns[number] = earned = game.returns(state)[0]
+        self.returning = self.returning or earned != 0
         if player == CHANCE:
             self._place(number, state)
         else:
@@ -133,6 +157,47 @@ class Nodes:
         self.states.append(state)
         self.ids[state] = number
         return number
+
+    def _fill(self, dense: dict) -> None:
+        """Every state at once from the model's ``dense()`` arrays (``engine/model.py``, "numbers"): state ``n``
+        of the model's numbering is number ``n + 1`` (0 the game over), each decision's answers as its
+        ``Decision`` (``model_env.GameModelModel``) would give them, each chance node's outcomes placed."""
+        size = self.game.n_states + 1
+        if size > len(self.kind):
+            self._grow(size)
+        self.states = Numbered(self.game, size)
+        self.kind[1:size], self.returns[1:size], self.seen[1:size] = dense["kind"], dense["returns"], dense["seen"]
+        self.returning = bool(self.returns.any())
+        q = dense["q"]
+        legal = q > -np.inf
+        self.after[1:size] = np.where(legal, dense["after"] + 1, -1)
+        self.gain[1:size] = dense["gain"]
+        rows = np.flatnonzero(dense["kind"] == 0)
+        q, legal = q[rows], legal[rows]
+        best = q.max(axis=1)
+        tie = self.model.tie
+        optimal = (np.abs(q - best[:, None]) <= tie) if tie else q == best[:, None]
+        moves = dense["best"][rows]
+        optimal[np.arange(len(rows)), moves] |= legal[np.arange(len(rows)), moves]  # the table's move, if legal
+        tables, numbers = self.tables, rows + 1
+        tables.mask[numbers], tables.optimal[numbers] = legal, optimal & legal
+        tables.q[numbers], tables.best[numbers], tables.value[numbers] = q, best, dense["value"][rows]
+        tables.written = size
+        chance, weights = dense["chance"] + 1, dense["weights"]
+        count, width = weights.shape
+        totals = weights.sum(axis=1)
+        offsets = np.cumsum(totals) - totals
+        places = count * width
+        self.bounds = np.append((np.cumsum(weights, axis=1) + offsets[:, None]).ravel(), _UNUSED)
+        self.outcome = np.append(np.tile(np.arange(width, dtype=np.int64), count), 0)
+        self.owner = np.append(np.repeat(chance, width), 0)
+        self.leads = np.append(dense["leads"].ravel() + 1, -1).astype(np.int32)
+        self.adds = np.append(dense["adds"].ravel(), 0).astype(np.int32)
+        self.total[chance], self.offset[chance] = totals, offsets
+        self.first[chance], self.uniform[chance] = np.arange(count) * width, (weights == 1).all(axis=1)
+        self.all_uniform = bool(self.uniform[chance].all())
+        self.one_total = int(totals[0]) if len(totals) and (totals == totals[0]).all() else -1
+        self.placed, self.drawn = places, int(totals.sum())
 
     def _place(self, number: int, state) -> None:
         """A chance node's outcomes at the end of ``bounds``: each the running sum of the weights up to and
@@ -154,11 +219,15 @@ class Nodes:
             if len(self._laws) >= _LAWS:
                 self._laws.clear()
             law = self._laws[id(outcomes)] = (outcomes, np.array([outcome for outcome, _ in outcomes], dtype=np.int64),
-                                              np.cumsum(np.array([weight for _, weight in outcomes], dtype=np.int64)))
+                                              np.cumsum(np.array([weight for _, weight in outcomes], dtype=np.int64)),
+                                              all(weight == 1 for _, weight in outcomes))
         self.bounds[first:first + count] = law[2] + self.drawn
         self.outcome[first:first + count] = law[1]
         self.owner[first:first + count] = number
         self.total[number], self.offset[number] = total, self.drawn
+        self.first[number], self.uniform[number] = first, law[3]
+        self.all_uniform = self.all_uniform and law[3]
+        self.one_total = total if self.one_total in (0, total) else -1
         self.placed, self.drawn = first + count, self.drawn + total
 
     def _grow(self, size: int) -> None:
@@ -169,28 +238,47 @@ class Nodes:
         self.gain = _grown(self.gain, size)
         self.total = _grown(self.total, size, 1)
         self.offset = _grown(self.offset, size)
+        self.first = _grown(self.first, size)
+        self.uniform = _grown(self.uniform, size)
         self.tables.grow(size)
 
     def move(self, numbers: np.ndarray, actions: np.ndarray) -> tuple:
         """The states the legal ``actions`` lead to from the decisions ``numbers`` (before any chance), and what
         each adds to a tally's total."""
-        found = self.after[numbers, actions]
+        flat = numbers * self.n_actions + actions  # one gather on the flat arrays: cheaper than a pair of indices
+        found = self.after.take(flat)
         for i in np.flatnonzero(found < 0):
             number, action = int(numbers[i]), int(actions[i])
             found[i], self.gain[number, action] = self.meet(self.game.apply(self.states[number], action))
             self.after[number, action] = found[i]
-        return found, self.gain[numbers, actions]
+        return found, self.gain.take(flat)
 
     def lead(self, places: np.ndarray) -> tuple:
         """The states the chance outcomes at ``places`` of ``bounds`` lead to, and what each adds to a tally's
         total."""
-        found = self.leads[places]
+        found = self.leads.take(places)
         for i in np.flatnonzero(found < 0):
             place = int(places[i])
             state = self.states[self.owner[place]]
             found[i], self.adds[place] = self.meet(self.game.apply(state, int(self.outcome[place])))
             self.leads[place] = found[i]
-        return found, self.adds[places]
+        return found, self.adds.take(places)
+
+
+class Numbered:
+    """The states of a model that numbers them (``Nodes.states`` of a dense one): number ``n`` is the model's
+    state ``n - 1``, 0 none (the game over)."""
+
+    def __init__(self, game, size: int):
+        self.game, self.size = game, size
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, number: int):
+        if not 0 <= number < self.size:
+            raise IndexError(number)
+        return self.game.numbered(number - 1) if number else None
 
 
 class ModelVectorEnv(ExactVectorEnv):
@@ -223,7 +311,7 @@ class ModelVectorEnv(ExactVectorEnv):
         environment of the rule set that did: each row's state is met again in the new ones."""
         old: Nodes = self.nodes
         if old.successor is None:
-            if len(old.states) < _MOST_STATES and old.placed < _MOST_PLACES:
+            if old.dense or len(old.states) < _MOST_STATES and old.placed < _MOST_PLACES:
                 return
             old.successor = Nodes(self.model)
             if getattr(self.model, "vector_nodes", None) is old:
@@ -246,20 +334,29 @@ class ModelVectorEnv(ExactVectorEnv):
 
     # -- the game's part of ExactVectorEnv ---------------------------------------------------------------
 
-    def _chance(self, rows: np.ndarray) -> None:
-        """Resolve the chance nodes of ``rows`` with each row's dice: an outcome of weight ``w`` of ``total``
-        drawn with chance ``w / total`` (one die of ``total`` faces, as ``ModelEnv._chance``), until a
-        decision or the end."""
+    def _chance(self, rows: np.ndarray, at: np.ndarray | None = None) -> None:
+        """Resolve the chance nodes of ``rows`` (at the states ``at``, where the caller has them) with each row's
+        dice: an outcome of weight ``w`` of ``total`` drawn with chance ``w / total`` (one die of ``total``
+        faces, as ``ModelEnv._chance``), until a decision or the end."""
         nodes, node = self.nodes, self.node
+        if at is None:
+            at = node.take(rows)
         while len(rows):
-            at = node[rows]
-            waiting = nodes.kind[at] == CHANCE
+            waiting = nodes.kind.take(at) == CHANCE
+            if not waiting.any():
+                return
             if not waiting.all():
                 rows, at = rows[waiting], at[waiting]
                 if not len(rows):
                     return
-            draw = self.dice.die(rows, nodes.total[at]) - 1 + nodes.offset[at]
-            node[rows], gain = nodes.lead(np.searchsorted(nodes.bounds, draw, side="right"))
+            sides = nodes.one_total if nodes.one_total > 0 else nodes.total.take(at)  # toggle's 36 throws: one
+            draw = self.dice.die(rows, sides) - 1
+            if nodes.all_uniform or nodes.uniform.take(at).all():  # outcomes of weight 1: the draw is a place
+                places = nodes.first.take(at) + draw
+            else:
+                places = np.searchsorted(nodes.bounds, draw + nodes.offset.take(at), side="right")
+            at, gain = nodes.lead(places)
+            node[rows] = at
             self.total[rows] += gain
 
     def _start(self, rows) -> np.ndarray:
@@ -280,23 +377,32 @@ class ModelVectorEnv(ExactVectorEnv):
         """New games where ``restart``, ``action`` played where ``go``: the moves, then the chance after them and
         at the start of the new games, every row at once. The reward is the change of the player's return."""
         nodes, node = self.nodes, self.node
-        before = nodes.returns[node] + self.total
-        rows = np.flatnonzero(go)
-        if len(rows):
-            node[rows], gain = nodes.move(node[rows], action[rows])
-            self.total[rows] += gain
-            self._chance(rows)
+        returning = nodes.returning  # else every return is the row's total (a tally's)
+        before = nodes.returns.take(node) + self.total if returning else self.total.copy()
+        if go.all():  # every row moves (the usual step): whole arrays, no gathers of the rows
+            rows = self.rows
+            at, gain = nodes.move(node, action)
+            node[:] = at
+            self.total += gain
+            self._chance(rows, at)
+        else:
+            rows = np.flatnonzero(go)
+            if len(rows):
+                at, gain = nodes.move(node.take(rows), action.take(rows))
+                node[rows] = at
+                self.total[rows] += gain
+                self._chance(rows, at)
         starting = np.flatnonzero(restart)
         if len(starting):
             self.owed[starting] = self._start(starting)
-        at = node
-        return nodes.returns[at] + self.total - before, nodes.kind[at] == TERMINAL
+        earned = nodes.returns.take(node) + self.total if nodes.returning else self.total
+        return earned - before, nodes.kind.take(node) == TERMINAL
 
     def _numbers(self, rows) -> np.ndarray:
         return self.node[rows]
 
     def _observe(self) -> np.ndarray:
-        return np.take(self.nodes.seen, self.node, axis=0)
+        return np.take(self.nodes.seen, self.node, axis=0).astype(np.int64)
 
     # -- the states ----------------------------------------------------------------------------------------
 
@@ -307,7 +413,9 @@ class ModelVectorEnv(ExactVectorEnv):
         found = [states[number] for number in self.node.tolist()]
         if not self.nodes.tally:
             return found
-        return [None if state is None else state[:-1] + (int(total),) for state, total in zip(found, self.total.tolist())]
+        sign = self.nodes.sign
+        return [None if state is None else state[:-1] + (int(sign * total),)
+                for state, total in zip(found, self.total.tolist())]
 
     def state_numbers(self) -> np.ndarray:
         """Each row's state as this process numbers the model's states (``get_states()`` gives the tuples): the

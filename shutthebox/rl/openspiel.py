@@ -16,13 +16,14 @@ Importing this module registers them with pyspiel::
 | ``python_shutthebox_pig`` | Pig, two players (its game model) | ``variant`` (pig), ``goal`` (0: the variant's), ``sides`` (0: 6) |
 | ``python_shutthebox_goat`` | Goat, two players (its game model) | ``goal`` (100), ``choose`` (each; once is refused) |
 | ``python_shutthebox_shutthebox`` | Shut the Box, 2 to 8 players (its game model) | ``players`` (2), ``tiles`` (9), ``dice`` (2), ``sides`` (6), ``one_die`` ("": the command's), ``max_move_tiles`` (0: none) |
-| ``python_shutthebox_toggle`` | toggle, one player | ``cards`` (12), ``sides`` (6), ``max_rolls`` (1000) |
+| ``python_shutthebox_toggle`` | toggle, one player (its game model) | ``cards`` (12), ``sides`` (6), ``max_rolls`` (1000) |
 | ``python_shutthebox_threes`` | Threes, one player (its game model) | ``dice`` (5), ``sides`` (6) |
 | ``python_shutthebox_yazy`` | yazy, one player (its game model) | ``categories`` (all; a list joined by dots) |
 | ``python_shutthebox_yahtzee`` | Yahtzee, one player (its game model) | ``joker`` (official; free, none, bonus-only, yatzy) |
 
 Every game with a game model is registered as ``python_shutthebox_<game>`` through it (``engine/model.py``,
-:class:`ModelAdapter`), its rule options the parameters (0 or "" where the rules choose the default).
+:class:`ModelAdapter`), its rule options (0 or "" where the rules choose the default) and its ``model.py``'s
+``SPIEL_OPTIONS`` (toggle's ``max_rolls``) the parameters.
 
 Every throw of the dice is a chance node whose outcomes (``chance_outcomes()``) are the rules' own, with their
 exact chances; ``returns()`` at the end are the game's result (Shut the Box solo ``shut``: 1 when shut;
@@ -35,8 +36,6 @@ and tensors, and pass ``pyspiel.random_sim_test``.
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pyspiel
@@ -177,109 +176,30 @@ class Solo(Adapter):
         return "shut %s" % format_set(action, self.tiles)
 
 
-# -- toggle ----------------------------------------------------------------------------------------------
-
-
-class Toggle(Adapter):
-    """States ``(cards face up, x, y, rolls so far)``: ``x = 0`` is the chance node of a roll (outcome
-    ``(x - 1) * sides + y - 1``); a roll that turns no card is thrown again (a pass, -1 too).
-
-    A card may be turned back up, so a game is unbounded in principle, and a random player's lasts about 5,000
-    rolls (12 cards). Every clone of a pyspiel state carries the whole history, so ``random_sim_test``, which
-    keeps a clone of each state of a game, needed memory growing with the square of its length (gigabytes).
-    So the game stops before the throw after ``max_rolls`` rolls, returning minus the rolls so far and those
-    optimal play still expects (the table's): every state's exact value is unchanged."""
-
-    short_name = "toggle"
-    defaults = {"cards": 12, "sides": 6, "max_rolls": 1000}
-
-    def __init__(self, params: dict):
-        from ..games.toggle.rules import Rules
-        from .toggle import model
-
-        super().__init__(params)
-        self.model = found = model(Rules(params["cards"], params["sides"]))
-        self.cards, self.sides, self.n_actions = found.rules.cards, found.sides, found.n_actions
-        self.max_rolls = max_rolls = params["max_rolls"]
-        if isinstance(max_rolls, bool) or not isinstance(max_rolls, int) or max_rolls < 1:
-            raise ValueError("max_rolls must be a whole number of at least 1, not %r" % (max_rolls,))
-        self.chance_outcomes = self.sides ** 2
-        share = 1.0 / self.chance_outcomes
-        self.roll = [(outcome, share) for outcome in range(self.chance_outcomes)]
-        self.tensor_size = self.cards + 2
-        self.max_length = max_rolls  # decisions: at most one a roll
-        self.utility = (-float(max_rolls + math.ceil(max(found.rolls))), 0.0)
-
-    def initial(self) -> tuple:
-        return ((1 << self.cards) - 1, 0, 0, 0)
-
-    def node(self, s):
-        up, x, y, rolls = s
-        if not up:
-            return TERMINAL, [-float(rolls)]
-        if not x:
-            if rolls >= self.max_rolls:  # stopped: what optimal play still expects is counted
-                return TERMINAL, [-float(rolls) - self.model.rolls[up]]
-            return CHANCE, self.roll
-        return 0, sorted(card - 1 for card in self.model.cards[x, y])
-
-    def apply(self, s, action: int) -> tuple:
-        up, x, y, rolls = s
-        if x:
-            return (up ^ (1 << action), 0, 0, rolls)
-        x, y = divmod(action, self.sides)
-        if not self.model.cards[x + 1, y + 1]:  # a pass: the dice are thrown again
-            return (up, 0, 0, rolls + 1)
-        return (up, x + 1, y + 1, rolls + 1)
-
-    def exact(self, s) -> list:
-        player, data = self.node(s)
-        if player == TERMINAL:
-            return list(data)
-        up, x, y, rolls = s
-        model = self.model
-        # expected rolls still to come: the table's before a throw; at a decision 1 + the table's after the flip,
-        # less the roll already counted
-        further = model.decision((up, x, y)).value - 1.0 if x else model.rolls[up]
-        return [-float(rolls) - further]
-
-    def words(self, s) -> str:
-        up, x, y, rolls = s
-        if not up:
-            return "every card down after %d rolls" % rolls
-        if not x and rolls >= self.max_rolls:
-            return "face up %s, stopped after %d rolls (max_rolls)" % (format_set(up, self.cards), rolls)
-        dice = "dice %d %d" % (x, y) if x else "the dice to throw"
-        return "face up %s, %s, %d rolls so far" % (format_set(up, self.cards), dice, rolls)
-
-    def tensor(self, s, player) -> list:
-        up, x, y, _ = s
-        return [up >> i & 1 for i in range(self.cards)] + [x, y]
-
-    def action_words(self, s, player, action) -> str:
-        if player == CHANCE:
-            return "dice %d %d" % (action // self.sides + 1, action % self.sides + 1)
-        return "turn %d" % (action + 1)
-
-
 # -- any game model --------------------------------------------------------------------------------------
 
 
 class ModelAdapter(Adapter):
     """A game model (``engine/model.py``) as an adapter: its states, players, chance outcomes (their weights over
     their total), returns and values are the model's. A subclass per game (``model_adapter``) names the game
-    (``game``) and its parameters' defaults (``defaults``). A game of two seats whose returns add up to a
-    constant (win shares) is zero-sum here, as OpenSpiel's own: each return ``r`` becomes ``2 r - total``."""
+    (``game``), its parameters' defaults (``defaults``) and those of them that are the model's options beyond
+    the rules (``options``). A game of two seats whose returns add up to a constant (win shares) is zero-sum
+    here, as OpenSpiel's own: each return ``r`` becomes ``2 r - total``."""
 
     game = ""
+    options: tuple = ()
 
     def __init__(self, params: dict):
         from .. import registry
 
         super().__init__(params)
         declared = registry.declaration(self.game)
-        rules = _rules(declared.tables[0].rules(), params)
-        self.model = found = declared.model(rules)
+        options = {name: params[name] for name in self.options}
+        rules = _rules(declared.tables[0].rules(), {k: v for k, v in params.items() if k not in options})
+        self.model = found = declared.model(rules, **options)
+        if found.max_length >= 1 << 31:
+            raise ValueError("a game of %s here has no bound on its length, and OpenSpiel needs one%s" % (
+                self.game, " (%s)" % ", ".join(self.options) if self.options else ""))
         self.players, self.n_actions = found.players, found.n_actions
         self.chance_outcomes, self.max_length = found.n_outcomes, found.max_length
         total = getattr(found, "constant_sum", None)
@@ -370,16 +290,21 @@ def _rules(module, params: dict):
 
 
 def model_adapter(game: str) -> type:
-    """The :class:`ModelAdapter` of the registered game ``game`` (one with a game model): its parameters are its
-    rules' (``_parameters``); its players are its model's (a range where the rules choose: no table is read)."""
+    """The :class:`ModelAdapter` of the registered game ``game`` (one with a game model): its parameters are
+    its rules' (``_parameters``) and its ``model.py``'s ``SPIEL_OPTIONS`` (the model's options beyond the rules,
+    with their defaults here); its players are its model's (a range where the rules choose: no table is read)."""
+    import importlib
+
     from .. import registry
 
     declared = registry.declaration(game)
-    defaults = _parameters(declared.tables[0].rules())
+    options = {} if declared.hooks is not None else dict(
+        getattr(importlib.import_module(declared.package + ".model"), "SPIEL_OPTIONS", {}))
+    defaults = {**_parameters(declared.tables[0].rules()), **options}
     players = declared.players()
     name = "%sAdapter" % "".join(declared.title.split())
     return type(name, (ModelAdapter,), {"short_name": game, "game": game, "defaults": defaults,
-                                        "players": players, "__module__": __name__})
+                                        "options": tuple(options), "players": players, "__module__": __name__})
 
 
 def _model_games() -> list:
@@ -505,7 +430,7 @@ def _register(cls) -> None:
     pyspiel.register_game(game_type, Game)
 
 
-for _cls in (Solo, Toggle):
+for _cls in (Solo,):
     _register(_cls)
 for _game in _model_games():
     if _game not in GAMES:

@@ -3,7 +3,7 @@ tables of every decision state (docs/RL.md).
 
     envs = gymnasium.make_vec("shutthebox/Pig-v0", num_envs=1024, vectorization_mode="vector_entry_point")
 
-Shut the Box solo, toggle (up to 12 cards), Goat solo and Pig-v0. Each row is the one-player environment
+Shut the Box solo, Goat solo and Pig-v0 (every game model's: ``model_vector.py``). Each row is the one-player environment
 of the same id step for step: reset(seed=s) gives row i the seed s + i (as Gymnasium's SyncVectorEnv does),
 each row draws its dice from its own generator in the same blocks of uniforms and the same order, so a row
 plays exactly the game ``gymnasium.make(id).reset(seed=s + i)`` plays with the same actions. Autoreset is
@@ -209,7 +209,7 @@ class ExactVectorEnv(VectorEnv):
         self.number = np.full(n, self.tables.over, dtype=np.int64)
         self.steps = np.zeros(n, dtype=np.int64)
         self.owed = np.zeros(n)
-        self.owes = False  # only toggle owes rewards to the first step
+        self.owes = False  # whether a game owes rewards to the first step (a game model's: toggle's passes)
         self.autoreset = np.zeros(n, dtype=bool)
         self._seeded = False
 
@@ -520,103 +520,6 @@ class ShutTheBoxSoloVectorEnv(ExactVectorEnv):
         return seen
 
 
-# -- toggle ------------------------------------------------------------------------------------------------
-
-
-class ToggleVectorEnv(ExactVectorEnv):
-    """``shutthebox/Toggle-v0``, batched, up to 12 cards (its tables hold 4096 x (sides + 1)^2 states)."""
-
-    ID = "shutthebox/Toggle-v0"
-    MAX_CARDS = 12
-
-    def __init__(self, num_envs: int = 1, max_episode_steps=None, exact_info: bool = True, **options):
-        cards = options.get("cards", 12)
-        if isinstance(cards, int) and not isinstance(cards, bool) and cards > self.MAX_CARDS:
-            raise ValueError("the vector environment of toggle takes up to %d cards, not %d: use "
-                             "vectorization_mode='sync' beyond" % (self.MAX_CARDS, cards))
-        super().__init__(num_envs, max_episode_steps, exact_info, **options)
-        model = self.model
-        self.sides = sides = model.sides
-        self.side = sides + 1
-        self.turns = np.zeros((self.side, self.side), dtype=bool)
-        for (x, y), choices in model.cards.items():
-            self.turns[x, y] = bool(choices)
-        self.cards = model.rules.cards
-        self.shifts = np.arange(self.cards, dtype=np.int64)
-        n = self.num_envs
-        self.owes = True
-        self.up = np.full(n, (1 << self.cards) - 1, dtype=np.int64)
-        self.x = np.zeros(n, dtype=np.int64)
-        self.y = np.zeros(n, dtype=np.int64)
-
-    def _tables(self) -> Tables:
-        model = self.model
-
-        def build():
-            side = model.sides + 1
-            states = model.rules.states
-            tables = Tables(states * side * side, model.n_actions, False)
-            rolls = np.array(model.rolls)
-            flip = np.asarray(model.flip, dtype=np.int64)
-            ups = np.arange(1, states)
-            for (x, y), choices in model.cards.items():
-                if not choices:
-                    continue
-                numbers = (ups * side + x) * side + y
-                actions = [card - 1 for card in choices]
-                values = np.stack([1.0 + rolls[ups ^ (1 << a)] for a in actions], axis=1)
-                best = values.min(axis=1)
-                optimal = np.abs(values - best[:, None]) <= model.tie
-                table_move = flip[(ups * model.sides + x - 1) * model.sides + y - 1] - 1
-                for column, action in enumerate(actions):
-                    optimal[:, column] |= table_move == action
-                tables.mask[numbers[:, None], actions] = 1
-                tables.q[numbers[:, None], actions] = values
-                tables.optimal[numbers[:, None], actions] = optimal
-                tables.best[numbers] = tables.value[numbers] = best
-            return tables.finish()
-
-        return _cached_tables(model, build)
-
-    def _roll(self, rows) -> np.ndarray:
-        """Throw until some card may be turned: minus the passes, for each row."""
-        passes = np.zeros(len(rows))
-        waiting = np.arange(len(rows))
-        while len(waiting):
-            some = rows[waiting]
-            x = self.dice.die(some, self.sides)
-            y = self.dice.die(some, self.sides)
-            turns = self.turns[x, y]
-            self.x[some[turns]], self.y[some[turns]] = x[turns], y[turns]
-            waiting = waiting[~turns]
-            passes[waiting] -= 1.0
-        return passes
-
-    def _start(self, rows) -> np.ndarray:
-        self.up[rows] = (1 << self.cards) - 1
-        return self._roll(rows)
-
-    def _play(self, rows, actions):
-        self.up[rows] ^= np.left_shift(1, actions)
-        ended = self.up[rows] == 0
-        reward = np.full(len(rows), -1.0)
-        done = rows[ended]
-        self.x[done] = self.y[done] = 0
-        going = ~ended
-        reward[going] = -1.0 + self._roll(rows[going])
-        return reward, ended
-
-    def _numbers(self, rows) -> np.ndarray:
-        return (self.up[rows] * self.side + self.x[rows]) * self.side + self.y[rows]
-
-    def _observe(self) -> np.ndarray:
-        cards = self.cards
-        seen = np.empty((self.num_envs, cards + 2), dtype=np.int64)
-        np.bitwise_and(self.up[:, None] >> self.shifts, 1, out=seen[:, :cards])
-        seen[:, cards], seen[:, cards + 1] = self.x, self.y
-        return seen
-
-
 # -- Goat solo ---------------------------------------------------------------------------------------------
 
 
@@ -854,4 +757,4 @@ class PigVectorEnv(ExactVectorEnv):
         return seen
 
 
-__all__ = ["ExactVectorEnv", "GoatSoloVectorEnv", "PigVectorEnv", "ShutTheBoxSoloVectorEnv", "ToggleVectorEnv"]
+__all__ = ["ExactVectorEnv", "GoatSoloVectorEnv", "PigVectorEnv", "ShutTheBoxSoloVectorEnv"]

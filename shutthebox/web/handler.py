@@ -4,7 +4,8 @@
 Every answer carries an ``ETag`` and ``Last-Modified`` (from the file's size and
 modification time) and ``Cache-Control: no-cache``: the browser asks again
 each load and gets ``304 Not Modified`` while the file is unchanged. A client
-that accepts gzip gets the gzipped bytes, made once per file version and kept.
+that accepts gzip gets the gzipped bytes, made once per file version and kept (a
+file of at most ``GZIP_LIMIT`` bytes; a larger one is sent as it is).
 Log lines escape control characters; a client that goes away is not an error.
 
 Only a ``POST`` starts a solve and only a ``DELETE`` stops one, and only from the
@@ -88,6 +89,11 @@ _CHUNK = 1 << 16
 
 def escape(text: str) -> str:
     return text.translate(_ESCAPES)
+
+
+# Files above this are sent as they are: gzip holds a file's bytes and its gzipped copy in memory (a 1.8 GB
+# table asked whole would take 2 GB), and the pages read a large table by ranges, never whole but to keep it.
+GZIP_LIMIT = 64 << 20
 
 
 class Gzipped:
@@ -406,7 +412,10 @@ class RequestHandler(BaseHTTPRequestHandler):
                              (("Content-Range", "bytes */%d" % info.st_size), ("Accept-Ranges", "bytes")))
             return
         data = None
-        if span is None and accepts_gzip(self.headers.get("Accept-Encoding")):
+        # Only a whole file within the limit has a gzipped representation: only its answer varies (Vary); a
+        # range never does, which spares each of a phone's table reads a header.
+        varies = span is None and info.st_size <= GZIP_LIMIT
+        if varies and accepts_gzip(self.headers.get("Accept-Encoding")):
             data = self.gzipped.get(target, (info.st_size, info.st_mtime_ns, info.st_ino), handle)
             handle.seek(0)
         if unchanged:
@@ -424,7 +433,8 @@ class RequestHandler(BaseHTTPRequestHandler):
         self.send_header("ETag", tags[data is not None])
         self.send_header("Last-Modified", email.utils.formatdate(info.st_mtime, usegmt=True))
         self.send_header("Cache-Control", "no-cache")
-        self.send_header("Vary", "Accept-Encoding")
+        if varies:
+            self.send_header("Vary", "Accept-Encoding")
         if body and self._status in (200, 206):
             if span is not None:
                 handle.seek(span[0])

@@ -1,6 +1,7 @@
 """The card-flip game of Project Euler 640: the fewest expected rolls to turn every card face down.
 
-Query time: ``rules``, ``table``, ``grammar``. Build and analysis time: ``solver``,
+Query time: ``rules``, ``table``, ``grammar``. ``model``: the game model (``engine/model.py``; the
+learning surfaces', never a question's). Build and analysis time: ``solver``,
 ``build``, ``analysis``.
 """
 
@@ -14,5 +15,6 @@ DECLARATION = Game(
            "rolls (Project Euler 640)."),
     package=__name__,
     page="games/toggle.js",
+    model=True,  # model.py: the game model (engine/model.py), Toggle-v0 and python_shutthebox_toggle
     tables=[Tables("toggle-c{cards}-s{sides}", headers=("toggle",))],
 )

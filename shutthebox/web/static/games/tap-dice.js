@@ -16,7 +16,7 @@ const digits = (text) => (/^[1-9]+$/.test(text) ? [...text].map(Number) : null);
  * field shows, none when it shows none); sides; changed(text), a tap made the dice `text` (the field's new
  * value); fallback(), the dice a tap starts from when the field shows none of `count`; read(text), the faces
  * in the field's order or null; write(faces), the field's text.
- * -> { root, buttons(), show(text), setSides(n), mark(indexes, words, word = "keep") }
+ * -> { root, show(text), setSides(n), mark(indexes, words, word = "keep") }
  */
 export function tapDice(id, { count = null, sides = 6, changed, fallback = () => "", read = digits, write = (faces) => faces.join("") }) {
   let faces = [];
@@ -73,7 +73,6 @@ export function tapDice(id, { count = null, sides = 6, changed, fallback = () =>
   draw();
   return {
     root,
-    buttons: () => buttons,
     /** The field's dice: `text` the field reads as dice (of `count`, when fixed) shows them; anything else none. */
     show(text) {
       const got = read(text);

@@ -1,8 +1,10 @@
 /* The one controller of Play and Solo, on the turn controller (turns.js): the tiles, Roll, Close
- * tiles, Clear, Hint, New game and Replay seed, the keys, refusals in the player's words, the focus
- * following the game, and the game in the link (`seed` and `moves`, one history entry per move, so
- * that a refresh replays the game to that point and Back steps back a move). A mode (play.js,
- * solo.js) adds what is its own: who plays, what a move is worth in words, the summary.
+ * tiles, Clear, Hint, New game, Replay seed, Undo (U: the game replayed from its seed without your last
+ * close and what followed it; the link's `undone` counts them) and Share (lib/share.js), the keys,
+ * refusals in the player's words, the focus following the game, and the game in the link (`seed` and
+ * `moves`, one history entry per move, so that a refresh replays the game to that point and Back steps
+ * back a move). A mode (play.js, solo.js) adds what is its own: who plays, what a move is worth in
+ * words, the summary.
  *
  * `moves` holds your actions in order: `r` a roll of all the dice, `o` a roll of one die (where the
  * rules let you choose), and a close as its tiles, one character each (1-9, then a, b, c for 10, 11
@@ -14,6 +16,7 @@ import { newSeed } from "../lib/random.js";
 import { Unreachable } from "../lib/remote.js";
 import { unreachable, whenBack } from "../lib/offline.js";
 import { MOVE_DIGITS } from "../lib/play.js";
+import { shareButton } from "../lib/share.js";
 import { tilesOf } from "./table.js";
 import { $, params, wait, focusIn, roving, animateDice, say } from "./view.js";
 
@@ -43,7 +46,7 @@ export function parseMoves(text, tiles) {
 
 export class GameMode {
   /** ids: the mode's elements { section, tiles, dice, roll, rollOne, confirm, clear, newGame, replay, message, feedback, seedLink,
-   * undo (made here), undoAfter (the button it follows) } */
+   * undo and share (made here), undoAfter (the button Undo follows; Share follows replay) } */
   constructor(app, name, ids) {
     this.app = app;
     this.name = name;
@@ -81,6 +84,9 @@ export class GameMode {
     const undo = el("button", { type: "button", id: this.ids.undo, title: "Take back your last close (U)", onclick: () => this.undo() },
       "Undo ", el("kbd", {}, "U"));
     this.el("undoAfter").after(undo);
+    const share = shareButton(this.ids.share, (text) => this.say(text));
+    this.el("replay").after(share.button);
+    this.el("seedLink").parentElement.before(share.field);
   }
 
   /** The link's `undone` (closes taken back), or null. */

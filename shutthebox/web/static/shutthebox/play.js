@@ -2,8 +2,7 @@
  * What Play adds to the shared controller (game.js): the seats and the computer's turns, feedback
  * in winning chance after each of your moves, a chart of your chance of winning, a Hint (H) for
  * the current roll (the best close's tiles marked on the board), a history whose rows open their position
- * in Coach, Undo (U: the game replayed from its seed without your last close and what followed it; the
- * link's `undone` counts them, the summary says how many) and Share (lib/share.js). */
+ * in Coach, and the summary (with how many closes Undo took back). */
 
 import { formatMove, rollChances, tilesOf } from "./table.js";
 import { Turns, PLAYER_WORDS } from "./turns.js";
@@ -11,7 +10,6 @@ import { playersJudge, playerName } from "./coach.js";
 import { sixDecimals } from "../lib/notation.js";
 import { choiceParam, el, plural, seedParam } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
-import { shareButton } from "../lib/share.js";
 import { GameMode, closeText } from "./game.js";
 import { $, params, say, showTiles, buildTiles, showDice } from "./view.js";
 import { chance, chanceCost, percent } from "../lib/numbers.js";
@@ -32,7 +30,8 @@ export class Play extends GameMode {
   constructor(app) {
     super(app, "play", { section: "play", tiles: "play-tiles", dice: "dice", roll: "roll", rollOne: "roll-one", confirm: "confirm",
       clear: "clear", newGame: "new-game", message: "play-message", feedback: "feedback", seedLink: "seed-link",
-      undo: "play-undo", undoAfter: "play-hint" });
+      undo: "play-undo", undoAfter: "play-hint",
+      share: "play-share", replay: "replay" });
     this.points = [];
     this.moves = 0;
     this.optimal = 0;
@@ -56,9 +55,6 @@ export class Play extends GameMode {
       this.restart(`Replay seed ${this.seed} from the start?`, "Replay seed", () => this.start(this.seed));
     });
     $("play-hint").addEventListener("click", () => this.toggleHints());
-    const share = shareButton("play-share", (text) => this.say(text));
-    $("replay").after(share.button);
-    $("seed-link").parentElement.before(share.field);
     this.hintNote = el("span", { id: "play-hint-mark", class: "visually-hidden" });
     $("play-hints").parentElement.after(this.hintNote);
     this.linkUndone = this.undoneParam();

@@ -61,7 +61,8 @@ export class Solo extends GameMode {
   constructor(app) {
     super(app, "solo", { section: "solo", tiles: "solo-tiles", dice: "solo-dice", roll: "solo-roll", rollOne: "solo-roll-one",
       confirm: "solo-confirm", clear: "solo-clear", newGame: "solo-new", message: "solo-message", feedback: "solo-feedback",
-      seedLink: "solo-seed-link", undo: "solo-undo", undoAfter: "solo-hints" });
+      seedLink: "solo-seed-link", undo: "solo-undo", undoAfter: "solo-hints",
+      share: "solo-share", replay: "solo-replay" });
     this.rules = STANDARD;
     this.objective = "shut";
     this.table = null;
