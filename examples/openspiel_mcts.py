@@ -41,13 +41,14 @@ def mean_and_half_width(values):
 def regret_of(adapter, s, action) -> float:
     """What ``action`` at state ``s`` costs against the best, in the game's unit (chance to shut or to win)."""
     model = adapter.model
-    if isinstance(adapter, shutthebox_openspiel.Pig):
-        first, second, turn, seat, _ = s
-        mine, other = (first, second) if seat == 0 else (second, first)
-        decision = model.decision((mine, other, turn))
-    else:
-        position, roll, _ = s
-        decision = model.decision((position, roll))
+    if isinstance(adapter, shutthebox_openspiel.ModelAdapter):  # Pig: its game model's values
+        values = model.values(s)
+        best = max(values.values())
+        if action == model.best(s) or best - values[action] <= model.tie:
+            return 0.0
+        return best - values[action]
+    position, roll, _ = s
+    decision = model.decision((position, roll))
     if action in decision.optimal:
         return 0.0
     return abs(decision.best - decision.values[action])
@@ -60,7 +61,7 @@ def play(game_name: str, games: int, simulations: int, seed: int, uct_c: float =
     bot = mcts.MCTSBot(game, uct_c=uct_c, max_simulations=simulations,
                        evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed + 1)),
                        random_state=np.random.RandomState(seed + 1), solve=True)
-    pig = isinstance(adapter, shutthebox_openspiel.Pig)
+    pig = getattr(adapter, "game", None) == "pig"
     losses, results, decisions = [], [], 0
     started = time.perf_counter()
     for _ in range(games):
@@ -74,8 +75,7 @@ def play(game_name: str, games: int, simulations: int, seed: int, uct_c: float =
                 continue
             s = state._s
             if pig and state.current_player() == 1:  # the table's player
-                first, second, turn = s[:3]
-                state.apply_action(int(adapter.model.rolls(second, first, turn)))
+                state.apply_action(int(adapter.model.best(s)))
                 continue
             action = bot.step(state)
             loss += regret_of(adapter, s, action)

@@ -329,13 +329,14 @@ def test_shutthebox_players_agree_with_the_command(options, fresh_cache):
         words = game.question()  # the rule options, --one or --scores S1,S2, then --move POS ROLL or --expect POS
         split = words.index("--one") if "--one" in words else words.index("--scores")
         prefix, words = words[:split], words[split:]
-        before = words[:-3] if game.roll else words[:-2]
+        _, position, roll = game.get_state()[:3]  # the model's state: seat, open tiles, roll, ...
+        before = words[:-3] if roll else words[:-2]
         values = legal_values(info)
-        if game.roll:
+        if roll:
             lines.append(" ".join(words))
             checks.append(("move", set(info["optimal_actions"])))
             for move, value in values.items():
-                after = game.position ^ move
+                after = position ^ move
                 if after:
                     lines.append(" ".join(before + ["--expect", format_set(after, tiles)]))
                     checks.append(("value", "%.6f" % value))

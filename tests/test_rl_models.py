@@ -322,14 +322,16 @@ def test_openspiel_exact_value_is_consistent_with_the_tree(game, rules):
         for action, chance in pairs:
             child = state.clone()
             child.apply_action(action)
-            children.append((chance, so.exact_value(child)[0]))
-        if state.is_chance_node():
+            children.append((chance, so.exact_value(child)))
+        if state.is_chance_node():  # every seat's value is the mean of its outcomes'
             assert sum(p for p, _ in children) == pytest.approx(1.0, abs=1e-12)
-            assert sum(p * v for p, v in children) == pytest.approx(value[0], abs=1e-9)
+            for seat in range(model.players):
+                assert sum(p * v[seat] for p, v in children) == pytest.approx(value[seat], abs=1e-9)
             outcomes = state.chance_outcomes()
             state.apply_action(outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0])
-        else:
-            assert max(v for _, v in children) == pytest.approx(value[0], abs=1e-12)
+        else:  # the mover's is its best action's
+            mover = state.current_player()
+            assert max(v[mover] for _, v in children) == pytest.approx(value[mover], abs=1e-12)
             state.apply_action(int(rng.choice(state.legal_actions())))
 
 

@@ -18,7 +18,8 @@ GAMES = ["python_shutthebox_solo", "python_shutthebox_solo(variant=two-tiles,obj
          "python_shutthebox_pig", "python_shutthebox_pig(variant=piglet)",
          "python_shutthebox_pig(variant=two-dice,goal=30)", "python_shutthebox_pig(variant=big-pig,goal=40)",
          "python_shutthebox_goat(goal=15)", "python_shutthebox_toggle(cards=5,sides=4)",
-         "python_shutthebox_toggle(cards=5,sides=4,max_rolls=3)"]  # stopped games too
+         "python_shutthebox_toggle(cards=5,sides=4,max_rolls=3)",  # stopped games too
+         "python_shutthebox_shutthebox(tiles=6)", "python_shutthebox_shutthebox(players=3,tiles=5,max_move_tiles=2)"]
 
 
 # Tables solved on first use go to the session's rl-cache, never the user's (conftest.py's fresh_cache).
@@ -27,7 +28,8 @@ pytestmark = pytest.mark.usefixtures("fresh_cache")
 
 def test_registered():
     expected = {"python_shutthebox_solo", "python_shutthebox_pig", "python_shutthebox_goat",
-                "python_shutthebox_toggle", "python_shutthebox_threes", "python_shutthebox_yazy"}
+                "python_shutthebox_toggle", "python_shutthebox_threes", "python_shutthebox_yazy",
+                "python_shutthebox_shutthebox"}
     if "yahtzee" in registry.GAMES:
         expected.add("python_shutthebox_yahtzee")
     assert set(so.NAMES) == expected
@@ -124,8 +126,8 @@ def test_exact_value_is_consistent_with_the_tree(name):
         if state.is_terminal():
             assert value == state.returns()
             continue
-        if players == 2:
-            assert abs(value[0] + value[1]) < 1e-12
+        if game.get_type().utility != pyspiel.GameType.Utility.GENERAL_SUM:  # zero-sum, or win shares
+            assert abs(sum(value) - game.utility_sum()) < 1e-12
         children = []
         for action, chance in (state.chance_outcomes() if state.is_chance_node() else
                                [(a, None) for a in state.legal_actions()]):

@@ -49,9 +49,11 @@ def test_pig_hold_at_20_is_its_exact_duel_in_both_seats():
 def test_the_tables_own_play_loses_nothing():
     """The table's moves read from the models by the observation: regret 0 at every decision, loss 0, and in
     pig_v0 the exact share is optimal play's."""
-    from shutthebox.rl import goat, pig
+    from shutthebox.games.goat.model import model
+    from shutthebox.games.goat.rules import Rules
+    from shutthebox.rl import pig
 
-    pig_model, goat_model = pig.model(goal=30), goat.model("two", 20)
+    pig_model, goat_model = pig.model(goal=30), model(Rules(20))
 
     def pig_table(observation, mask):
         mine, other, turn = (int(x) for x in observation["observation"][:3])
@@ -59,7 +61,8 @@ def test_the_tables_own_play_loses_nothing():
 
     def goat_table(observation, mask):
         mine, other, turn, rolls, seat, _ = (int(x) for x in observation["observation"])
-        return goat_model.decision((seat + 1, mine, other, turn, rolls)).move
+        banked = (mine, other) if seat == 0 else (other, mine)
+        return goat_model.best((*banked, turn, rolls, seat, 0))
 
     report = rl.evaluate(pig_table, "pig_v0", episodes=60, seed=1, goal=30)
     assert report.regret == 0.0 and report.loss < 1e-12 and report.loss_exact and report.decisions > 0

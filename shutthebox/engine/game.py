@@ -247,8 +247,10 @@ class Game:
             return self.hooks.model(rules, **options)
         return module(self.package + ".model").model(rules, **options) if self.has_model else None
 
-    def players(self) -> int:
-        """The seats of the game's model, known without a table (its family's, or its ``model.PLAYERS``)."""
+    def players(self) -> "int | range":
+        """The seats of the game's models, known without a table (its family's, or its ``model.PLAYERS``): a
+        number, or a range where the rules choose it (Shut the Box's ``players``, 2 to 8). One seat gives a game
+        its Gymnasium environment, several its PettingZoo one (``shutthebox.rl``)."""
         return self.hooks.players if self.hooks is not None else module(self.package + ".model").PLAYERS
 
     def __repr__(self):

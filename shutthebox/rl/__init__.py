@@ -14,7 +14,8 @@ Importing this package registers the Gymnasium environments (one player)::
     env = gymnasium.make("shutthebox/Yahtzee-v0", joker="free")  # (when the registry has Yahtzee)
     env = gymnasium.make("shutthebox/Threes-v0", dice=4)
 
-and the PettingZoo ones (several players) follow PettingZoo's module convention::
+and the PettingZoo ones (every game with a game model of several players, as ``<game>_v0``) follow PettingZoo's
+module convention::
 
     from shutthebox.rl import shutthebox_v0, goat_v0, pig_v0
     env = shutthebox_v0.env(players=3, tiles=10)
@@ -29,11 +30,15 @@ state space allows), then its mean regret per decision along seeded episodes. No
 never import Gymnasium, PettingZoo or numpy.
 """
 
+import importlib.machinery
 import math
+import sys
+import types
 
 import gymnasium
 
 from .. import registry
+from .model_env import aec_games
 
 NAMESPACE = "shutthebox"
 # id -> (entry point, max_episode_steps, reward_threshold): the one-player environments of their own. The time
@@ -124,11 +129,39 @@ def _register() -> None:
 _register()
 
 
+def _aec_module(name: str, game: str) -> types.ModuleType:
+    """The module ``shutthebox.rl.<game>_v0`` (PettingZoo's convention: ``env``, ``raw_env``), entered in
+    ``sys.modules``; its parts are made when first read (``_aec.module_parts``), so that importing this package
+    imports no PettingZoo."""
+    full = "%s.%s" % (__name__, name)
+    module = types.ModuleType(full, "%s for several players, PettingZoo AEC (``from shutthebox.rl import %s``;"
+                              " ``%s.env(**options)``: docs/RL.md)." % (registry.declaration(game).title, name, name))
+    module.__spec__ = importlib.machinery.ModuleSpec(full, None)
+    module.__all__ = ["env", "raw_env"]
+
+    def parts(attribute: str):
+        if attribute not in module.__all__:
+            raise AttributeError("module %r has no attribute %r" % (full, attribute))
+        from ._aec import module_parts
+
+        vars(module).update(module_parts(game, full))
+        return vars(module)[attribute]
+
+    module.__getattr__ = parts  # type: ignore[method-assign]
+    sys.modules[full] = module
+    return module
+
+
+# The PettingZoo environments: shutthebox_v0, goat_v0, pig_v0, ... (`from shutthebox.rl import pig_v0`).
+AEC_GAMES = aec_games()
+globals().update((name, _aec_module(name, game)) for name, game in AEC_GAMES.items())
+
+
 def evaluate(policy, env_id: str, **options):
     """See :func:`shutthebox.rl.evaluation.evaluate`; for the PettingZoo environments (``"pig_v0"``,
     ``"goat_v0"``, ``"shutthebox_v0"``) :func:`shutthebox.rl.versus.evaluate_versus`, the policy against the
     table's player."""
-    if env_id.rsplit(".", 1)[-1] in ("shutthebox_v0", "goat_v0", "pig_v0"):
+    if env_id.rsplit(".", 1)[-1] in AEC_GAMES:
         from .versus import evaluate_versus
 
         return evaluate_versus(policy, env_id, **options)
@@ -158,4 +191,4 @@ def sb3_vec_env(env, num_envs: int = 1, **options):
     return NativeVecEnv(env, num_envs, **options)
 
 
-__all__ = ["ENV_IDS", "NAMESPACE", "dataset", "evaluate", "minari_dataset", "sb3_vec_env"]
+__all__ = ["AEC_GAMES", "ENV_IDS", "NAMESPACE", "dataset", "evaluate", "minari_dataset", "sb3_vec_env", *AEC_GAMES]

@@ -1,4 +1,4 @@
-"""Goat: ``shutthebox/GoatSolo-v0`` (fewest turns) and the two-player model of ``goat_v0`` (docs/RL.md).
+"""Goat: ``shutthebox/GoatSolo-v0``, the fewest turns (docs/RL.md; two players: ``games/goat/model.py``).
 
 A roll of k dice either matches (two dice show the same face: the turn ends with nothing) or adds the sum
 of k different faces; each such sum has a whole number of the 6^k ordered outcomes. An action's value is
@@ -8,60 +8,25 @@ increasing column) and divided by 6^k.
 
 from __future__ import annotations
 
-from itertools import combinations
-from math import factorial
-
 import numpy as np
 
 from ..errors import InvalidQuery
-from ..games.goat.rules import DEFAULT_GOAL, DICE, EACH, MAX_GAIN, NEEDS, ROLLS, SLOTS, Rules, check_turn, slot
+from ..games.goat.model import LAW, action_values, model as goat_model
+from ..games.goat.rules import DEFAULT_GOAL, DICE, EACH, MAX_GAIN, ROLLS, SLOTS, Rules, check_turn, slot
 from ..games.goat.table import load
 from ._base import Decision, ExactEnv, Model, cached, state_tuple, whole
 from ._picture import number
 from ._transitions import Transitions, merged
 
 TIE = 1e-11  # the table's tie (docs/GOAT.md)
-_MODELS: dict = {}
-
-
-def _law(k: int):
-    """(ordered outcomes that match, [(sum, ordered outcomes)] by increasing sum) for k six-sided dice."""
-    counts: dict = {}
-    for faces in combinations(range(1, 7), k):
-        counts[sum(faces)] = counts.get(sum(faces), 0) + factorial(k)
-    sums = sorted(counts.items())
-    return 6 ** k - sum(count for _, count in sums), [(total, float(count)) for total, count in sums]
-
-
-LAW = {k: _law(k) for k in range(1, DICE + 1)}
 TURN_ENDS = ROLLS  # the third roll ends the turn
+_MODELS: dict = {}
 
 
 def roll_dice(die, k: int) -> int:
     """k dice thrown (each one drawn, whatever the others show): their sum, or 0 when two match."""
     faces = [die(6) for _ in range(k)]
     return 0 if len(set(faces)) < k else sum(faces)
-
-
-def action_values(stop_allowed: bool, turn: int, rolls: int, payoff, later) -> dict:
-    """{0: stop, k: roll k} from ``payoff(gain)`` (the value of the turn ending with that gain) and
-    ``later(turn, rolls)`` (the value at a slot of the turn)."""
-    values = {}
-    if stop_allowed:
-        values[0] = payoff(turn)
-    bust = payoff(0)
-    last = rolls + 1 == TURN_ENDS
-    for k in range(1, DICE + 1):
-        busts, sums = LAW[k]
-        total = bust * busts
-        if last:
-            for gain, count in sums:
-                total += payoff(turn + gain) * count
-        else:
-            for gain, count in sums:
-                total += later(turn + gain, rolls + 1) * count
-        values[k] = total / 6 ** k
-    return values
 
 
 class GoatSoloModel(Model):
@@ -97,64 +62,6 @@ class GoatSoloModel(Model):
         index = base + slot(rolls, turn)
         return Decision(self.n_actions, action_values(rolls > 0, turn, rolls, payoff, later), False, self.tie,
                         value=values[index], table_move=self.moves[index])
-
-
-class GoatTwoModel(Model):
-    """Two-player Goat: the mover's chance to win (a tie half); the table's ``one``, ``two``, ``last``."""
-
-    n_actions = 1 + DICE
-    more = True
-
-    def __init__(self, goal: int):
-        self.goal = goal
-        self.table = table = load(Rules(goal))
-        self.tie = float(table.file.header.get("tie", TIE))
-        super().__init__()
-        whole = table.file.whole
-        self.arrays = {name: whole(name).tolist() for name in ("one", "two", "last")}
-        self.moves = {name: whole(name + "_move").tolist() for name in ("one", "two", "last")}
-
-    def where(self, player: int, my: int, opp: int, turn: int, rolls: int):
-        """(array, index) of the mover's state."""
-        goal = self.goal
-        if player == 1:
-            return "one", (my * goal + opp) * SLOTS + slot(rolls, turn)
-        if opp < goal:
-            return "two", (my * goal + opp) * SLOTS + slot(rolls, turn)
-        return "last", (min(opp - my, NEEDS) - 1) * SLOTS + slot(rolls, turn)
-
-    def decide(self, state, exact: bool) -> Decision:
-        player, my, opp, turn, rolls = state
-        if not exact:
-            return Decision(self.n_actions, dict.fromkeys(range(0 if rolls else 1, DICE + 1), 0.0), True, exact=False)
-        goal, arrays = self.goal, self.arrays
-        one, two, last = arrays["one"], arrays["two"], arrays["last"]
-
-        if player == 1:
-            def payoff(gain):
-                total = my + gain
-                if total >= goal:
-                    return 1.0 - last[(min(total - opp, NEEDS) - 1) * SLOTS]
-                return 1.0 - two[(opp * goal + total) * SLOTS]
-        elif opp < goal:
-            def payoff(gain):
-                total = my + gain
-                return 1.0 if total >= goal else 1.0 - one[(opp * goal + total) * SLOTS]
-        else:
-            need = min(opp - my, NEEDS)
-
-            def payoff(gain):
-                return 1.0 if gain > need else 0.5 if gain == need else 0.0
-
-        name, index = self.where(player, my, opp, turn, rolls)
-        values = arrays[name]
-        offset = index - slot(rolls, turn)
-
-        def later(total, taken):
-            return values[offset + slot(taken, total)]
-
-        return Decision(self.n_actions, action_values(rolls > 0, turn, rolls, payoff, later), True, self.tie,
-                        value=values[index], table_move=self.moves[name][index])
 
 
 # -- the model the toy-text way (Goat solo) -----------------------------------------------------------
@@ -198,12 +105,13 @@ def transitions(model) -> Transitions:
 
 
 def model(kind: str, goal: int, choose: str = EACH):
+    """Solo Goat's model (``kind`` "solo"), or the two-player game model (``games/goat/model.py``)."""
     # refuses a goal or a --choose the command refuses, in its words (a list too: before it is a key)
-    if Rules(goal, choose).choose != EACH:
-        raise InvalidQuery("the Goat environments play --choose each only (the dice chosen before every roll); "
-                           "--choose once is answered by ShutTheBox goat --choose once and shutthebox.open('goat', choose='once')")
-    return cached(_MODELS, (kind, goal), lambda: (GoatSoloModel if kind == "solo" else GoatTwoModel)(goal), model,
-                  (kind, goal))
+    rules = Rules(goal, choose)
+    if kind != "solo":
+        return goat_model(rules)
+    goat_model(rules)  # refuses --choose once, in its words
+    return cached(_MODELS, (kind, goal), lambda: GoatSoloModel(goal), model, (kind, goal))
 
 
 def check_slot(turn, rolls) -> tuple:

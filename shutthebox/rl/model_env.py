@@ -18,16 +18,18 @@ import numpy as np
 from .. import registry
 from ..engine.model import CHANCE, TERMINAL
 from ..errors import InvalidQuery
-from ._base import Decision, ExactEnv, Model, cached
+from ._base import _CACHE, Decision, ExactEnv, Model, cached
 
 _MODELS: dict = {}
 _DRAWS = 64  # chance nodes' cumulative weights kept per model
+_WORTH = 1 << 15  # states' values kept per model (then the cache starts again)
 
 
 class GameModelModel(Model):
-    """``_base.Model`` over a game model of one player: a decision's values are the model's, less the return
-    already earned (the rewards still to come); the table's move is the model's ``best``. A decision is keyed
-    by the state, less its total where the model is a ``tally`` (the same answers at every total)."""
+    """``_base.Model`` over a game model: a decision's values are the model's for the seat to move, less the
+    return it has already earned (the rewards still to come); the table's move is the model's ``best``. A
+    decision is keyed by the state, less its total where the model is a ``tally`` (the same answers at every
+    total)."""
 
     more = True
 
@@ -39,6 +41,8 @@ class GameModelModel(Model):
         self.tally = bool(tally)
         self.sign = -1 if tally == -1 else 1  # a tally of minus the return (toggle's rolls)
         self.draws: dict = {}  # id(outcomes) -> (outcomes, their cumulative weights)
+        self._worth: dict = {}  # state -> every seat's value (``worth``)
+        self._keyed = getattr(game_model, "decision_key", None)
         super().__init__()
 
     def key(self, state) -> tuple:
@@ -46,16 +50,55 @@ class GameModelModel(Model):
         return state[:-1] if self.tally else state
 
     def decide(self, key, exact: bool) -> Decision:
+        return self.decide_at(key + (0,) if self.tally else key, exact)
+
+    def at(self, state, exact: bool = True) -> Decision:
+        """The decision at ``state``, cached under the model's ``decision_key`` where it has one (states of one key
+        decide alike: Pig's seats mirrored, Shut the Box's scores that lead nothing), else as ``decision``."""
+        keyed = self._keyed
+        if keyed is None:
+            return self.decision(self.key(state), exact)
+        key = keyed(state)
+        cache = self._decisions if exact else self._coarse
+        found = cache.get(key)
+        if found is None:
+            if len(cache) >= _CACHE:
+                cache.clear()
+            found = cache[key] = self.decide_at(state, exact)
+        return found
+
+    def decide_at(self, state, exact: bool) -> Decision:
         game = self.game
-        state = key + (0,) if self.tally else key
         if not exact:
             return Decision(self.n_actions, dict.fromkeys(game.legal(state), 0.0), True, exact=False)
-        earned = 0.0 if self.tally else game.returns(state)[0]  # a tally's total is left out of the key
+        seat = game.player(state)
+        # the return earned so far (a tally's total is left out of the key); none in a game of several seats,
+        # whose PettingZoo environment pays the final returns at the end
+        earned = 0.0 if self.tally or game.players > 1 else game.returns(state)[seat]
         values = game.values(state)
         if earned:
             values = {action: value - earned for action, value in values.items()}
-        return Decision(self.n_actions, values, True, self.tie, value=game.value(state)[0] - earned,
-                        table_move=game.best(state))
+        value_of = getattr(game, "value_of", None)  # one seat's value, where the whole vector costs more
+        value = value_of(state, seat) if value_of is not None else game.value(state)[seat]
+        return Decision(self.n_actions, values, True, self.tie, value=value - earned, table_move=game.best(state))
+
+    def worth(self, state) -> list:
+        """Every seat's exact value of ``state`` (the model's ``value``), cached as the decisions are."""
+        found = self._worth.get(state)
+        if found is None:
+            if len(self._worth) >= _WORTH:
+                self._worth.clear()
+            found = self._worth[state] = self.game.value(state)
+        return found
+
+    def resolve(self, state, die):
+        """``state`` with its chance nodes resolved by ``die`` (an outcome of weight ``w`` of ``total`` drawn with
+        chance ``w / total``, in the model's order: ``engine.model.chance`` of a uniform)."""
+        game = self.game
+        while game.player(state) == CHANCE:
+            outcomes, total = game.outcomes(state)
+            state = game.apply(state, self.draw(outcomes, die(total) - 1))  # one die of ``total`` faces
+        return state
 
     def draw(self, outcomes: list, target: int) -> int:
         """The outcome of a chance node's ``outcomes`` that ``target`` in 0 .. total - 1 draws: the first whose
@@ -76,6 +119,9 @@ def rules_of(game: str, options: dict):
     checks them (InvalidQuery in its words): its ``RuleSet``, or for a game whose rules are its table names'
     slots (Yahtzee's ``joker``) those."""
     module = registry.declaration(game).tables[0].rules()
+    keywords = getattr(module, "rules_of_keywords", None)
+    if keywords is not None:  # rules that are not a RuleSet's options (Shut the Box's, with its players)
+        return keywords(**options)
     if hasattr(module, "Rules"):
         return module.Rules(**options)
     slots = sorted(module.fields_of(module.rules_of({})))
@@ -83,6 +129,17 @@ def rules_of(game: str, options: dict):
     if unknown:
         raise InvalidQuery("%s has no rule %s (its rules: %s)" % (game, ", ".join(unknown), ", ".join(slots)))
     return module.rules_of(options)
+
+
+def aec_games() -> dict:
+    """``<game>_v0`` -> game: every game with a game model of several players, whose PettingZoo environment is its
+    model's (``_aec.ModelAEC``; the declarations are read, no table is loaded)."""
+    found = {}
+    for game in registry.GAMES:
+        declared = registry.declaration(game)
+        if declared.has_model and declared.players() != 1:
+            found["%s_v0" % game] = game
+    return found
 
 
 def options_of(game: str) -> dict:

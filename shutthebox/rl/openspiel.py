@@ -13,23 +13,25 @@ Importing this module registers them with pyspiel::
 | name | game | parameters (defaults) |
 | --- | --- | --- |
 | ``python_shutthebox_solo`` | Shut the Box, one player | ``variant`` (standard), ``objective`` (shut) |
-| ``python_shutthebox_pig`` | Pig, two players | ``variant`` (pig), ``goal`` (0: the variant's), ``sides`` (0: 6) |
-| ``python_shutthebox_goat`` | Goat, two players | ``goal`` (100) |
+| ``python_shutthebox_pig`` | Pig, two players (its game model) | ``variant`` (pig), ``goal`` (0: the variant's), ``sides`` (0: 6) |
+| ``python_shutthebox_goat`` | Goat, two players (its game model) | ``goal`` (100), ``choose`` (each; once is refused) |
+| ``python_shutthebox_shutthebox`` | Shut the Box, 2 to 8 players (its game model) | ``players`` (2), ``tiles`` (9), ``dice`` (2), ``sides`` (6), ``one_die`` ("": the command's), ``max_move_tiles`` (0: none) |
 | ``python_shutthebox_toggle`` | toggle, one player (its game model) | ``cards`` (12), ``sides`` (6), ``max_rolls`` (1000) |
 | ``python_shutthebox_threes`` | Threes, one player (its game model) | ``dice`` (5), ``sides`` (6) |
 | ``python_shutthebox_yazy`` | yazy, one player (its game model) | ``categories`` (all; a list joined by dots) |
 | ``python_shutthebox_yahtzee`` | Yahtzee, one player (its game model) | ``joker`` (official; free, none, bonus-only, yatzy) |
 
 Every game with a game model is registered as ``python_shutthebox_<game>`` through it (``engine/model.py``,
-:class:`ModelAdapter`), its rule options (those with a default) and its ``model.py``'s ``SPIEL_OPTIONS``
-(toggle's ``max_rolls``) the parameters.
+:class:`ModelAdapter`), its rule options (0 or "" where the rules choose the default) and its ``model.py``'s
+``SPIEL_OPTIONS`` (toggle's ``max_rolls``) the parameters.
 
 Every throw of the dice is a chance node whose outcomes (``chance_outcomes()``) are the rules' own, with their
 exact chances; ``returns()`` at the end are the game's result (Shut the Box solo ``shut``: 1 when shut;
-``score``: minus the score; toggle: minus the rolls; two players: 1 to the winner, -1 to the loser, 0 each
-for a tie). ``exact_value(state)`` is the expected ``returns()`` from any state, chance nodes included, under
-optimal play, from the same tables as the command line (two players: the mover's ``2 w - 1`` for its chance w
-to win, a tie half). States clone cheaply (a tuple of ints and the shared table), give observation strings
+``score``: minus the score; toggle: minus the rolls; Pig and Goat: 1 to the winner, -1 to the loser, 0 each
+for a tie; Shut the Box of 2 to 8 players: the win shares, 1 to the winner, ``1/k`` to each of k tied).
+``exact_value(state)`` is the expected ``returns()`` from any state, chance nodes included, under optimal play,
+from the same tables as the command line (Pig and Goat: the mover's ``2 w - 1`` for its chance w to win, a tie
+half). States clone cheaply (a tuple of ints and the shared table), give observation strings
 and tensors, and pass ``pyspiel.random_sim_test``.
 """
 
@@ -40,8 +42,6 @@ import pyspiel
 
 from ..engine.model import CHANCE as MODEL_CHANCE, TERMINAL as MODEL_TERMINAL
 from ..engine.notation import format_set
-from ..games.pig.rules import ADD
-from ._duels import GoatDuel, PigDuel
 
 PREFIX = "python_shutthebox_"
 CHANCE, TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
@@ -145,7 +145,8 @@ class Solo(Adapter):
         model = self.model
         if dice:
             stuck = model.stuck[position]
-            value = model.throw_values(position, model.values.__getitem__, lambda: stuck)[model.throw_action(dice)]
+            value = model.throw_values(position, model.values.__getitem__, lambda: stuck, model.more)[
+                model.throw_action(dice)]
         else:
             value = model.decision((position, roll)).value
         return [self.sign * value]
@@ -175,140 +176,6 @@ class Solo(Adapter):
         return "shut %s" % format_set(action, self.tiles)
 
 
-# -- Pig -------------------------------------------------------------------------------------------------
-
-
-class Pig(Adapter):
-    """States ``(banked of player 0, banked of player 1, turn total, seat to move, rolling)``: ``rolling`` 1
-    is the chance node of a roll (outcome ``i``: the rules' ``outcomes()[i]``)."""
-
-    short_name = "pig"
-    defaults = {"variant": "pig", "goal": 0, "sides": 0}
-    players = 2
-    tensor_size = 5
-    utility = (-1.0, 1.0)
-    max_length = 100_000  # a game of Pig is unbounded in principle; no game comes near this many decisions
-
-    def __init__(self, params: dict):
-        from .pig import model
-
-        super().__init__(params)
-        self.model = found = model(params["variant"], params["goal"] or None, params["sides"] or None)
-        self.rules = PigDuel(found.variant, found.goal, found.sides)  # the states and their moves
-        self.goal, self.n_actions = found.goal, 2
-        self.chance_outcomes = len(found.outcomes)
-        self.roll = [(index, count / found.denominator) for index, (count, _, _) in enumerate(found.outcomes)]
-
-    def initial(self) -> tuple:
-        return (0, 0, 0, 0, 0)
-
-    def node(self, s):
-        return _node(self.rules, s, self.roll)
-
-    def apply(self, s, action: int) -> tuple:
-        return self.rules.apply(s, action)
-
-    def exact(self, s) -> list:
-        player, data = self.node(s)
-        if player == TERMINAL:
-            return list(data)
-        first, second, turn, seat, rolling = s
-        mine, other = (first, second) if seat == 0 else (second, first)
-        model = self.model
-        chance = model.roll_value(mine, other, turn) if rolling else model.win[model.index(mine, other, turn)]
-        mover = 2.0 * chance - 1.0
-        return [mover, -mover] if seat == 0 else [-mover, mover]
-
-    def words(self, s) -> str:
-        first, second, turn, seat, rolling = s
-        if first >= self.goal or second >= self.goal:
-            return "final: player_0 %d, player_1 %d" % (first, second)
-        return "player_0 %d, player_1 %d, player_%d %s, turn total %d" % (
-            first, second, seat, "rolling" if rolling else "to move", turn)
-
-    def tensor(self, s, player) -> list:
-        return list(s)
-
-    def action_words(self, s, player, action) -> str:
-        if player == CHANCE:
-            _, kind, points = self.model.outcomes[action]
-            return "+%d" % points if kind == ADD else kind
-        return "roll" if action == 1 else "hold"
-
-
-def _node(rules, s, chances):
-    """(player, data) of a two-player game's state from its rules (``rl/_duels.py``): returns 1, 0, -1."""
-    player = rules.player(s)
-    if player == MODEL_TERMINAL:
-        return TERMINAL, [2.0 * share - 1.0 for share in rules.returns(s)]
-    if player == MODEL_CHANCE:
-        return CHANCE, chances
-    return player, rules.legal(s)
-
-
-# -- Goat, two players -----------------------------------------------------------------------------------
-
-
-class Goat(Adapter):
-    """States ``(banked of player 0, of player 1, turn total, rolls taken, seat to move, dice rolling)``:
-    ``dice rolling`` k > 0 is the chance node of a roll of k dice (outcome 0 a match, s > 0 the sum s)."""
-
-    short_name = "goat"
-    defaults = {"goal": 100}
-    players = 2
-    tensor_size = 6
-    utility = (-1.0, 1.0)
-    max_length = 100_000  # unbounded in principle, as Pig
-
-    def __init__(self, params: dict):
-        from ..games.goat.rules import DICE
-        from .goat import LAW, model
-
-        super().__init__(params)
-        self.model = found = model("two", params["goal"])
-        self.rules = GoatDuel(params["goal"])  # the states and their moves
-        self.goal, self.n_actions = found.goal, 1 + DICE
-        self.law = {k: [(0, busts / 6 ** k)] + [(total, count / 6 ** k) for total, count in sums]
-                    for k, (busts, sums) in LAW.items()}
-        self.chance_outcomes = 1 + max(total for k in self.law for total, _ in self.law[k])
-
-    def initial(self) -> tuple:
-        return (0, 0, 0, 0, 0, 0)
-
-    def node(self, s):
-        return _node(self.rules, s, self.law[s[5]] if s[5] else None)
-
-    def apply(self, s, action: int) -> tuple:
-        return self.rules.apply(s, action)
-
-    def exact(self, s) -> list:
-        player, data = self.node(s)
-        if player == TERMINAL:
-            return list(data)
-        first, second, turn, rolls, seat, dice = s
-        mine, other = (first, second) if seat == 0 else (second, first)
-        decision = self.model.decision((seat + 1, mine, other, turn, rolls))
-        chance = decision.values[dice] if dice else decision.value
-        mover = 2.0 * chance - 1.0
-        return [mover, -mover] if seat == 0 else [-mover, mover]
-
-    def words(self, s) -> str:
-        first, second, turn, rolls, seat, dice = s
-        if seat == 2:
-            return "final: player_0 %d, player_1 %d" % (first, second)
-        rolling = ", rolling %d dice" % dice if dice else ""
-        return "player_0 %d, player_1 %d, player_%d to move, turn total %d after %d roll%s%s" % (
-            first, second, seat, turn, rolls, "" if rolls == 1 else "s", rolling)
-
-    def tensor(self, s, player) -> list:
-        return list(s)
-
-    def action_words(self, s, player, action) -> str:
-        if player == CHANCE:
-            return "+%d" % action if action else "match"
-        return "roll %d" % action if action else "stop"
-
-
 # -- any game model --------------------------------------------------------------------------------------
 
 
@@ -316,7 +183,8 @@ class ModelAdapter(Adapter):
     """A game model (``engine/model.py``) as an adapter: its states, players, chance outcomes (their weights over
     their total), returns and values are the model's. A subclass per game (``model_adapter``) names the game
     (``game``), its parameters' defaults (``defaults``) and those of them that are the model's options beyond
-    the rules (``options``)."""
+    the rules (``options``). A game of two seats whose returns add up to a constant (win shares) is zero-sum
+    here, as OpenSpiel's own: each return ``r`` becomes ``2 r - total``."""
 
     game = ""
     options: tuple = ()
@@ -334,8 +202,19 @@ class ModelAdapter(Adapter):
                 self.game, " (%s)" % ", ".join(self.options) if self.options else ""))
         self.players, self.n_actions = found.players, found.n_actions
         self.chance_outcomes, self.max_length = found.n_outcomes, found.max_length
-        self.utility = (float(found.min_return), float(found.max_return))
+        total = getattr(found, "constant_sum", None)
+        self.zero_sum = total if total is not None and type(self).players == 2 else None
+        if self.zero_sum is not None:
+            self.utility = (-float(total), float(total))
+        else:
+            self.utility = (float(found.min_return), float(found.max_return))
         self.tensor_size = len(found.observation_nvec)
+
+    def _returns(self, values) -> list:
+        total = self.zero_sum
+        if total is None:
+            return [float(value) for value in values]
+        return [2.0 * value - total for value in values]
 
     def initial(self) -> tuple:
         return self.model.initial()
@@ -344,7 +223,7 @@ class ModelAdapter(Adapter):
         model = self.model
         player = model.player(s)
         if player == MODEL_TERMINAL:
-            return TERMINAL, [float(value) for value in model.returns(s)]
+            return TERMINAL, self._returns(model.returns(s))
         if player == MODEL_CHANCE:
             outcomes, total = model.outcomes(s)
             return CHANCE, [(outcome, weight / total) for outcome, weight in outcomes]
@@ -354,7 +233,7 @@ class ModelAdapter(Adapter):
         return self.model.apply(s, action)
 
     def exact(self, s) -> list:
-        return [float(value) for value in self.model.value(s)]
+        return self._returns(self.model.value(s))
 
     def words(self, s) -> str:
         return self.model.state_text(s)
@@ -364,26 +243,41 @@ class ModelAdapter(Adapter):
 
     def action_words(self, s, player, action) -> str:
         if player == CHANCE:
+            text = getattr(self.model, "outcome_text", None)
+            if text is not None:
+                return text(s, action)
             return "chance %d: %s" % (action, self.model.state_text(self.model.apply(s, action)))
         return self.model.action_text(s, action)
 
 
 def _parameters(module) -> dict:
-    """A game's OpenSpiel parameters and their defaults: its rule options that have a default, or, for a
-    game whose rules are no ``Rules`` of options (Yahtzee's, a word of ``rules.RULES``), the table name's
-    slots of its default rules (``joker``: ``official``; ``free``, ``none``, ``bonus-only``, ``yatzy``)."""
+    """A game's OpenSpiel parameters and their defaults (``module``: its table family's rules): the keywords its
+    rules module declares (``KEYWORDS``, Shut the Box's); else its rule options, one whose default depends on the
+    others (None) as 0 or "" (its default: ``goal=0`` is Pig's variant's goal); else, for a game whose rules are
+    no ``Rules`` of options (Yahtzee's, a word of ``rules.RULES``), the table name's slots of its default rules
+    (``joker``: ``official``; ``free``, ``none``, ``bonus-only``, ``yatzy``)."""
+    keywords = getattr(module, "KEYWORDS", None)
+    if keywords is not None:
+        return dict(keywords)
     rules = getattr(module, "Rules", None)
     if rules is None:
         return dict(module.fields_of(module.rules_of({})))
-    return {option.name: option.default for option in rules.OPTIONS if option.default is not None}
+    return {option.name: option.default if option.default is not None else "" if option.choices else 0
+            for option in rules.OPTIONS}
 
 
 def _rules(module, params: dict):
-    """The rules of ``params``: the rule options' values, or else as the table name's slots spell them (a
-    game string takes no commas: yazy's ``categories=ones.yazy`` for ``ones,yazy``; Yahtzee's rules are
-    only the slots: ``joker=free``)."""
+    """The rules of ``params``: a parameter left at an empty default (0, "") is not given (the rules choose);
+    the rest are the keywords of the rules module, or the rule options' values, or else as the table name's
+    slots spell them (a game string takes no commas: yazy's ``categories=ones.yazy`` for ``ones,yazy``;
+    Yahtzee's rules are only the slots: ``joker=free``)."""
     from ..errors import InvalidQuery
 
+    defaults = _parameters(module)
+    params = {key: value for key, value in params.items() if not (value in (0, "") and defaults.get(key) in (0, ""))}
+    keywords = getattr(module, "rules_of_keywords", None)
+    if keywords is not None:
+        return keywords(**params)
     if getattr(module, "Rules", None) is None:
         return module.rules_of({key: str(value) for key, value in params.items()})
     try:
@@ -397,8 +291,8 @@ def _rules(module, params: dict):
 
 def model_adapter(game: str) -> type:
     """The :class:`ModelAdapter` of the registered game ``game`` (one with a game model): its parameters are
-    the rule options that have a default (``_parameters``) and its ``model.py``'s ``SPIEL_OPTIONS`` (the model's
-    options beyond the rules, with their defaults here); its players are its model's (no table is read)."""
+    its rules' (``_parameters``) and its ``model.py``'s ``SPIEL_OPTIONS`` (the model's options beyond the rules,
+    with their defaults here); its players are its model's (a range where the rules choose: no table is read)."""
     import importlib
 
     from .. import registry
@@ -414,7 +308,7 @@ def model_adapter(game: str) -> type:
 
 
 def _model_games() -> list:
-    """The games declared on a family engine, in the registry's order."""
+    """The games with a game model, in the registry's order."""
     from .. import registry
 
     return [game for game in registry.GAMES if registry.declaration(game).has_model]
@@ -493,15 +387,20 @@ def _register(cls) -> None:
     name = PREFIX + cls.short_name
     if name in pyspiel.registered_names():
         return
-    players = cls.players
+    seats = cls.players if isinstance(cls.players, range) else range(cls.players, cls.players + 1)
+    # Several seats: their returns add up to a constant (win shares). Two seats exactly: zero-sum, as OpenSpiel's
+    # own (ModelAdapter); a range of seats (Shut the Box's 2 to 8) keeps its models' win shares.
+    zero_sum = cls.players == 2
+    constant = not zero_sum and seats[-1] > 1
     game_type = pyspiel.GameType(
         short_name=name, long_name="shutthebox %s (exact tables)" % cls.short_name,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM if players == 2 else pyspiel.GameType.Utility.GENERAL_SUM,
+        utility=(pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.CONSTANT_SUM if constant
+                 else pyspiel.GameType.Utility.GENERAL_SUM),
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=players, min_num_players=players,
+        max_num_players=seats[-1], min_num_players=seats[0],
         provides_information_state_string=True, provides_information_state_tensor=False,
         provides_observation_string=True, provides_observation_tensor=True,
         parameter_specification=dict(cls.defaults))
@@ -512,9 +411,11 @@ def _register(cls) -> None:
             values.update(params or {})
             found = adapter(cls.short_name, tuple(sorted(values.items())))
             low, high = found.utility
+            total = 0.0 if zero_sum else getattr(getattr(found, "model", None), "constant_sum", None)
             info = pyspiel.GameInfo(num_distinct_actions=found.n_actions, max_chance_outcomes=found.chance_outcomes,
-                                    num_players=players, min_utility=low, max_utility=high,
-                                    utility_sum=0.0 if players == 2 else None, max_game_length=found.max_length)
+                                    num_players=found.players, min_utility=low, max_utility=high,
+                                    utility_sum=total if (zero_sum or constant) else None,
+                                    max_game_length=found.max_length)
             super().__init__(game_type, info, values)
             self.adapter = found
 
@@ -529,7 +430,7 @@ def _register(cls) -> None:
     pyspiel.register_game(game_type, Game)
 
 
-for _cls in (Solo, Pig, Goat):
+for _cls in (Solo,):
     _register(_cls)
 for _game in _model_games():
     if _game not in GAMES:

@@ -1,25 +1,19 @@
-"""Pig: ``shutthebox/Pig-v0`` (one agent against the table's optimal player) and the model ``pig_v0`` shares
-(docs/RL.md, docs/PIG.md).
+"""Pig: ``shutthebox/Pig-v0``, one agent against the table's optimal player (docs/RL.md, docs/PIG.md).
 
-A decision is ``(i, j, k)``: the mover's banked score, the opponent's, the turn total. Its values are the
-table's, summed as the table sums them (``--options``): a hold of k is worth ``1 - win(j, i + k, 0)``; a roll
-is worth the table's ``win(i, j, k)`` where the table rolls, else the mean over one roll's outcomes, in the
-order of ``Rules.outcomes()``, of ``win(i, j, k + points)`` (1 past the goal), ``1 - win(j, i, 0)`` after a
-bust and ``1 - win(j, 0, 0)`` after Two-Dice Pig's reset. The same floats as the command's ``--options``.
+A decision is ``(i, j, k)``: the mover's banked score, the opponent's, the turn total. Its values are the game
+model's (``games/pig/model.py``: the table's, summed as the command's ``--options`` sums them).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..games.pig.rules import ADD, BUST, DEFAULT_GOAL, Rules
-from ..games.pig.table import load
+from ..games.pig.model import HOLD, ROLL, model as pig_model, rule_words
+from ..games.pig.rules import ADD, BUST, Rules
 from ._base import Decision, ExactEnv, Model, cached, state_tuple, whole
 from ._picture import dice, number
 from ._transitions import Transitions, merged
 
-HOLD, ROLL = 0, 1
-TIE = 1e-11  # the table's tie (docs/PIG.md)
 _MODELS: dict = {}
 
 
@@ -72,41 +66,15 @@ class PigModel(Model):
 
     def __init__(self, rules: Rules):
         self.rules = rules
-        self.table = table = load(rules)
-        self.tie = float(table.file.header.get("tie", TIE))
+        self.game = game = pig_model(rules)  # the table's numbers and the values as the table sums them
+        self.win, self.move, self.tie = game.win, game.move, game.tie
+        self.index, self.hold_value, self.roll_value = game.index, game.hold_value, game.roll_value
         super().__init__()
         self.variant, self.goal, self.sides = rules.variant, rules.goal, rules.sides
         self.outcomes = rules.outcomes()
         self.denominator = rules.denominator()
-        self.top = max(points for _, kind, points in self.outcomes if kind == ADD)  # the most one roll adds
-        self.win = table.file.whole("win").tolist()
-        self.move = table.file.whole("move").tolist()
+        self.top = game.top  # the most one roll adds
         self._turns: dict = {}
-
-    def index(self, mine: int, other: int, turn: int) -> int:
-        """The flat index of ``(mine, other, turn)`` in the table (docs/FORMAT.md section 10)."""
-        goal = self.goal
-        return (mine * goal - mine * (mine - 1) // 2 + turn) * goal + other
-
-    def hold_value(self, mine: int, other: int, turn: int) -> float:
-        banked = mine + turn
-        return 1.0 if banked >= self.goal else 1.0 - self.win[self.index(other, banked, 0)]
-
-    def roll_value(self, mine: int, other: int, turn: int) -> float:
-        win, index = self.win, self.index
-        at = index(mine, other, turn)
-        if self.move[at]:
-            return win[at]
-        goal, total = self.goal, 0.0
-        for count, kind, points in self.outcomes:  # the table's order and sums (PigTable._roll)
-            if kind == BUST:
-                value = 1.0 - win[index(other, mine, 0)]
-            elif kind == ADD:
-                value = 1.0 if mine + turn + points >= goal else win[index(mine, other, turn + points)]
-            else:  # reset
-                value = 1.0 - win[index(other, 0, 0)]
-            total += count * value
-        return total / self.denominator
 
     def decide(self, state, exact: bool) -> Decision:
         mine, other, turn = state
@@ -167,18 +135,6 @@ def model(variant: str = "pig", goal=None, sides=None) -> PigModel:
     rules = pig_rules(variant, goal, sides)
     key = (rules.variant, rules.goal, rules.sides)
     return cached(_MODELS, key, lambda: PigModel(rules), model, key)
-
-
-def rule_words(rules: Rules) -> list:
-    """The command line's options for ``rules``, the defaults left out."""
-    words = []
-    if rules.variant != "pig":
-        words += ["--variant", rules.variant]
-    if rules.goal != DEFAULT_GOAL[rules.variant]:
-        words += ["--goal", str(rules.goal)]
-    if rules.variant == "pig" and rules.sides != 6:
-        words += ["--sides", str(rules.sides)]
-    return words
 
 
 def check_state(state, goal: int) -> tuple:

@@ -6,15 +6,29 @@ import numpy as np
 
 from ..engine.notation import format_set
 from ..errors import InvalidQuery
-from ..games.shutthebox.rules import Rules
+from ..games.shutthebox.model import Box
+from ..games.shutthebox.rules import Rules, rule_words, rules_of_keywords
 from ..games.shutthebox.solo.table import DEFAULT_VARIANT, check_objective, load_solo, variant_of, variant_rules
-from ._base import Decision, ExactEnv, cached, state_tuple, whole
-from ._box import CHOOSING, BoxModel, game_of, rule_words, rules_fields, throw
+from ._base import Decision, ExactEnv, Model, cached, state_tuple, whole
 
 _MODELS: dict = {}
+CHOOSING = "throw one die or all"  # the words of a decision between throws
+FIELDS = ("tiles", "sides", "dice", "one_die_at_most", "max_move_tiles", "one_die_optional", "one_die_high_shut")
 
 
-class SoloModel(BoxModel):
+def rules_fields(rules) -> tuple:
+    """The rules as plain values (a model pickles with them): ``Rules(*rules_fields(rules)) == rules``."""
+    return tuple(getattr(rules, name) for name in FIELDS)
+
+
+def throw(die, sides: int, dice: int) -> int:
+    """The total of ``dice`` dice of ``sides`` sides, each drawn by ``die(sides)``."""
+    if dice == 2:
+        return die(sides) + die(sides)
+    return sum(die(sides) for _ in range(dice))
+
+
+class SoloModel(Box, Model):
     """One rule set and one objective: the table's values before each throw give every move's value, and
     (an optional one die) each choice of dice's value by weighing its rolls."""
 
@@ -22,7 +36,8 @@ class SoloModel(BoxModel):
         self.table = table = load_solo(rules=rules)
         self.objective = objective
         self.more = objective == "shut"
-        super().__init__(table.rules)
+        Box.__init__(self, table.rules)
+        Model.__init__(self)
         self.values = table.file.whole(objective).tolist()  # before throwing, by position (0: shut)
         self.moves = table.file.whole(objective + "_move").tolist()
         # the dice the table throws at each position: its choice where the rules give one
@@ -42,7 +57,7 @@ class SoloModel(BoxModel):
             if not exact:
                 return Decision(n, dict.fromkeys(throws, 0.0), more, exact=False)
             stuck = self.stuck[position]
-            return Decision(n, self.throw_values(position, values.__getitem__, lambda: stuck), more,
+            return Decision(n, self.throw_values(position, values.__getitem__, lambda: stuck, more), more,
                             value=values[position], table_move=self.throw_action(self.chosen[position]))
         moves = self.legal(position).get(roll, ())
         table_move = self.moves[position * self.width + roll] if exact else None
@@ -65,7 +80,7 @@ def solo_rules(variant, tiles, dice, sides, one_die, max_move_tiles):
     options = (tiles, dice, sides, one_die, max_move_tiles)
     if all(option is None for option in options):
         return variant_rules(variant or DEFAULT_VARIANT)
-    rules, _ = game_of(2, *options)
+    rules, _ = rules_of_keywords(tiles=tiles, dice=dice, sides=sides, one_die=one_die, max_move_tiles=max_move_tiles)
     if variant is not None and variant_rules(variant) != rules:
         raise InvalidQuery("variant %s is not the rules the options give (%s)" % (variant, rules.describe()))
     return rules

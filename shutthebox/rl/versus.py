@@ -20,7 +20,12 @@ from dataclasses import dataclass, field
 
 from .evaluation import RECHECK, Asker, NeverEnds, _mean, _ratio, as_policy, pig_exact
 
-PLAYERS = ("shutthebox_v0", "goat_v0", "pig_v0")
+
+def players() -> tuple:
+    """The PettingZoo environments' names: every game with a game model of several players (``shutthebox.rl``)."""
+    from .model_env import aec_games
+
+    return tuple(aec_games())
 
 
 @dataclass
@@ -104,25 +109,29 @@ def evaluate_versus(policy, env_id: str, *, episodes: int = 1000, seed: int = 0,
     ``max_illegal`` of them in a row or ``max_steps`` steps. ``exact``: for ``pig_v0``, the policy's exact
     share (it is asked in every state of each seat it plays, about 10 s a seat for Pig to 100)."""
     name = env_id.rsplit(".", 1)[-1]
-    if name not in PLAYERS:
-        raise ValueError("evaluate_versus plays the PettingZoo environments %s, not %r" % (", ".join(PLAYERS), env_id))
+    if name not in players():
+        raise ValueError("evaluate_versus plays the PettingZoo environments %s, not %r" % (", ".join(players()), env_id))
     module = importlib.import_module("shutthebox.rl." + name)
     env = module.raw_env(**env_options)
-    players = len(env.possible_agents)
-    if seat is not None and (isinstance(seat, bool) or seat not in range(players)):
-        raise ValueError("seat must be None (alternate) or a seat from 0 to %d, not %r" % (players - 1, seat))
+    seated = len(env.possible_agents)
+    if seat is not None and (isinstance(seat, bool) or seat not in range(seated)):
+        raise ValueError("seat must be None (alternate) or a seat from 0 to %d, not %r" % (seated - 1, seat))
 
     def wrap(board, mask):
         return {"observation": board, "action_mask": mask}
 
     ask = Asker(as_policy(policy), wrap, 0 if deterministic else RECHECK)
-    seats = tuple(range(players)) if seat is None else (seat,)
+    seats = tuple(range(seated)) if seat is None else (seat,)
     played = [seats[episode % len(seats)] for episode in range(episodes)] if episodes else list(seats)
     exact_by_seat, note = {}, ""
-    if exact and name == "pig_v0":
+    if exact and name == "pig_v0":  # solved on the Pig solver's engine, as Pig-v0's exact pass
+        from .pig import model as pig_model
+
+        rules = env.rules
         try:
             for each in sorted(set(played)):
-                exact_by_seat[each] = pig_exact(env.model, each, ask, extra=(each, each))
+                exact_by_seat[each] = pig_exact(pig_model(rules.variant, rules.goal, rules.sides), each, ask,
+                                                extra=(each, each))
         except NeverEnds as error:
             exact_by_seat, note = {}, str(error)
     ask.recheck = 0
@@ -191,4 +200,4 @@ def evaluate_versus(policy, env_id: str, *, episodes: int = 1000, seed: int = 0,
                             episode_half if loss_exact else None, stochastic, note)
 
 
-__all__ = ["PLAYERS", "VersusEvaluation", "evaluate_versus"]
+__all__ = ["VersusEvaluation", "evaluate_versus", "players"]

@@ -13,6 +13,7 @@ DECLARATION = Game(
            "else their sum adds to the turn total; roll again or stop and bank it, at most 3 rolls a "
            "turn. First to the goal."),
     package=__name__,
+    model=True,  # model.py: the two-player game model (engine/model.py): goat_v0 and python_shutthebox_goat
     page="games/goat.js",
     # goat-g100.msgpack; the dice chosen once a turn (--choose once): goat-g100-once.msgpack
     tables=[Tables("goat-g{goal}{choose}", headers=("goat",), fields={"choose": "(?:-once)?"})],

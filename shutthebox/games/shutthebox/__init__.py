@@ -14,6 +14,7 @@ DECLARATION = Game(
     title="Shut the Box",
     about="Close the tiles whose sum the dice show; the lower score wins, shutting the box wins at once",
     package=__name__,
+    model=True,  # model.py: the game model of 2 to 8 players (engine/model.py): shutthebox_v0, OpenSpiel's game
     page="index.html",
     tables=[
         # Two or more players, any rule set: t12-2d6-opt6-high-max2-p3.msgpack (rules key, players).

@@ -75,6 +75,9 @@ class Rules:
     def __setattr__(self, name, value):
         raise AttributeError("Rules are immutable")
 
+    def __reduce__(self):  # pickled as the call that makes it: its fields cannot be set one by one
+        return (Rules, self._key())
+
     def _key(self):
         return (self.tiles, self.sides, self.dice, self.one_die_at_most, self.max_move_tiles,
                 self.one_die_optional, self.one_die_high_shut)
@@ -268,6 +271,43 @@ def rules_from_options(game: dict) -> tuple[Rules, int]:
         return Rules(**fields), players
     except InvalidRules as error:
         raise InvalidQuery("these rules do not make a game: %s" % error) from None
+
+
+# The learning surfaces' keywords (the game options above, ``--one-die`` as ``one_die``) and their defaults: the
+# command's where it has one, "" or 0 where the command's default depends on the other rules (OpenSpiel's
+# parameters cannot be None).
+KEYWORDS = {"players": 2, "tiles": 9, "dice": 2, "sides": 6, "one_die": "", "max_move_tiles": 0}
+
+
+def rules_of_keywords(**keywords) -> tuple[Rules, int]:
+    """``(rules, players)`` of the learning surfaces' keywords (``players=3, one_die="optional:6"``), checked as
+    the command line checks its options (InvalidQuery, in its words); a keyword None is not given."""
+    unknown = sorted(set(keywords) - set(KEYWORDS))
+    if unknown:
+        raise InvalidQuery("shutthebox has no option %s (its options: %s)" % (", ".join(unknown), ", ".join(KEYWORDS)))
+    return rules_from_options({"--" + name.replace("_", "-"): str(value) for name, value in keywords.items()
+                               if value is not None})
+
+
+def one_die_text(rules: Rules) -> str:
+    """The command line's ``--one-die`` value of ``rules``."""
+    when = []
+    if rules.one_die_at_most is not None:
+        when.append(str(rules.one_die_at_most))
+    if rules.one_die_high_shut:
+        when.append("high")
+    if not when:
+        return "never"
+    return ("optional:" if rules.one_die_optional else "") + ",".join(when)
+
+
+def rule_words(rules: Rules) -> list[str]:
+    """The command line's game options for ``rules`` (``--players`` aside)."""
+    words = ["--tiles", str(rules.tiles), "--dice", str(rules.dice), "--sides", str(rules.sides),
+             "--one-die", one_die_text(rules)]
+    if rules.max_move_tiles is not None:
+        words += ["--max-move-tiles", str(rules.max_move_tiles)]
+    return words
 
 
 def fields_of(game: tuple) -> dict:
