@@ -176,7 +176,6 @@ def test_a_layer_file_of_another_job_under_a_manifest_renamed_to_ours_is_not_rea
     assert [int(layer[0][0]) for layer in result] == [0, 1, 2, 3]
 
 
-@pytest.mark.slow
 def ignores_sigint(pid: int) -> bool:
     """Whether the process ignores SIGINT now (its SigIgn mask in /proc): the build does while it starts its
     local cluster, so that the workers are born ignoring it; a Ctrl-C in that window is lost."""
@@ -185,6 +184,7 @@ def ignores_sigint(pid: int) -> bool:
     return bool(mask >> (signal.SIGINT - 1) & 1)
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_a_two_worker_build_is_one_line_and_status_130(tmp_path):
     """Ctrl-C as a terminal sends it: to the build and its workers (the process group), once the workers
     have started and solved a layer. Nine categories: the build runs serially for its first 2 s and starts the
