@@ -210,3 +210,29 @@ def mask(tiles):
 
 def tiles_of(m):
     return tuple(i + 1 for i in range(16) if m >> i & 1)
+
+
+# Five six-sided dice kept and rerolled (yazy, Yahtzee): the 252 sorted rolls, and a turn's values by brute force.
+SORTED_ROLLS = sorted({tuple(sorted(dice)) for dice in product(range(1, 7), repeat=5)})
+
+
+def reroll_levels(now: dict) -> list:
+    """[V0, V1, V2] of a turn of five dice from V0 (sorted roll -> value with no reroll left): V1 and V2 with
+    1 and 2 rerolls left, holding any subset of the dice (all five: not rerolling), the others rerolled over
+    every ordered outcome; each also carries "held" (held dice -> the value of rerolling the rest)."""
+    values = [now]
+    for _ in (1, 2):
+        before = values[-1]
+        held_value = {}
+        for roll in SORTED_ROLLS:
+            for mask in range(32):
+                held = tuple(die for position, die in enumerate(roll) if mask >> position & 1)
+                if held not in held_value:
+                    rolled = 5 - len(held)
+                    held_value[held] = sum(before[tuple(sorted(held + outcome))]
+                                           for outcome in product(range(1, 7), repeat=rolled)) / 6**rolled
+        level = {roll: max(now[roll], max(held_value[tuple(die for p, die in enumerate(roll) if m >> p & 1)]
+                                          for m in range(32))) for roll in SORTED_ROLLS}
+        level["held"] = held_value
+        values.append(level)
+    return values

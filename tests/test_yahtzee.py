@@ -18,6 +18,7 @@ from itertools import product
 
 import pytest
 
+from bruteforce import SORTED_ROLLS, reroll_levels
 from conftest import ROOT, run
 from shutthebox.games.yahtzee.table import load
 
@@ -28,7 +29,6 @@ LOWER = ("three-kind", "four-kind", "full-house", "small-straight", "large-strai
 JOKER_POINTS = {"full-house": 25, "small-straight": 30, "large-straight": 40}
 YATZY_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes", "one-pair", "two-pairs", "three-kind", "four-kind",
                "small-straight", "large-straight", "full-house", "chance", "yatzy")
-SORTED_ROLLS = sorted({tuple(sorted(dice)) for dice in product(range(1, 7), repeat=5)})
 COMMAND = [sys.executable, os.path.join(ROOT, "ShutTheBox")]
 
 
@@ -148,22 +148,7 @@ def turn_values(rule, state, start):
     """[V0, V1, V2]: sorted roll -> value with 0, 1, 2 rerolls left; holding any subset of the dice (all five:
     not rerolling), the others rerolled over every ordered outcome; V1 and V2 carry "held"."""
     now = {roll: max(value for _, value in score_options(rule, state, roll, start)) for roll in SORTED_ROLLS}
-    values = [now]
-    for _ in (1, 2):
-        before = values[-1]
-        held_value = {}
-        for roll in SORTED_ROLLS:
-            for mask in range(32):
-                held = tuple(die for position, die in enumerate(roll) if mask >> position & 1)
-                if held not in held_value:
-                    rolled = 5 - len(held)
-                    held_value[held] = sum(before[tuple(sorted(held + outcome))]
-                                           for outcome in product(range(1, 7), repeat=rolled)) / 6**rolled
-        level = {roll: max(now[roll], max(held_value[tuple(d for p, d in enumerate(roll) if m >> p & 1)]
-                                          for m in range(32))) for roll in SORTED_ROLLS}
-        level["held"] = held_value
-        values.append(level)
-    return values
+    return reroll_levels(now)
 
 
 @lru_cache(maxsize=None)

@@ -2,14 +2,14 @@
 and the Gymnasium environment's, its chance nodes, and the OpenSpiel game built on it
 (python_shutthebox_yahtzee)."""
 
-import random
 import subprocess
 import sys
 
 import pytest
 
+from modelchecks import check_chance_nodes, decision_states
 from shutthebox import registry
-from shutthebox.engine.model import CHANCE, TERMINAL, GameModel, chance
+from shutthebox.engine.model import CHANCE, GameModel
 from shutthebox.games.yahtzee.rules import (
     CATEGORIES, FIFTY, OPEN, REROLLS, YAHTZEE, YATZY_CATEGORIES, format_categories, options_of,
 )
@@ -56,19 +56,6 @@ def _options(answer: str) -> dict:
     return found
 
 
-def _decisions(model, seed: int, games: int):
-    """The decision states of ``games`` seeded games of random legal play (chance by its chances)."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        state = model.initial()
-        while model.player(state) != TERMINAL:
-            if model.player(state) == CHANCE:
-                state = model.apply(state, chance(model, state, rng.random()))
-                continue
-            yield state
-            state = model.apply(state, rng.choice(model.legal(state)))
-
-
 def test_the_game_declares_its_model():
     declared = registry.declaration("yahtzee")
     model = declared.model()
@@ -90,7 +77,7 @@ def test_values_are_the_command_lines_options_expect_and_move(rules):
     model, session = _model(rules), _session(rules)
     boxes = len(YATZY_CATEGORIES if rules == "yatzy" else CATEGORIES)
     decisions = 0
-    for state in _decisions(model, 5, 8):
+    for state in decision_states(model, 5, 8):
         total, rerolls = state[-1], state[-2]
         dice = "".join(str(die) for die in model.dice(state))
         where = _state_words(model, state)
@@ -146,7 +133,7 @@ def test_the_float_path_is_the_rationals_within_1e_12():
     from shutthebox.games.yahtzee.model import model
 
     exact, fast = _model(), model(rational=False)
-    for state in _decisions(exact, 8, 4):
+    for state in decision_states(exact, 8, 4):
         values, floats = exact.values(state), fast.values(state)
         assert list(values) == list(floats)
         assert all(abs(values[action] - floats[action]) < 1e-12 for action in values)
@@ -156,33 +143,7 @@ def test_the_float_path_is_the_rationals_within_1e_12():
 
 @pytest.mark.parametrize("rules", RULES[:2])
 def test_chance_nodes_weigh_their_outcomes(rules):
-    """Every chance node met: its weights are its total's (6 ** dice thrown), its outcomes distinct states, its
-    value the weighted mean of theirs; a keep's value is its throw's; the final return is the total."""
-    model = _model(rules)
-    rng = random.Random(2)
-    met = set()
-    for _ in range(3):
-        state = model.initial()
-        while model.player(state) != TERMINAL:
-            if model.player(state) != CHANCE:
-                action = rng.choice(model.legal(state))
-                child = model.apply(state, action)
-                assert model.value(child)[0] == pytest.approx(model.values(state)[action], abs=1e-9)
-                state = child
-                continue
-            thrown = 5 - len(model.dice(state))
-            outcomes, total = model.outcomes(state)
-            assert total == 6 ** thrown and sum(weight for _, weight in outcomes) == total
-            assert [outcome for outcome, _ in outcomes] == list(range(len(outcomes))) and len(outcomes) <= 252
-            children = [model.apply(state, outcome) for outcome, _ in outcomes]
-            assert len(set(children)) == len(children) and all(model.player(child) == 0 for child in children)
-            assert all(sorted(model.dice(child)) == list(model.dice(child)) for child in children)
-            mean = sum(weight * model.value(child)[0] for (_, weight), child in zip(outcomes, children)) / total
-            assert model.value(state)[0] == pytest.approx(mean, abs=1e-9)
-            met.add(thrown)
-            state = model.apply(state, chance(model, state, rng.random()))
-        assert model.returns(state) == model.value(state) == [float(state[-1])]
-    assert 5 in met and len(met) >= 3
+    check_chance_nodes(_model(rules), games=3)
 
 
 def test_the_initial_value_is_the_tables():

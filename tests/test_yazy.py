@@ -15,12 +15,12 @@ from math import comb
 import numpy as np
 import pytest
 
+from bruteforce import SORTED_ROLLS, reroll_levels
 from conftest import ROOT, run
 from shutthebox.games.yazy.table import load
 
 NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes", "three-kind", "four-kind", "full-house", "straight",
          "yazy")
-SORTED_ROLLS = sorted({tuple(sorted(dice)) for dice in product(range(1, 7), repeat=5)})
 SCORE = 32
 
 
@@ -61,21 +61,7 @@ def brute_turn(open_names: frozenset):
     dice (holding all five passes), the others are rerolled over every ordered outcome."""
     now = {roll: max(points(name, roll) + brute_start(open_names - {name}) for name in open_names)
            for roll in SORTED_ROLLS}
-    values = [now]
-    for _ in (1, 2):
-        before = values[-1]
-        held_value = {}
-        for roll in SORTED_ROLLS:
-            for mask in range(32):
-                held = tuple(die for position, die in enumerate(roll) if mask >> position & 1)
-                if held not in held_value:
-                    rolled = 5 - len(held)
-                    held_value[held] = sum(before[tuple(sorted(held + outcome))]
-                                           for outcome in product(range(1, 7), repeat=rolled)) / 6**rolled
-        values.append({roll: max(now[roll], max(held_value[tuple(die for p, die in enumerate(roll) if m >> p & 1)]
-                                                for m in range(32))) for roll in SORTED_ROLLS})
-        values[-1]["held"] = held_value
-    return values
+    return reroll_levels(now)
 
 
 def brute_move(open_names: frozenset, roll, rerolls) -> str:

@@ -1,14 +1,14 @@
 """yazy's game model (shutthebox/games/yazy/model.py): its values against the command line's questions and
 the Gymnasium environment's, its chance nodes, and the OpenSpiel game built on it (python_shutthebox_yazy)."""
 
-import random
 import subprocess
 import sys
 
 import pytest
 
+from modelchecks import check_chance_nodes, decision_states
 from shutthebox import registry
-from shutthebox.engine.model import CHANCE, TERMINAL, GameModel, chance
+from shutthebox.engine.model import CHANCE, GameModel
 from shutthebox.games.yazy.rules import CATEGORIES, REROLLS, SCORE, Rules, describe_move, format_categories
 
 try:
@@ -32,19 +32,6 @@ def _session(rules):
     return registry.grammar("yazy").open_game({"--" + key: value for key, value in rules.items()}, None)
 
 
-def _decisions(model, seed: int, games: int):
-    """The decision states of ``games`` seeded games of random legal play (chance by its chances)."""
-    rng = random.Random(seed)
-    for _ in range(games):
-        state = model.initial()
-        while model.player(state) != TERMINAL:
-            if model.player(state) == CHANCE:
-                state = model.apply(state, chance(model, state, rng.random()))
-                continue
-            yield state
-            state = model.apply(state, rng.choice(model.legal(state)))
-
-
 def test_the_game_declares_its_model():
     declared = registry.declaration("yazy")
     model = declared.model()
@@ -63,7 +50,7 @@ def test_values_are_the_command_lines_expect_and_move(rules):
     categories left."""
     model, session = _model(rules), _session(rules)
     decisions = 0
-    for state in _decisions(model, 5, 12):
+    for state in decision_states(model, 5, 12):
         total, rerolls = state[-1], state[-2]
         dice = "".join(str(die) for die in state[1:6])
         cats = format_categories(state[0])
@@ -113,33 +100,7 @@ def test_the_environment_is_the_model_less_the_total():
 
 @pytest.mark.parametrize("rules", RULES)
 def test_chance_nodes_weigh_their_outcomes(rules):
-    """Every chance node met: its weights are its total's (6 ** dice thrown), its outcomes distinct states, its
-    value the weighted mean of theirs; a keep's value is its throw's."""
-    model = _model(rules)
-    rng = random.Random(2)
-    met = set()
-    for _ in range(4):
-        state = model.initial()
-        while model.player(state) != TERMINAL:
-            if model.player(state) != CHANCE:
-                action = rng.choice(model.legal(state))
-                child = model.apply(state, action)
-                assert model.value(child)[0] == pytest.approx(model.values(state)[action], abs=1e-9)
-                state = child
-                continue
-            thrown = 5 - len(model.dice(state))
-            outcomes, total = model.outcomes(state)
-            assert total == 6 ** thrown and sum(weight for _, weight in outcomes) == total
-            assert [outcome for outcome, _ in outcomes] == list(range(len(outcomes))) and len(outcomes) <= 252
-            children = [model.apply(state, outcome) for outcome, _ in outcomes]
-            assert len(set(children)) == len(children) and all(model.player(child) == 0 for child in children)
-            assert all(sorted(model.dice(child)) == list(model.dice(child)) for child in children)
-            mean = sum(weight * model.value(child)[0] for (_, weight), child in zip(outcomes, children)) / total
-            assert model.value(state)[0] == pytest.approx(mean, abs=1e-9)
-            met.add(thrown)
-            state = model.apply(state, chance(model, state, rng.random()))
-        assert model.returns(state) == model.value(state) == [float(state[-1])]
-    assert 5 in met and len(met) >= 3
+    check_chance_nodes(_model(rules), games=4)
 
 
 def test_the_initial_value_is_the_tables():
