@@ -178,18 +178,16 @@ def test_a_layer_file_of_another_job_under_a_manifest_renamed_to_ours_is_not_rea
 
 def ignores_sigint(pid: int) -> bool:
     """Whether the process ignores SIGINT now (its SigIgn mask in /proc): the build does while it starts its
-    local cluster, so that the workers are born ignoring it; a Ctrl-C in that window is lost."""
+    local cluster, so that the workers are born ignoring it."""
     with open("/proc/%d/status" % pid) as status:
         mask = next(int(line.split()[1], 16) for line in status if line.startswith("SigIgn:"))
     return bool(mask >> (signal.SIGINT - 1) & 1)
 
 
-@pytest.mark.slow
-def test_ctrl_c_during_a_two_worker_build_is_one_line_and_status_130(tmp_path):
-    """Ctrl-C as a terminal sends it: to the build and its workers (the process group), once the workers
-    have started and solved a layer. Nine categories: the build runs serially for its first 2 s and starts the
-    workers only then, and with seven or eight the layers left once they were up ended, on some runs, before
-    the test saw a new one."""
+def ctrl_c_build(tmp_path, ready):
+    """A two-worker build stopped by Ctrl-C as a terminal sends it (to the build and its workers: the process
+    group) once ``ready(build, workers, layers)`` is true, given the build's pid, the worker pids and the
+    finished layer files seen; (exit status, stderr, the worker pids seen)."""
     pytest.importorskip("distributed")
     env = dict(os.environ, SHUTTHEBOX_CACHE=str(tmp_path / "cache"), SHUTTHEBOX_WORKERS="2")
     command = [sys.executable, os.path.join(ROOT, "ShutTheBox"), "yazy", "--categories",
@@ -198,27 +196,53 @@ def test_ctrl_c_during_a_two_worker_build_is_one_line_and_status_130(tmp_path):
     build = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              start_new_session=True, cwd=ROOT)
     layers = tmp_path / "cache" / "layers"
-    workers, kept, deadline = [], None, time.monotonic() + 120
+    workers, deadline = [], time.monotonic() + 120
     try:
         while time.monotonic() < deadline and build.poll() is None:
-            found = sorted(path.name for path in layers.rglob("layer-*.npy"))
-            if len(workers) < 2 or ignores_sigint(build.pid):  # still starting them: a Ctrl-C now is lost
-                workers = worker_processes(build.pid)
-                kept = found if len(workers) >= 2 else None
-            elif found != kept:  # a layer finished since the workers were there: they have started
+            workers = sorted(set(workers) | set(worker_processes(build.pid)))
+            if ready(build.pid, workers, sorted(path.name for path in layers.rglob("layer-*.npy"))):
                 break
             time.sleep(0.02)
-        assert build.poll() is None and len(workers) == 2, "the build ended before it could be stopped"
+        assert build.poll() is None and workers, "the build ended before it could be stopped"
         os.killpg(build.pid, signal.SIGINT)
-        out, err = build.communicate(timeout=60)
+        _, err = build.communicate(timeout=60)
     finally:
         if build.poll() is None:
             os.killpg(build.pid, signal.SIGKILL)
-    assert build.returncode == 130
+    return build.returncode, err, workers
+
+
+def stopped_as_said(status, err, workers):
+    """Status 130, no traceback, one line saying what is kept, and no worker left behind."""
+    assert status == 130
     assert "Traceback" not in err
     said = [line for line in err.splitlines() if not line.endswith("(Ctrl-C stops it)")]  # the solve's notice
     assert len(said) == 1, err
-    assert said[0].startswith("ShutTheBox: the build of yazy-duel-") and "run the same command again" in said[0]
+    assert said[0].startswith("ShutTheBox: the build of yazy-duel-"), said[0]
+    assert "run the same command again" in said[0] or "nothing is kept" in said[0], said[0]
     psutil = pytest.importorskip("psutil")
     time.sleep(1)
     assert not [pid for pid in workers if psutil.pid_exists(pid) and psutil.Process(pid).status() != "zombie"]
+
+
+@pytest.mark.slow
+def test_ctrl_c_during_a_two_worker_build_is_one_line_and_status_130(tmp_path):
+    """Ctrl-C once the workers have started and solved a layer. Nine categories: the build runs serially for
+    its first 2 s and starts the workers only then, and with seven or eight the layers left once they were up
+    ended, on some runs, before the test saw a new one."""
+    seen = {}
+
+    def ready(build, workers, found):
+        if len(workers) < 2 or ignores_sigint(build):  # still starting them
+            seen.pop("layers", None)
+            return False
+        return found != seen.setdefault("layers", found)  # a layer finished since the workers were up
+
+    stopped_as_said(*ctrl_c_build(tmp_path, ready))
+
+
+@pytest.mark.slow
+def test_ctrl_c_while_the_workers_start_stops_the_build_once_they_are_up(tmp_path):
+    """Ctrl-C as soon as the first worker process exists, while the cluster starts: the build ignores it then
+    (so that the workers are born ignoring it), sees it afterwards, and stops as above."""
+    stopped_as_said(*ctrl_c_build(tmp_path, lambda build, workers, found: bool(workers)))

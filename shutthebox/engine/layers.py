@@ -282,24 +282,49 @@ def _checked(job: Job, key, block):
     return block
 
 
+# A process that Ctrl-C ends: it takes the default action of SIGINT (ending it) and waits.
+_SENTINEL = "import signal; signal.signal(signal.SIGINT, signal.SIG_DFL); signal.pause()"
+
+
 @contextlib.contextmanager
-def _ctrl_c_ignored():
-    """Ignore Ctrl-C (SIGINT) while the local cluster starts, in the main thread: the worker processes
-    spawned meanwhile are born ignoring it (an ignored signal stays ignored through exec, a handler does
-    not), as ``dask_setup`` later makes them. Interrupted while it starts, Dask left a half-started cluster
-    whose workers and exit printed tracebacks; a Ctrl-C in these few seconds is lost instead."""
+def _ctrl_c_held():
+    """Ignore Ctrl-C (SIGINT) while the local cluster starts, in the main thread, and raise KeyboardInterrupt
+    after it when one came meanwhile. The worker processes spawned meanwhile are born ignoring it (an ignored
+    signal stays ignored through exec, a handler does not), as ``dask_setup`` later makes them: interrupted
+    while it starts, Dask left a half-started cluster whose workers and exit printed tracebacks. An ignored
+    signal leaves no trace, so a sentinel process started before, in the same process group, is what a
+    terminal's Ctrl-C ends; its end is the Ctrl-C seen. A SIGINT sent to this process alone is still lost
+    in these seconds."""
     import signal
+    import subprocess
+    import sys
     import threading
 
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:  # not this process's to take (started ignoring it)
+        yield
+        return
+    try:
+        sentinel: subprocess.Popen | None = subprocess.Popen(
+            [sys.executable, "-S", "-c", _SENTINEL], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+    except OSError:  # no process to spare: Ctrl-C is lost in these seconds, as it was
+        sentinel = None
     handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
         if handler is not None:  # None: set outside Python, nothing to put back
             signal.signal(signal.SIGINT, handler)
+        if sentinel is not None:
+            pressed = sentinel.poll() == -signal.SIGINT
+            if not pressed:
+                sentinel.kill()
+            sentinel.wait()
+            if pressed:
+                raise KeyboardInterrupt
 
 
 def _first_line(error: BaseException) -> str:
@@ -371,7 +396,7 @@ class _Runner:
         # workers' logs stay quiet: a block's error is raised here, and a lost worker's block is run again.
         settings: dict[str, Any] = {"distributed.worker.profile.enabled": False}
         settings.update(("distributed.nanny.pre-spawn-environ." + name, value) for name, value in MALLOC.items())
-        with _ctrl_c_ignored():
+        with _ctrl_c_held():
             for tries in range(1, START_TRIES + 1):
                 try:
                     with dask.config.set(settings):
