@@ -120,6 +120,48 @@ const clause = (why) => why.charAt(0).toLowerCase() + why.slice(1).replace(/\.$/
 /** The moves as the link writes them. */
 export const movesText = (codes) => codes.map((c) => MOVE_DIGITS[c]).join("");
 
+/** The link's `undone` (the moves Undo took back): a whole number, else 0 (named). */
+export function undoneOf(params) {
+  const text = params.get("undone");
+  if (text === null) return 0;
+  if (/^[0-9]{1,6}$/.test(text)) return Number(text);
+  badParam(params, "undone", "the moves taken back are counted by a whole number", "counted from 0");
+  return 0;
+}
+
+/** The link's `moves` for the game of `seed` (null: the link's seed is absent or bad): null when the link has
+ * none; moves without their seed would replay on dice they were not made with: named, and null. */
+export function linkedMoves(params, seed) {
+  const text = params.get("moves");
+  if (text === null || seed !== null) return text;
+  badParam(params, "moves", "moves need the seed of their game", "a new game starts");
+  return null;
+}
+
+/** The hint drawn on the board: marks ({ node, word }) set on their elements and described by `note` (a
+ * visually hidden line, `words`: what the marks mean) until cleared, by the next move or hint. */
+export function hintMarks(note) {
+  let marked = [];
+  const clear = () => {
+    for (const { node } of marked) {
+      delete node.dataset.hint;
+      if (node.getAttribute("aria-describedby") === note.id) node.removeAttribute("aria-describedby");
+    }
+    marked = [];
+    note.textContent = "";
+  };
+  const set = (marks, words = "") => {
+    clear();
+    marked = marks.filter((m) => m.node);
+    note.textContent = words;
+    for (const { node, word } of marked) {
+      node.dataset.hint = word;
+      node.setAttribute("aria-describedby", note.id);
+    }
+  };
+  return { set, clear };
+}
+
 const kbd = (key) => el("kbd", {}, key);
 
 /** The keys of n items for the keys line: 1-9, then 0 (10), - (11), = (12). */
@@ -138,7 +180,6 @@ export function createPlay(part, page) {
   let game = null, seed = null, options = {}, codes = [], decisions = [];
   let decided = []; // per code of `codes`: whether it was a decision (Undo takes back the last one)
   let undone = 0; // moves taken back in this game (Undo), in the link as `undone`
-  let marked = []; // the board's elements the hint marks
   let first = true; // the first game is the link's as it is then: the page's, or the entry Back or Forward showed
   let timer = null, busy = false, replaying = false;
   const costWord = part.costWord || "cost";
@@ -153,6 +194,7 @@ export function createPlay(part, page) {
   const message = el("p", { class: "message", id: ids.message ?? `${id}-message`, "aria-live": "polite" });
   const share = shareButton(`${id}-share`, (text) => say(text));
   const markNote = el("span", { id: `${id}-hint-mark`, class: "visually-hidden" });
+  const marks = hintMarks(markNote); // the board's elements the hint marks
   const feedback = el("p", { class: "feedback", id: `${id}-feedback`, "aria-live": "polite" });
   const hintList = el("ol", { class: `play-hint ${part.hintClass || ""}`.trim(), id: ids.hintList, "aria-label": "Every choice, best first" });
   const review = el("div", { class: `play-review ${id}-review`, id: `${id}-review`, hidden: true });
@@ -201,7 +243,7 @@ export function createPlay(part, page) {
     decided = [];
     decisions = [];
     undone = 0;
-    unmark();
+    marks.clear();
     log.replaceChildren();
     unfolded = false;
     fold();
@@ -241,10 +283,8 @@ export function createPlay(part, page) {
   /** A new game with dice from `s` (null: a random seed); the link's moves the first time. */
   play.start = (s, opts) => {
     let text = null;
-    const fromLink = first;
     if (first) {
       first = false;
-      text = page.params.get("moves");
       // Play's link as it is now: the entry Back or Forward showed, when that came after the page opened (its
       // seed when good: a bad one was named as the page opened, and `s` is then null)
       if (page.params.get("mode") === "play") {
@@ -252,12 +292,11 @@ export function createPlay(part, page) {
         if (/^[0-9]+$/.test(linked ?? "") && Number(linked) <= 0xffffffff) s = Number(linked);
         if (part.optionsOf) opts = { ...opts, ...part.optionsOf(page.params, null) };
       }
+      text = linkedMoves(page.params, s);
     }
-    const taken = fromLink && text !== null ? undoneOf(page.params) : 0;
+    const taken = text ? undoneOf(page.params) : 0;
     fresh(s, opts);
-    if (text !== null && s === null) {
-      badParam(page.params, "moves", "moves need the seed of their game", "a new game starts");
-    } else if (text && replay(text, page.params)) undone = taken;
+    if (text && replay(text, page.params)) undone = taken;
     link();
     render();
     runAuto(true);
@@ -308,7 +347,7 @@ export function createPlay(part, page) {
     if (why) { say(why); return false; }
     const judged = chosen ? part.judge(game, code) : null;
     const result = part.apply(game, code);
-    unmark();
+    marks.clear();
     if (chosen) {
       codes.push(code);
       decided.push(Boolean(judged));
@@ -426,29 +465,13 @@ export function createPlay(part, page) {
     if (busy) { say("Wait: the computer is playing."); return; }
     const h = part.hint(game);
     say(h.say);
-    unmark();
-    marked = (h.marks || []).filter((m) => m.node);
-    markNote.textContent = h.markWords || "";
-    for (const { node, word } of marked) {
-      node.dataset.hint = word;
-      node.setAttribute("aria-describedby", markNote.id);
-    }
+    marks.set(h.marks || [], h.markWords || "");
     hintList.replaceChildren(...(h.choices || []).map((c) => {
       const best = isOptimal(c.cost, tieIn(game));
       return el("li", { class: best ? "best" : null, "data-move": c.text, "data-value": c.value, ...(c.attrs || {}) },
         `${c.text}: `, c.shown ?? c.value, ...(best ? [" (best)"] : [" (", ...(c.costWords ? words(c.costWords) : [`${costWord} `, ...costIn(part, c.cost, true)]), ")"]));
     }));
   };
-
-  /** The hint's marks taken off the board (a move was made, or a new game). */
-  function unmark() {
-    for (const { node } of marked) {
-      delete node.dataset.hint;
-      if (node.getAttribute("aria-describedby") === markNote.id) node.removeAttribute("aria-describedby");
-    }
-    marked = [];
-    markNote.textContent = "";
-  }
 
   /** Undo: your last decision taken back (with what followed it), the game replayed from its seed without it. */
   play.undo = () => {
@@ -467,15 +490,6 @@ export function createPlay(part, page) {
     if (document.activeElement === document.body || play.root.contains(document.activeElement)) play.focus();
     return true;
   };
-
-  /** The link's `undone`: a whole number, else 0 (named). */
-  function undoneOf(params) {
-    const text = params.get("undone");
-    if (text === null) return 0;
-    if (/^[0-9]{1,6}$/.test(text)) return Number(text);
-    badParam(params, "undone", "the moves taken back are counted by a whole number", "counted from 0");
-    return 0;
-  }
 
   /** Back or Forward: the game of that entry, replayed from its seed and moves. */
   window.addEventListener("popstate", () => {

@@ -15,7 +15,7 @@ import { askDiscard, asking, badParam, el } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
 import { Unreachable } from "../lib/remote.js";
 import { unreachable, whenBack } from "../lib/offline.js";
-import { MOVE_DIGITS } from "../lib/play.js";
+import { MOVE_DIGITS, undoneOf } from "../lib/play.js";
 import { shareButton } from "../lib/share.js";
 import { tilesOf } from "./table.js";
 import { $, params, wait, focusIn, roving, animateDice, say } from "./view.js";
@@ -87,12 +87,6 @@ export class GameMode {
     const share = shareButton(this.ids.share, (text) => this.say(text));
     this.el("replay").after(share.button);
     this.el("seedLink").parentElement.before(share.field);
-  }
-
-  /** The link's `undone` (closes taken back), or null. */
-  undoneParam() {
-    const text = params.get("undone");
-    return text !== null && /^[0-9]{1,6}$/.test(text) ? Number(text) : null;
   }
 
   /** Undo: your last close taken back, with the rolls (and the computer's turns) after it; the game is replayed
@@ -321,16 +315,6 @@ export class GameMode {
     link.href = location.href;
   }
 
-  /** The link's moves for its game: `seed` is the link's (null: absent or bad). Moves without their seed would
-   * replay on dice they were not made with: named, as on the games page, and a new game starts. */
-  linkMoves(seed) {
-    const moves = params.get("moves");
-    if (moves === null) return "";
-    if (seed !== null) return moves;
-    badParam(params, "moves", "moves need the seed of their game", "a new game starts");
-    return "";
-  }
-
   /** Start a game of `seed`, replaying `moves` (the link's) if given. */
   async start(seed, moves = "") {
     const serial = ++this.serial;
@@ -400,7 +384,7 @@ export class GameMode {
     const moves = params.get("moves") ?? "";
     const same = this.sameSettings(); // first: it takes the entry's settings (seat, rules, goal) whatever else differs
     if (this.game && seed === this.seed && moves === this.movesText() && same) return;
-    this.linkUndone = this.undoneParam();
+    this.linkUndone = undoneOf(params);
     this.start(seed, moves);
   }
 

@@ -9,6 +9,7 @@ import { newSeed } from "../lib/random.js";
 import { formatMove, rollChances, tilesOf, tileSum, SoloTable } from "./table.js";
 import { Turns, answerRoll } from "./turns.js";
 import { GameMode } from "./game.js";
+import { linkedMoves, undoneOf } from "../lib/play.js";
 import { SOLO_VARIANTS, OBJECTIVES, STANDARD, describeRules, sameRules, soloName, variantOf } from "./rules.js";
 import { RULE_PARAMS, rulesFromLink, ruleEntries } from "./rulesform.js";
 import { $, params, showTiles, buildTiles, showDice } from "./view.js";
@@ -80,7 +81,7 @@ export class Solo extends GameMode {
     this.hints = choiceParam(params, "hints", ["0", "1"], "0", "no hints instead") === "1";
     this.linkSeed = seedParam(params); // null: absent or bad (the link's moves then are not replayed)
     this.seed = this.linkSeed ?? newSeed();
-    this.linkUndone = params.get("mode") === "solo" ? this.undoneParam() : null;
+    this.linkUndone = params.get("mode") === "solo" ? undoneOf(params) : null;
     this.bind();
     $("solo-variants").addEventListener("click", (event) => {
       const button = event.target.closest("[data-variant]");
@@ -150,7 +151,7 @@ export class Solo extends GameMode {
   show() {
     if (!this.started) {
       this.started = true;
-      this.start(this.seed, params.get("mode") === "solo" ? this.linkMoves(this.linkSeed) : "");
+      this.start(this.seed, params.get("mode") === "solo" ? linkedMoves(params, this.linkSeed) ?? "" : "");
     } else this.showUrl();
   }
 
