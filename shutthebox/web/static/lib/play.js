@@ -1,5 +1,7 @@
 /* One Play shell for every game's Play (games.html's games; index.html may adopt it): what a Play mode
- * shares, so that a game writes only the rules of a turn.
+ * shares, so that a game writes only the rules of a turn. Until index.html does, its own controller
+ * (shutthebox/game.js) uses the pieces exported here: undoneOf, linkedMoves, hintMarks, keyButton,
+ * summaryNewGame and typing, so that both pages read the link, mark the hint and take keys alike.
  *
  * The shell owns: the game in the link (seed and moves, one history entry per move, Back and a refresh
  * replaying the game to that point), the keys, the message and feedback lines, the hint list, each
@@ -138,6 +140,14 @@ export function linkedMoves(params, seed) {
   return null;
 }
 
+/** A button of the game with its key: "Undo U". */
+export const keyButton = (id, text, key, title, onclick) =>
+  el("button", { type: "button", id, title, onclick }, text + " ", el("kbd", {}, key));
+
+/** New game beside the end's summary too: on a phone the one at the top is a long way up. */
+export const summaryNewGame = (id, onclick) =>
+  el("p", { class: "row" }, el("button", { type: "button", class: "primary", id, onclick }, "New game"));
+
 /** The hint drawn on the board: marks ({ node, word }) set on their elements and described by `note` (a
  * visually hidden line, `words`: what the marks mean) until cleared, by the next move or hint. */
 export function hintMarks(note) {
@@ -171,7 +181,7 @@ function itemKeys(n) {
 }
 
 /** A key typed into a field of text is the field's. */
-const typing = (target) => target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement ||
+export const typing = (target) => target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement ||
   (target instanceof HTMLInputElement && !["button", "checkbox", "radio", "submit", "reset"].includes(target.type)) ||
   Boolean(target?.isContentEditable);
 
@@ -186,8 +196,7 @@ export function createPlay(part, page) {
   const tieIn = (g) => (part.tie ? part.tie(g) : 0);
 
   const play = {};
-  const button = (suffix, text, key, title, onclick) =>
-    el("button", { type: "button", id: `${id}-${suffix}`, title, onclick }, text + " ", el("kbd", {}, key));
+  const button = (suffix, text, key, title, onclick) => keyButton(`${id}-${suffix}`, text, key, title, onclick);
   const hintButton = button("hint", "Hint", "H", "The table's choice and every choice's value (H)", () => play.hint());
   const newButton = button("new", "New game", "N", "New game, new dice (N)", () => play.newGame());
   const undoButton = button("undo", "Undo", "U", "Take back your last decision (U)", () => play.undo());
@@ -454,8 +463,7 @@ export function createPlay(part, page) {
       costliest.length ? el("p", {}, "The costliest decisions:") : null,
       costliest.length ? el("ol", { class: "log", id: `${id}-costliest` }, ...costliest.map(([d, i]) => coachRowOf(
         rowWords(d), d.position, { "data-decision": i }))) : null].filter(Boolean)),
-    // New game beside the summary too: on a phone the one above is a long way up
-    el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: `${id}-review-new`, onclick: () => play.newGame() }, "New game")));
+    summaryNewGame(`${id}-review-new`, () => play.newGame()));
     review.hidden = false;
   }
 

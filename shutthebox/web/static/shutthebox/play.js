@@ -11,7 +11,7 @@ import { sixDecimals } from "../lib/notation.js";
 import { choiceParam, el, plural, seedParam } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
 import { GameMode, closeText } from "./game.js";
-import { hintMarks, linkedMoves, undoneOf } from "../lib/play.js";
+import { hintMarks, linkedMoves, summaryNewGame, undoneOf } from "../lib/play.js";
 import { $, params, say, showTiles, buildTiles, showDice } from "./view.js";
 import { chance, chanceCost, percent } from "../lib/numbers.js";
 
@@ -305,8 +305,7 @@ export class Play extends GameMode {
     const undone = ` Closes taken back (Undo): ${this.undone}.`;
     summary.append(el("h2", { text: head }), el("p", {}, scores, ...start), el("p", { id: "summary-moves" }, moves, ...lost, undone),
       el("p", { class: "hint", text: `Seed ${g.seed}: Replay seed plays the same dice again.` }),
-      // New game beside the summary too: on a phone the one at the top is a long way up
-      el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: "summary-new", onclick: () => this.askNewGame() }, "New game")));
+      summaryNewGame("summary-new", () => this.askNewGame()));
     summary.hidden = false;
     this.say(head);
     this.render();

@@ -9,7 +9,7 @@ import { newSeed } from "../lib/random.js";
 import { formatMove, rollChances, tilesOf, tileSum, SoloTable } from "./table.js";
 import { Turns, answerRoll } from "./turns.js";
 import { GameMode } from "./game.js";
-import { linkedMoves, undoneOf } from "../lib/play.js";
+import { linkedMoves, summaryNewGame, undoneOf } from "../lib/play.js";
 import { SOLO_VARIANTS, OBJECTIVES, STANDARD, describeRules, sameRules, soloName, variantOf } from "./rules.js";
 import { RULE_PARAMS, rulesFromLink, ruleEntries } from "./rulesform.js";
 import { $, params, showTiles, buildTiles, showDice } from "./view.js";
@@ -327,7 +327,7 @@ export class Solo extends GameMode {
     summary.append(el("h2", { text: head }), el("p", {}, ...start), el("p", { id: "solo-summary-moves" }, moves, ...lost, undone), el("p", { text: split }),
       el("p", { class: "hint", text: `Seed ${this.seed}, ${this.variant ? `${SOLO_VARIANTS[this.variant].title} rules` : describeRules(this.rules)}, goal: ${GOALS[objective]}. ` +
         "Replay seed plays the same dice again." }),
-      el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: "solo-summary-new", onclick: () => this.askNewGame() }, "New game")));
+      summaryNewGame("solo-summary-new", () => this.askNewGame()));
     summary.hidden = false;
     this.say(head);
     this.render();
