@@ -1,7 +1,5 @@
-/* One Play shell for every game's Play (games.html's games; index.html may adopt it): what a Play mode
- * shares, so that a game writes only the rules of a turn. Until index.html does, its own controller
- * (shutthebox/game.js) uses the pieces exported here: undoneOf, linkedMoves, hintMarks, keyButton,
- * summaryNewGame and typing, so that both pages read the link, mark the hint and take keys alike.
+/* One Play shell for every game's Play (games.html's games; index.html may adopt it, and meanwhile takes
+ * its exported pieces): what a Play mode shares, so that a game writes only the rules of a turn.
  *
  * The shell owns: the game in the link (seed and moves, one history entry per move, Back and a refresh
  * replaying the game to that point), the keys, the message and feedback lines, the hint list, each
@@ -131,8 +129,8 @@ export function undoneOf(params) {
   return 0;
 }
 
-/** The link's `moves` for the game of `seed` (null: the link's seed is absent or bad): null when the link has
- * none; moves without their seed would replay on dice they were not made with: named, and null. */
+/** The link's `moves` for the game of `seed` (null: the link's is absent or bad), else null; moves without
+ * their seed would replay on dice they were not made with: named. */
 export function linkedMoves(params, seed) {
   const text = params.get("moves");
   if (text === null || seed !== null) return text;
@@ -148,8 +146,7 @@ export const keyButton = (id, text, key, title, onclick) =>
 export const summaryNewGame = (id, onclick) =>
   el("p", { class: "row" }, el("button", { type: "button", class: "primary", id, onclick }, "New game"));
 
-/** The hint drawn on the board: marks ({ node, word }) set on their elements and described by `note` (a
- * visually hidden line, `words`: what the marks mean) until cleared, by the next move or hint. */
+/** The hint drawn on the board: marks ({ node, word }) described by `note` (hidden; `words`) until cleared. */
 export function hintMarks(note) {
   let marked = [];
   const clear = () => {
