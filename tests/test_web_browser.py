@@ -927,6 +927,8 @@ def test_7_hover_is_not_selection_and_shut_tiles_are_readable(open_page):
     ("?mode=coach&player=3", "player=3", "1 or 2"),
     ("?mode=solo&variant=three-dice&seed=5", "variant=three-dice", "standard"),
     ("?mode=chess", "mode=chess", "coach"),
+    ("?mode=play&seed=5&moves=r&undone=x", "undone=x", "whole number"),
+    ("?mode=solo&seed=5&moves=r&undone=-1", "undone=-1", "whole number"),
 ])
 def test_8_bad_link_parameters_are_named(open_page, query, name, words):
     page = open_page(query)

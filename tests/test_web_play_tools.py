@@ -148,6 +148,14 @@ def test_solo_undo_replays_without_the_last_close(open_stb):
     assert solo()["undone"] == 2 and solo()["moves"] == 0
 
 
+def test_a_solo_links_undone_is_solos_alone(open_stb):
+    """`undone` counts the moves taken back in the link's own mode: Play, opened beside a Solo link, took back none."""
+    page = open_stb("?mode=solo&seed=4242&moves=r&undone=3&anim=0")
+    page.wait_for_function("document.body.dataset.solo === 'move'")
+    assert page.evaluate("window.shutTheBox.solo.state().undone") == 3
+    assert stb_state(page)["undone"] == 0
+
+
 # -- Share -----------------------------------------------------------------------------------------------------
 
 

@@ -18,7 +18,7 @@
 import { once, TableError } from "./lib/format.js";
 import { InvalidQuestion } from "./lib/notation.js";
 import { asking, badParam, choiceParam, showError } from "./lib/ui.js";
-import { ITEM_KEYS } from "./lib/play.js";
+import { ITEM_KEYS, typing } from "./lib/play.js";
 import { SOLO_VARIANTS, describeRules, sameRules, soloName, soloTableName, tableName } from "./shutthebox/rules.js";
 import { Coach, coachAnswer } from "./shutthebox/coach.js";
 import { Play } from "./shutthebox/play.js";
@@ -164,7 +164,7 @@ class App {
   onKey(event) {
     if (event.ctrlKey || event.metaKey || event.altKey || event.defaultPrevented || asking()) return;
     const target = event.target;
-    if (target && (target.tagName === "INPUT" || target.tagName === "TEXTAREA" || target.tagName === "SELECT")) return;
+    if (typing(target)) return;
     const key = event.key;
     // Enter and Space on a focused button press that button, as usual; but Enter on a tile of Play or
     // Solo closes the chosen tiles (or rolls), as the page says, instead of un-choosing that tile.

@@ -1,5 +1,5 @@
-/* One Play shell for every game's Play (games.html's games; index.html may adopt it): what a Play mode
- * shares, so that a game writes only the rules of a turn.
+/* One Play shell for every game's Play (games.html's games; index.html may adopt it, and meanwhile takes
+ * its exported pieces): what a Play mode shares, so that a game writes only the rules of a turn.
  *
  * The shell owns: the game in the link (seed and moves, one history entry per move, Back and a refresh
  * replaying the game to that point), the keys, the message and feedback lines, the hint list, each
@@ -120,6 +120,55 @@ const clause = (why) => why.charAt(0).toLowerCase() + why.slice(1).replace(/\.$/
 /** The moves as the link writes them. */
 export const movesText = (codes) => codes.map((c) => MOVE_DIGITS[c]).join("");
 
+/** The link's `undone` (the moves Undo took back): a whole number, else 0 (named). */
+export function undoneOf(params) {
+  const text = params.get("undone");
+  if (text === null) return 0;
+  if (/^[0-9]{1,6}$/.test(text)) return Number(text);
+  badParam(params, "undone", "the moves taken back are counted by a whole number", "counted from 0");
+  return 0;
+}
+
+/** The link's `moves` for the game of `seed` (null: the link's is absent or bad), else null; moves without
+ * their seed would replay on dice they were not made with: named. */
+export function linkedMoves(params, seed) {
+  const text = params.get("moves");
+  if (text === null || seed !== null) return text;
+  badParam(params, "moves", "moves need the seed of their game", "a new game starts");
+  return null;
+}
+
+/** A button of the game with its key: "Undo U". */
+export const keyButton = (id, text, key, title, onclick) =>
+  el("button", { type: "button", id, title, onclick }, text + " ", el("kbd", {}, key));
+
+/** New game beside the end's summary too: on a phone the one at the top is a long way up. */
+export const summaryNewGame = (id, onclick) =>
+  el("p", { class: "row" }, el("button", { type: "button", class: "primary", id, onclick }, "New game"));
+
+/** The hint drawn on the board: marks ({ node, word }) described by `note` (hidden; `words`) until cleared. */
+export function hintMarks(note) {
+  let marked = [];
+  const clear = () => {
+    for (const { node } of marked) {
+      delete node.dataset.hint;
+      if (node.getAttribute("aria-describedby") === note.id) node.removeAttribute("aria-describedby");
+    }
+    marked = [];
+    note.textContent = "";
+  };
+  const set = (marks, words = "") => {
+    clear();
+    marked = marks.filter((m) => m.node);
+    note.textContent = words;
+    for (const { node, word } of marked) {
+      node.dataset.hint = word;
+      node.setAttribute("aria-describedby", note.id);
+    }
+  };
+  return { set, clear };
+}
+
 const kbd = (key) => el("kbd", {}, key);
 
 /** The keys of n items for the keys line: 1-9, then 0 (10), - (11), = (12). */
@@ -129,7 +178,7 @@ function itemKeys(n) {
 }
 
 /** A key typed into a field of text is the field's. */
-const typing = (target) => target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement ||
+export const typing = (target) => target instanceof HTMLTextAreaElement || target instanceof HTMLSelectElement ||
   (target instanceof HTMLInputElement && !["button", "checkbox", "radio", "submit", "reset"].includes(target.type)) ||
   Boolean(target?.isContentEditable);
 
@@ -138,21 +187,20 @@ export function createPlay(part, page) {
   let game = null, seed = null, options = {}, codes = [], decisions = [];
   let decided = []; // per code of `codes`: whether it was a decision (Undo takes back the last one)
   let undone = 0; // moves taken back in this game (Undo), in the link as `undone`
-  let marked = []; // the board's elements the hint marks
   let first = true; // the first game is the link's as it is then: the page's, or the entry Back or Forward showed
   let timer = null, busy = false, replaying = false;
   const costWord = part.costWord || "cost";
   const tieIn = (g) => (part.tie ? part.tie(g) : 0);
 
   const play = {};
-  const button = (suffix, text, key, title, onclick) =>
-    el("button", { type: "button", id: `${id}-${suffix}`, title, onclick }, text + " ", el("kbd", {}, key));
+  const button = (suffix, text, key, title, onclick) => keyButton(`${id}-${suffix}`, text, key, title, onclick);
   const hintButton = button("hint", "Hint", "H", "The table's choice and every choice's value (H)", () => play.hint());
   const newButton = button("new", "New game", "N", "New game, new dice (N)", () => play.newGame());
   const undoButton = button("undo", "Undo", "U", "Take back your last decision (U)", () => play.undo());
   const message = el("p", { class: "message", id: ids.message ?? `${id}-message`, "aria-live": "polite" });
   const share = shareButton(`${id}-share`, (text) => say(text));
   const markNote = el("span", { id: `${id}-hint-mark`, class: "visually-hidden" });
+  const marks = hintMarks(markNote); // the board's elements the hint marks
   const feedback = el("p", { class: "feedback", id: `${id}-feedback`, "aria-live": "polite" });
   const hintList = el("ol", { class: `play-hint ${part.hintClass || ""}`.trim(), id: ids.hintList, "aria-label": "Every choice, best first" });
   const review = el("div", { class: `play-review ${id}-review`, id: `${id}-review`, hidden: true });
@@ -201,7 +249,7 @@ export function createPlay(part, page) {
     decided = [];
     decisions = [];
     undone = 0;
-    unmark();
+    marks.clear();
     log.replaceChildren();
     unfolded = false;
     fold();
@@ -241,10 +289,8 @@ export function createPlay(part, page) {
   /** A new game with dice from `s` (null: a random seed); the link's moves the first time. */
   play.start = (s, opts) => {
     let text = null;
-    const fromLink = first;
     if (first) {
       first = false;
-      text = page.params.get("moves");
       // Play's link as it is now: the entry Back or Forward showed, when that came after the page opened (its
       // seed when good: a bad one was named as the page opened, and `s` is then null)
       if (page.params.get("mode") === "play") {
@@ -252,12 +298,11 @@ export function createPlay(part, page) {
         if (/^[0-9]+$/.test(linked ?? "") && Number(linked) <= 0xffffffff) s = Number(linked);
         if (part.optionsOf) opts = { ...opts, ...part.optionsOf(page.params, null) };
       }
+      text = linkedMoves(page.params, s);
     }
-    const taken = fromLink && text !== null ? undoneOf(page.params) : 0;
+    const taken = text ? undoneOf(page.params) : 0;
     fresh(s, opts);
-    if (text !== null && s === null) {
-      badParam(page.params, "moves", "moves need the seed of their game", "a new game starts");
-    } else if (text && replay(text, page.params)) undone = taken;
+    if (text && replay(text, page.params)) undone = taken;
     link();
     render();
     runAuto(true);
@@ -308,7 +353,7 @@ export function createPlay(part, page) {
     if (why) { say(why); return false; }
     const judged = chosen ? part.judge(game, code) : null;
     const result = part.apply(game, code);
-    unmark();
+    marks.clear();
     if (chosen) {
       codes.push(code);
       decided.push(Boolean(judged));
@@ -415,8 +460,7 @@ export function createPlay(part, page) {
       costliest.length ? el("p", {}, "The costliest decisions:") : null,
       costliest.length ? el("ol", { class: "log", id: `${id}-costliest` }, ...costliest.map(([d, i]) => coachRowOf(
         rowWords(d), d.position, { "data-decision": i }))) : null].filter(Boolean)),
-    // New game beside the summary too: on a phone the one above is a long way up
-    el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: `${id}-review-new`, onclick: () => play.newGame() }, "New game")));
+    summaryNewGame(`${id}-review-new`, () => play.newGame()));
     review.hidden = false;
   }
 
@@ -426,29 +470,13 @@ export function createPlay(part, page) {
     if (busy) { say("Wait: the computer is playing."); return; }
     const h = part.hint(game);
     say(h.say);
-    unmark();
-    marked = (h.marks || []).filter((m) => m.node);
-    markNote.textContent = h.markWords || "";
-    for (const { node, word } of marked) {
-      node.dataset.hint = word;
-      node.setAttribute("aria-describedby", markNote.id);
-    }
+    marks.set(h.marks || [], h.markWords || "");
     hintList.replaceChildren(...(h.choices || []).map((c) => {
       const best = isOptimal(c.cost, tieIn(game));
       return el("li", { class: best ? "best" : null, "data-move": c.text, "data-value": c.value, ...(c.attrs || {}) },
         `${c.text}: `, c.shown ?? c.value, ...(best ? [" (best)"] : [" (", ...(c.costWords ? words(c.costWords) : [`${costWord} `, ...costIn(part, c.cost, true)]), ")"]));
     }));
   };
-
-  /** The hint's marks taken off the board (a move was made, or a new game). */
-  function unmark() {
-    for (const { node } of marked) {
-      delete node.dataset.hint;
-      if (node.getAttribute("aria-describedby") === markNote.id) node.removeAttribute("aria-describedby");
-    }
-    marked = [];
-    markNote.textContent = "";
-  }
 
   /** Undo: your last decision taken back (with what followed it), the game replayed from its seed without it. */
   play.undo = () => {
@@ -467,15 +495,6 @@ export function createPlay(part, page) {
     if (document.activeElement === document.body || play.root.contains(document.activeElement)) play.focus();
     return true;
   };
-
-  /** The link's `undone`: a whole number, else 0 (named). */
-  function undoneOf(params) {
-    const text = params.get("undone");
-    if (text === null) return 0;
-    if (/^[0-9]{1,6}$/.test(text)) return Number(text);
-    badParam(params, "undone", "the moves taken back are counted by a whole number", "counted from 0");
-    return 0;
-  }
 
   /** Back or Forward: the game of that entry, replayed from its seed and moves. */
   window.addEventListener("popstate", () => {

@@ -4,18 +4,19 @@
  * refusals in the player's words, the focus following the game, and the game in the link (`seed` and
  * `moves`, one history entry per move, so that a refresh replays the game to that point and Back steps
  * back a move). A mode (play.js, solo.js) adds what is its own: who plays, what a move is worth in
- * words, the summary.
+ * words, the summary. The link's `undone`, moves without their seed and the Undo button are lib/play.js's,
+ * as on the games page.
  *
  * `moves` holds your actions in order: `r` a roll of all the dice, `o` a roll of one die (where the
  * rules let you choose), and a close as its tiles, one character each (1-9, then a, b, c for 10, 11
  * and 12: lib/play.js's MOVE_DIGITS). `moves=r45r9r18` rolled, closed 4 and 5, rolled, closed 9,
  * rolled, closed 1 and 8. The computer's moves follow from the seed. */
 
-import { askDiscard, asking, badParam, el } from "../lib/ui.js";
+import { askDiscard, asking, badParam } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
 import { Unreachable } from "../lib/remote.js";
 import { unreachable, whenBack } from "../lib/offline.js";
-import { MOVE_DIGITS } from "../lib/play.js";
+import { MOVE_DIGITS, keyButton, undoneOf } from "../lib/play.js";
 import { shareButton } from "../lib/share.js";
 import { tilesOf } from "./table.js";
 import { $, params, wait, focusIn, roving, animateDice, say } from "./view.js";
@@ -81,18 +82,10 @@ export class GameMode {
     this.el("confirm").addEventListener("click", () => this.confirm());
     this.el("clear").addEventListener("click", () => this.clear());
     this.el("newGame").addEventListener("click", () => this.askNewGame());
-    const undo = el("button", { type: "button", id: this.ids.undo, title: "Take back your last close (U)", onclick: () => this.undo() },
-      "Undo ", el("kbd", {}, "U"));
-    this.el("undoAfter").after(undo);
+    this.el("undoAfter").after(keyButton(this.ids.undo, "Undo", "U", "Take back your last close (U)", () => this.undo()));
     const share = shareButton(this.ids.share, (text) => this.say(text));
     this.el("replay").after(share.button);
     this.el("seedLink").parentElement.before(share.field);
-  }
-
-  /** The link's `undone` (closes taken back), or null. */
-  undoneParam() {
-    const text = params.get("undone");
-    return text !== null && /^[0-9]{1,6}$/.test(text) ? Number(text) : null;
   }
 
   /** Undo: your last close taken back, with the rolls (and the computer's turns) after it; the game is replayed
@@ -321,16 +314,6 @@ export class GameMode {
     link.href = location.href;
   }
 
-  /** The link's moves for its game: `seed` is the link's (null: absent or bad). Moves without their seed would
-   * replay on dice they were not made with: named, as on the games page, and a new game starts. */
-  linkMoves(seed) {
-    const moves = params.get("moves");
-    if (moves === null) return "";
-    if (seed !== null) return moves;
-    badParam(params, "moves", "moves need the seed of their game", "a new game starts");
-    return "";
-  }
-
   /** Start a game of `seed`, replaying `moves` (the link's) if given. */
   async start(seed, moves = "") {
     const serial = ++this.serial;
@@ -400,7 +383,7 @@ export class GameMode {
     const moves = params.get("moves") ?? "";
     const same = this.sameSettings(); // first: it takes the entry's settings (seat, rules, goal) whatever else differs
     if (this.game && seed === this.seed && moves === this.movesText() && same) return;
-    this.linkUndone = this.undoneParam();
+    this.linkUndone = undoneOf(params);
     this.start(seed, moves);
   }
 

@@ -11,6 +11,7 @@ import { sixDecimals } from "../lib/notation.js";
 import { choiceParam, el, plural, seedParam } from "../lib/ui.js";
 import { newSeed } from "../lib/random.js";
 import { GameMode, closeText } from "./game.js";
+import { hintMarks, linkedMoves, summaryNewGame, undoneOf } from "../lib/play.js";
 import { $, params, say, showTiles, buildTiles, showDice } from "./view.js";
 import { chance, chanceCost, percent } from "../lib/numbers.js";
 
@@ -55,9 +56,11 @@ export class Play extends GameMode {
       this.restart(`Replay seed ${this.seed} from the start?`, "Replay seed", () => this.start(this.seed));
     });
     $("play-hint").addEventListener("click", () => this.toggleHints());
-    this.hintNote = el("span", { id: "play-hint-mark", class: "visually-hidden" });
-    $("play-hints").parentElement.after(this.hintNote);
-    this.linkUndone = this.undoneParam();
+    const note = el("span", { id: "play-hint-mark", class: "visually-hidden" });
+    $("play-hints").parentElement.after(note);
+    this.marks = hintMarks(note);
+    const mine = params.get("mode") === "play" || params.get("mode") === null; // the link's game is Play's
+    this.linkUndone = mine ? undoneOf(params) : null;
     // Drawn again when shown or resized: its labels are measured (renderChart), and a hidden chart measures none.
     new ResizeObserver(() => this.renderChart()).observe($("chart"));
     $("log").addEventListener("click", (event) => {
@@ -66,7 +69,7 @@ export class Play extends GameMode {
     });
     this.you = this.seatParam();
     const seed = seedParam(params);
-    this.start(seed ?? newSeed(), params.get("mode") === "play" || params.get("mode") === null ? this.linkMoves(seed) : "");
+    this.start(seed ?? newSeed(), mine ? linkedMoves(params, seed) ?? "" : "");
   }
 
   /** The link's seat, checked against the table's players. */
@@ -302,8 +305,7 @@ export class Play extends GameMode {
     const undone = ` Closes taken back (Undo): ${this.undone}.`;
     summary.append(el("h2", { text: head }), el("p", {}, scores, ...start), el("p", { id: "summary-moves" }, moves, ...lost, undone),
       el("p", { class: "hint", text: `Seed ${g.seed}: Replay seed plays the same dice again.` }),
-      // New game beside the summary too: on a phone the one at the top is a long way up
-      el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: "summary-new", onclick: () => this.askNewGame() }, "New game")));
+      summaryNewGame("summary-new", () => this.askNewGame()));
     summary.hidden = false;
     this.say(head);
     this.render();
@@ -361,12 +363,13 @@ export class Play extends GameMode {
     const g = this.game, t = this.table, box = $("play-hints");
     box.textContent = "";
     box.hidden = !this.hints || g.over || !g.human || this.awaiting === "rolling" || this.awaiting === "computer";
-    this.markTiles([]);
+    this.marks.clear();
     if (box.hidden) return;
     if (this.awaiting === "move" && g.roll !== null) {
       const { moves } = g.hint();
       const top = moves.find((m) => m.best);
-      if (top) this.markTiles(top.tiles, `The hint's close: ${formatMove(top.tiles)}.`);
+      if (top) this.marks.set(top.tiles.map((tile) => ({ node: $("play-tiles").querySelector(`[data-tile="${tile}"]`), word: "best" })),
+        `The hint's close: ${formatMove(top.tiles)}.`);
       box.append(el("caption", { class: "hint", text: `Hint: ${plural(moves.length, "legal move")} for roll ${g.roll}, best first` }),
         el("tr", {}, el("th", { text: "Close" }), el("th", { class: "num", text: "Wins" }), el("th", { class: "num", text: "Expected wins" })));
       for (const m of moves) {
@@ -385,15 +388,6 @@ export class Play extends GameMode {
         el("td", { class: "num" }, chances[roll] ? chance(chances[roll]) : "—"), el("td", { text: best ? moveText(best) : "none: turn ends" }),
         el("td", { class: "num" }, value === null ? "—" : chance(value))));
     }
-  }
-
-  /** The hint drawn on the board: the best close's tiles outlined and labelled "best" (none: []). */
-  markTiles(tiles, words = "") {
-    for (const tile of $("play-tiles").querySelectorAll("[data-tile]")) {
-      if (tiles.includes(Number(tile.dataset.tile))) { tile.dataset.hint = "best"; tile.setAttribute("aria-describedby", "play-hint-mark"); }
-      else if (tile.dataset.hint) { delete tile.dataset.hint; tile.removeAttribute("aria-describedby"); }
-    }
-    if (this.hintNote) this.hintNote.textContent = tiles.length ? words : "";
   }
 
   renderChart() {

@@ -9,6 +9,7 @@ import { newSeed } from "../lib/random.js";
 import { formatMove, rollChances, tilesOf, tileSum, SoloTable } from "./table.js";
 import { Turns, answerRoll } from "./turns.js";
 import { GameMode } from "./game.js";
+import { linkedMoves, summaryNewGame, undoneOf } from "../lib/play.js";
 import { SOLO_VARIANTS, OBJECTIVES, STANDARD, describeRules, sameRules, soloName, variantOf } from "./rules.js";
 import { RULE_PARAMS, rulesFromLink, ruleEntries } from "./rulesform.js";
 import { $, params, showTiles, buildTiles, showDice } from "./view.js";
@@ -80,7 +81,7 @@ export class Solo extends GameMode {
     this.hints = choiceParam(params, "hints", ["0", "1"], "0", "no hints instead") === "1";
     this.linkSeed = seedParam(params); // null: absent or bad (the link's moves then are not replayed)
     this.seed = this.linkSeed ?? newSeed();
-    this.linkUndone = params.get("mode") === "solo" ? this.undoneParam() : null;
+    this.linkUndone = params.get("mode") === "solo" ? undoneOf(params) : null;
     this.bind();
     $("solo-variants").addEventListener("click", (event) => {
       const button = event.target.closest("[data-variant]");
@@ -150,7 +151,7 @@ export class Solo extends GameMode {
   show() {
     if (!this.started) {
       this.started = true;
-      this.start(this.seed, params.get("mode") === "solo" ? this.linkMoves(this.linkSeed) : "");
+      this.start(this.seed, params.get("mode") === "solo" ? linkedMoves(params, this.linkSeed) ?? "" : "");
     } else this.showUrl();
   }
 
@@ -326,7 +327,7 @@ export class Solo extends GameMode {
     summary.append(el("h2", { text: head }), el("p", {}, ...start), el("p", { id: "solo-summary-moves" }, moves, ...lost, undone), el("p", { text: split }),
       el("p", { class: "hint", text: `Seed ${this.seed}, ${this.variant ? `${SOLO_VARIANTS[this.variant].title} rules` : describeRules(this.rules)}, goal: ${GOALS[objective]}. ` +
         "Replay seed plays the same dice again." }),
-      el("p", { class: "row" }, el("button", { type: "button", class: "primary", id: "solo-summary-new", onclick: () => this.askNewGame() }, "New game")));
+      summaryNewGame("solo-summary-new", () => this.askNewGame()));
     summary.hidden = false;
     this.say(head);
     this.render();
