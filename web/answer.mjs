@@ -60,6 +60,7 @@ import fs from "node:fs";
 import path from "node:path";
 
 import { SHIPPED, answerBatch, answeredFlags, findTable, isUrl, notFound, opened, refused, source, web } from "./io.mjs";
+import { runWords } from "./runner.mjs";
 
 const { parseTable, SoloTable, TableError, InvalidQuestion } = await import(path.join(web, "shutthebox", "table.js"));
 const { openTable, readOpened } = await import(path.join(web, "lib", "format.js"));
@@ -312,10 +313,17 @@ async function setAsideMain(family, argv) {
 const args = process.argv.slice(2);
 // a lone argument that is a file or a URL is a table (the JSON-lines questions above)
 const aTable = args.length === 1 && (isUrl(args[0]) || fs.existsSync(args[0]));
-const setAside = ["pig", "yazy", "yahtzee"].includes(args[0]) || aTable || !args.length ? null : findSetAsideGame(args[0]);
+/** The games answered by the one runner (web/runner.mjs), each declared in its answer-GAME.mjs. */
+const DECLARED = {
+  toggle: () => import("./answer-toggle.mjs").then(({ TOGGLE }) => TOGGLE),
+};
+const declared = aTable ? null : DECLARED[args[0]];
+const setAside = ["pig", "yazy", "yahtzee"].includes(args[0]) || declared || aTable || !args.length ? null
+  : findSetAsideGame(args[0]);
 const yazy = () => import("./answer-yazy.mjs").then(({ yazyMain }) => yazyMain(args.slice(1)));
 const yahtzee = () => import("./answer-yahtzee.mjs").then(({ yahtzeeMain }) => yahtzeeMain(args.slice(1)));
-const status = await (args[0] === "pig" ? pigMain(args.slice(1)) : args[0] === "yazy" && !aTable ? yazy()
-  : args[0] === "yahtzee" && !aTable ? yahtzee() : setAside ? setAsideMain(setAside, args.slice(1)) : main(args));
+const status = await (declared ? declared().then((game) => runWords(game, args.slice(1)))
+  : args[0] === "pig" ? pigMain(args.slice(1)) : args[0] === "yazy" && !aTable ? yazy()
+    : args[0] === "yahtzee" && !aTable ? yahtzee() : setAside ? setAsideMain(setAside, args.slice(1)) : main(args));
 // out once answered or refused, not when the last request still coming from a refused table's host ends
 process.stdout.write("", () => process.stderr.write("", () => process.exit(status)));

@@ -1,0 +1,85 @@
+"""The shared question corpus (tests/data: GAME-golden.txt, good/*-golden.txt, questions/*.txt) asked of the Node
+reader in the command line's words, for the games its one runner answers (web/runner.mjs): Shut the Box (two
+players, more players, its variants and one player), toggle and Goat. Each file's lines, grouped by the game
+options a line carries, go to one ``--batch`` of the command and one of ``node web/answer.mjs``: the same bytes and
+exit status; then lines one by one: the batch's line, or its refusal as one line on stderr with exit status 2.
+
+Needs `node`; skipped without it, except under CI (CI=... set), where it fails.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+
+import pytest
+
+from nodereader import ROOT, command, node
+from shutthebox import registry
+from shutthebox.engine.command import split_options
+
+CORPUS = os.path.join(ROOT, "tests", "data")
+pytestmark = pytest.mark.node  # conftest.py skips these without Node.js before any table is solved
+
+# The games the runner answers in the command's words here (the others have their own tests: test_web_node.py,
+# test_web_node_yazy.py, test_web_node_yahtzee.py).
+GAMES = ("shutthebox", "toggle", "goat")
+
+
+def corpus_file(path):
+    """(game, the options of the file's ``# ShutTheBox ... QUESTION`` line, [(question, expected)])."""
+    lines = open(path, encoding="utf-8").read().splitlines()
+    prefix = []
+    if lines[0].startswith("# ShutTheBox ") and "QUESTION" in lines[0]:
+        prefix = lines[0][len("# ShutTheBox ") : lines[0].index("QUESTION")].split()
+    game = prefix[0] if prefix[:1] and prefix[0] in registry.NAMED_FIRST else registry.DEFAULT
+    pairs = [tuple(line.split("\t", 1)) for line in lines if "\t" in line and not line.startswith("#")]
+    return game, prefix[1:] if game != registry.DEFAULT else prefix, pairs
+
+
+def corpus_files():
+    paths = sorted(glob.glob(os.path.join(CORPUS, "*-golden.txt")) + glob.glob(os.path.join(CORPUS, "good", "*-golden.txt"))
+                   + glob.glob(os.path.join(CORPUS, "questions", "*.txt")))
+    return [path for path in paths if corpus_file(path)[0] in GAMES]
+
+
+def test_every_game_of_the_runner_has_its_corpus():
+    assert {corpus_file(path)[0] for path in corpus_files()} == set(GAMES)
+
+
+def _named(game):
+    """The command line's first words for ``game``: none for Shut the Box, the game named first by both."""
+    return [] if game == registry.DEFAULT else [game]
+
+
+@pytest.mark.parametrize("path", corpus_files(), ids=lambda path: os.path.relpath(path, CORPUS))
+def test_node_reader_answers_the_corpus_in_the_command_s_words(path):
+    game, prefix, pairs = corpus_file(path)
+    assert len(pairs) >= 4
+    grammar = registry.grammar(game)
+    groups: dict = {}  # the game options a line carries -> its questions (a batch takes options on its command line)
+    for question, expected in pairs:
+        options, tokens = split_options(question.split(), grammar.GAME_OPTIONS)
+        given = tuple(word for name, value in sorted(options["game"].items()) for word in (name, value))
+        groups.setdefault(given, []).append((" ".join(tokens), question, expected))
+    said = {}
+    for given, lines in groups.items():
+        argv = [*_named(game), *prefix, *given, "--batch"]
+        stdin = "".join(line + "\n" for line, _, _ in lines)
+        want, got = command(*argv, stdin=stdin), node(*argv, stdin=stdin)
+        assert want.stderr == "" and got.stderr == "", (given, got.stderr)
+        assert (got.returncode, got.stdout) == (want.returncode, want.stdout), given
+        for (line, question, expected), answer in zip(lines, want.stdout.splitlines(), strict=True):
+            said[question] = answer
+            if expected.startswith("error: ") or not expected.startswith("= "):
+                assert answer.startswith(expected), (question, answer)  # the corpus's own answer or refusal's words
+    singles = [question for question, _ in pairs] if "questions" in path else (
+        [question for question, _ in pairs[:4]] + [question for question, _ in pairs if said[question].startswith("error:")][:4]
+        + [lines[0][1] for given, lines in groups.items() if given])
+    for question in singles:
+        single = node(*_named(game), *prefix, *question.split())
+        answer = said[question]
+        if answer.startswith("error: "):
+            assert (single.returncode, single.stdout, single.stderr) == (2, "", "answer.mjs: %s\n" % answer[7:]), question
+        else:
+            assert (single.returncode, single.stdout, single.stderr) == (0, answer + "\n", ""), question
