@@ -67,7 +67,7 @@ def test_node_reader_answers_the_corpus_in_the_command_s_words(path):
         argv = [*_named(game), *prefix, *given, "--batch"]
         stdin = "".join(line + "\n" for line, _, _ in lines)
         want, got = command(*argv, stdin=stdin), node(*argv, stdin=stdin)
-        assert want.stderr == "" and got.stderr == "", (given, got.stderr)
+        assert got.stderr == "", (given, got.stderr)  # the command may say it solves a table first
         assert (got.returncode, got.stdout) == (want.returncode, want.stdout), given
         for (line, question, expected), answer in zip(lines, want.stdout.splitlines(), strict=True):
             said[question] = answer

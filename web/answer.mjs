@@ -315,8 +315,12 @@ const args = process.argv.slice(2);
 const aTable = args.length === 1 && (isUrl(args[0]) || fs.existsSync(args[0]));
 /** The games answered by the one runner (web/runner.mjs), each declared in its answer-GAME.mjs. */
 const DECLARED = {
+  shutthebox: () => import("./answer-shutthebox.mjs").then(({ SHUTTHEBOX }) => SHUTTHEBOX),
   toggle: () => import("./answer-toggle.mjs").then(({ TOGGLE }) => TOGGLE),
 };
+// Shut the Box is the game of a command line that names none and starts with an option, as the command's
+const flagship = !aTable && args.length > 0 && args[0].startsWith("-");
+if (flagship) args.unshift("shutthebox");
 const declared = aTable ? null : DECLARED[args[0]];
 const setAside = ["pig", "yazy", "yahtzee"].includes(args[0]) || declared || aTable || !args.length ? null
   : findSetAsideGame(args[0]);

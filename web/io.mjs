@@ -149,19 +149,20 @@ export function answeredFlags(flags, tokens, id, usage) {
     throw new InvalidQuestion(`--batch takes no question on the command line, got ${shownText(tokens.join(" "))}`);
   }
   if (flags.version || flags.rules) {
-    throw new InvalidQuestion(`--${flags.rules ? "rules" : "version"} is the command line's own: ask \`ShutTheBox ${id}\``);
+    const command = id === "shutthebox" ? "ShutTheBox" : `ShutTheBox ${id}`; // the game of a command line naming none
+    throw new InvalidQuestion(`--${flags.rules ? "rules" : "version"} is the command line's own: ask \`${command}\``);
   }
   return false;
 }
 
-/** `--batch`: stdin's lines, one answer a line, as the command answers them: `before()` (its table opened) once
- * there is a line, then `answerLine(line)` (a promise of the answer, "error: ..." for a line refused) each;
+/** `--batch`: stdin's lines, one answer a line, as the command answers them: `before(lines)` (its table opened)
+ * once there is a line, then `answerLine(line)` (a promise of the answer, "error: ..." for a line refused) each;
  * -> the exit status, 1 when a line was refused. */
 export async function answerBatch(answerLine, before = async () => {}) {
   const lines = fs.readFileSync(0, "utf8").split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   if (!lines.length) return 0;
-  await before();
+  await before(lines);
   let failed = false;
   const out = [];
   for (const line of lines) {

@@ -11,7 +11,7 @@
 //
 // and its session answers: `answer(tokens)`, a promise of the line the command prints (InvalidQuestion for a
 // refusal); optionally `line(text)` for a batch line (by default its words answered, "error: ..." when refused) and
-// `before()`, run once before a batch's first line, where the command opens its table.
+// `before(lines)`, run once before a batch's first line (given them all), where the command opens its table.
 import path from "node:path";
 
 import { answerBatch, answeredFlags, refused, web } from "./io.mjs";
@@ -31,7 +31,7 @@ export async function runWords(game, argv) {
       return 0;
     }
     const line = session.line ? (text) => session.line(text) : (text) => answerLine(session, text);
-    return await answerBatch(line, session.before ? () => session.before() : undefined);
+    return await answerBatch(line, session.before ? (lines) => session.before(lines) : undefined);
   } catch (error) {
     return refused(error);
   }
