@@ -317,6 +317,7 @@ const aTable = args.length === 1 && (isUrl(args[0]) || fs.existsSync(args[0]));
 const DECLARED = {
   shutthebox: () => import("./answer-shutthebox.mjs").then(({ SHUTTHEBOX }) => SHUTTHEBOX),
   toggle: () => import("./answer-toggle.mjs").then(({ TOGGLE }) => TOGGLE),
+  goat: () => import("./answer-goat.mjs").then(({ GOAT }) => GOAT),
 };
 // Shut the Box is the game of a command line that names none and starts with an option, as the command's
 const flagship = !aTable && args.length > 0 && args[0].startsWith("-");
