@@ -9,10 +9,10 @@
 //   node web/answer.mjs goat ... --batch < questions.txt
 import path from "node:path";
 
-import { findTable, notFound, opened, web } from "./io.mjs";
+import { tableFor, web } from "./io.mjs";
 import { fromTable, lazily, usageOf } from "./runner.mjs";
 
-const { TableError, readOpened } = await import(path.join(web, "lib", "format.js"));
+const { readOpened } = await import(path.join(web, "lib", "format.js"));
 const { InvalidQuestion, shownText, sixDecimals } = await import(path.join(web, "lib", "notation.js"));
 const { looksLikeOption, whole, wholeIn, wrongCount } = await import(path.join(web, "lib", "command.js"));
 const Goat = await import(path.join(web, "games", "goat-table.js"));
@@ -193,27 +193,19 @@ function specOf({ goal, choose }) {
     command: `ShutTheBox goat --goal ${goal} --choose once --solo --expect 0` };
 }
 
+/** The file's own rules (a goat table's header): { goal, choose }, or null for another game's file. */
+function ownRules(header) {
+  const own = header.rules;
+  if (header.game !== "goat" || !own || typeof own !== "object") return null;
+  return rulesOf(Object.fromEntries(Object.entries({ "--goal": own.goal, "--choose": own.choose })
+    .filter(([, value]) => value !== undefined).map(([flag, value]) => [flag, String(value)])));
+}
+
 /** The verified table of `rules` (with --table and no game option, of the file's own rules): { rules, arrays }. */
 async function tableOf(rules, given, tablePath) {
-  let file;
-  if (tablePath !== null) {
-    file = await opened(tablePath);
-    const own = file.header.rules;
-    if (!Object.keys(given).length && file.header.game === "goat" && own && typeof own === "object") {
-      try {
-        rules = rulesOf(Object.fromEntries(Object.entries({ "--goal": own.goal, "--choose": own.choose })
-          .filter(([, value]) => value !== undefined).map(([flag, value]) => [flag, String(value)])));
-      } catch (error) {
-        if (!(error instanceof InvalidQuestion)) throw error;
-        throw new TableError(`The table ${tablePath} holds rules this version does not take (${error.message}).`);
-      }
-    }
-  } else {
-    const spec = specOf(rules), { found, tried } = findTable(spec.options.name);
-    if (found === null) throw notFound(spec.options.name, tried, spec.command);
-    file = await opened(found);
-  }
-  return { ...readOpened(file, specOf(rules).options), rules };
+  const { file, own } = await tableFor(tablePath, given, () => ({ name: specOf(rules).options.name,
+    command: specOf(rules).command }), ownRules);
+  return { ...readOpened(file, specOf(own ?? rules).options), rules: own ?? rules };
 }
 
 // -- the session (grammar.py's Session)

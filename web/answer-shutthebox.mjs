@@ -196,16 +196,17 @@ function soloTable(variant, given, tablePath, rules) {
 const moveText = formatMove;
 
 function session(given, tablePath) {
-  const game = gameOf(given);
-  const table = lazily(() => playersTable(game, given, tablePath));
+  // the game options are read when a table needs them, as the command reads them (a bad question first)
+  const game = () => gameOf(given);
+  const table = lazily(() => playersTable(game(), given, tablePath));
   const solos = new Map(); // a table a rule set, kept for the batch's next lines
   let soloOnly = false; // a batch on --table of a one-player table
 
   /** The game options' rules for a single-player question (_solo_rules). */
   const soloRules = () => {
-    if (game === null) return null;
+    if (!Object.keys(given).length) return null;
     if (Object.hasOwn(given, "--players")) throw new InvalidQuestion("--solo is the single-player game: drop --players");
-    return game.rules;
+    return game().rules;
   };
 
   async function answerSolo({ question, args, variant, objective }) {
@@ -252,13 +253,14 @@ function session(given, tablePath) {
     /** Before a batch's first line, as the command: --table's one-player file answers --solo lines only; with
      * game options and only --solo lines the players' table is not opened; otherwise it is. */
     async before(lines) {
-      if (tablePath !== null && game === null) {
+      const options = Object.keys(given).length > 0;
+      if (tablePath !== null && !options) {
         if ((await opened(tablePath)).header.game === "one-player") {
           soloOnly = true;
           return;
         }
       }
-      if (game !== null && lines.every((line) => !words(line).length || isSolo(words(line)))) return;
+      if (options && lines.every((line) => !words(line).length || isSolo(words(line)))) return;
       await table();
     },
   };

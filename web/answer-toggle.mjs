@@ -6,10 +6,10 @@
 //   node web/answer.mjs toggle ... --batch < questions.txt
 import path from "node:path";
 
-import { findTable, notFound, opened, web } from "./io.mjs";
+import { tableFor, web } from "./io.mjs";
 import { fromTable, lazily, usageOf } from "./runner.mjs";
 
-const { TableError, readOpened } = await import(path.join(web, "lib", "format.js"));
+const { readOpened } = await import(path.join(web, "lib", "format.js"));
 const { InvalidQuestion, sixDecimals } = await import(path.join(web, "lib", "notation.js"));
 const { oneQuestion, whole, wholeIn, wrongCount } = await import(path.join(web, "lib", "command.js"));
 const Toggle = await import(path.join(web, "games", "toggle-table.js"));
@@ -30,24 +30,10 @@ function rulesOf(given) {
 
 /** The verified table of `rules` (with --table and no game option, of the file's own rules). */
 async function tableOf(rules, given, tablePath) {
-  let file;
-  if (tablePath !== null) {
-    file = await opened(tablePath);
-    const own = file.header.rules;
-    if (!Object.keys(given).length && file.header.game === "toggle" && own && typeof own === "object") {
-      try {
-        rules = rulesOf({ "--cards": String(own.cards), "--sides": String(own.sides) });
-      } catch (error) {
-        if (!(error instanceof InvalidQuestion)) throw error;
-        throw new TableError(`The table ${tablePath} holds rules this version does not take (${error.message}).`);
-      }
-    }
-  } else {
-    const spec = Toggle.tableSpec(rules), { found, tried } = findTable(spec.options.name);
-    if (found === null) throw notFound(spec.options.name, tried, spec.command);
-    file = await opened(found);
-  }
-  return readOpened(file, Toggle.tableSpec(rules).options);
+  const { file, own } = await tableFor(tablePath, given, () => ({ name: Toggle.tableSpec(rules).options.name,
+    command: Toggle.tableSpec(rules).command }), (header) => (header.game === "toggle" && header.rules && typeof header.rules === "object"
+    ? rulesOf({ "--cards": String(header.rules.cards), "--sides": String(header.rules.sides) }) : null));
+  return readOpened(file, Toggle.tableSpec(own ?? rules).options);
 }
 
 /** The line the command prints for a question's words. */

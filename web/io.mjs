@@ -123,6 +123,26 @@ export function findTable(name) {
   return { found: tried.find((file) => fs.existsSync(file)) ?? null, tried };
 }
 
+/** A game's table file: --table's (`tablePath`), else `shipped().name` found where the command looks (not there: a
+ * refusal naming `shipped().command`, which solves it). With --table and no game option (`given` empty), the
+ * file's own rules, `own(header)` (null for another game's file, which reading it then refuses), as the command
+ * reads them (Rules.from_fields): -> { file, own }. */
+export async function tableFor(tablePath, given, shipped, own) {
+  if (tablePath === null) {
+    const { name, command } = shipped(), { found, tried } = findTable(name);
+    if (found === null) throw notFound(name, tried, command);
+    return { file: await opened(found), own: null };
+  }
+  const file = await opened(tablePath);
+  if (Object.keys(given).length) return { file, own: null };
+  try {
+    return { file, own: own(file.header) };
+  } catch (error) {
+    if (!(error instanceof InvalidQuestion)) throw error;
+    throw new TableError(`The table ${tablePath} holds rules this version does not take (${error.message}).`);
+  }
+}
+
 /** The refusal of a table not found, naming `command`, which solves it. */
 export const notFound = (name, tried, command) => new TableError(`no table file ${name} found (looked at ` +
   `${tried.join(" and ")}); this reader solves nothing: solve it with \`${command}\` (or in the page, under \`ShutTheBox serve\`)`);

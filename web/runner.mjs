@@ -66,6 +66,19 @@ export async function fromTable(get, ask) {
   return settle(() => ask(table));
 }
 
+/** `ask()` answered once the tables it needs are open: a `Need` error names one not opened yet, `provide(error)`
+ * opens it and `ask` runs again (a table read by ranges fetches the blocks each answer reads). */
+export async function withTables(ask, Need, provide) {
+  for (;;) {
+    try {
+      return await settle(ask);
+    } catch (error) {
+      if (!(error instanceof Need)) throw error;
+      await provide(error);
+    }
+  }
+}
+
 /** The usage every game's --help prints after its forms: where its answers come from. */
 export const usageOf = (id, forms) => `${forms.map((form, n) => `${n ? "      " : "usage:"} node answer.mjs ${form}`).join("\n")}
 The answers of \`ShutTheBox${id === "shutthebox" ? "" : ` ${id}`}\` (see its --help), read from its table files by the games page's reader.
