@@ -83,3 +83,51 @@ def test_node_reader_answers_the_corpus_in_the_command_s_words(path):
             assert (single.returncode, single.stdout, single.stderr) == (2, "", "answer.mjs: %s\n" % answer[7:]), question
         else:
             assert (single.returncode, single.stdout, single.stderr) == (0, answer + "\n", ""), question
+
+
+# -- refusals: the game options, damaged and missing tables ----------------------------------------------------
+
+OPTION_CASES = {
+    "shutthebox": [["--tiles", "13"], ["--tiles"], ["--dice", "0"], ["--one-die", "x"], ["--players", "9"],
+                   ["--tiles", "5", "--tiles", "6"], ["--table"], ["--batch", "--rules"], ["--players", "3", "--solo"],
+                   ["--sides=1"], ["--max-move-tiles", "0"]],
+    "toggle": [["--cards", "17"], ["--cards", "9", "--sides", "3"], ["--sides", "x"], ["--cards"], ["--cards", "1e1"],
+               ["--table="], ["--batch", "--expect", "all"], ["--cards=-4"]],
+    "goat": [["--goal", "1"], ["--goal", "x"], ["--choose", "twice"], ["--goal"], ["--choose", "ONCE"], ["--table="],
+             ["--goal", "5", "--goal", "6"], ["--duel", "optimal", "--solo"]],
+}
+QUESTION = {"shutthebox": ["--one", "--expect", "1"], "toggle": ["--expect", "all"], "goat": ["--solo", "--expect", "0"]}
+
+
+@pytest.mark.parametrize("game, case", [(game, case) for game, cases in OPTION_CASES.items() for case in cases],
+                         ids=lambda value: " ".join(value) if isinstance(value, list) else value)
+def test_node_reader_refuses_bad_options_as_the_command_does(game, case):
+    """Exit status 2 and the command's one line, word for word, never a stack trace."""
+    question = [] if {"--batch", "--solo", "--duel"} & set(case) else QUESTION[game]
+    want, got = command(*_named(game), *case, *question), node(*_named(game), *case, *question)
+    assert want.returncode == got.returncode == 2, (want.stderr, got.stderr)
+    assert got.stderr.removeprefix("answer.mjs: ") == want.stderr.removeprefix("ShutTheBox: ") and got.stdout == ""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_node_reader_refuses_damaged_tables_in_one_line(game):
+    """Every damaged table of the corpus: exit status 3 and one line naming the file, as the command's."""
+    folder = os.path.join(CORPUS, "bad")
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        got, want = node(*_named(game), "--table", path, *QUESTION[game]), command(*_named(game), "--table", path, *QUESTION[game])
+        assert got.returncode == want.returncode == 3, (name, got.stderr)
+        assert got.stdout == "" and got.stderr.count("\n") == 1 and path in got.stderr, (name, got.stderr)
+
+
+@pytest.mark.parametrize("game, options, name", [
+    ("shutthebox", ["--tiles", "5"], "t5-2d6-one6-p2.msgpack"), ("shutthebox", ["--dice", "3", "--players", "3"], "t9-3d6-one6-p3.msgpack"),
+    ("toggle", ["--cards", "7"], "toggle-c7-s6.msgpack"), ("goat", ["--goal", "7", "--choose", "once"], "goat-g7-once.msgpack"),
+])
+def test_node_reader_names_a_missing_table_and_the_command_that_solves_it(game, options, name, tmp_path):
+    """A table not solved yet: exit status 3, one line naming the file looked for and the command that solves it
+    (the reader solves nothing)."""
+    done = node(*_named(game), *options, *QUESTION[game], env={"SHUTTHEBOX_CACHE": str(tmp_path / "empty")})
+    assert done.returncode == 3 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
+    solve = "ShutTheBox %s" % " ".join([*_named(game), *options])
+    assert name in done.stderr and solve in done.stderr, done.stderr
