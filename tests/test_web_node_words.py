@@ -131,3 +131,31 @@ def test_node_reader_names_a_missing_table_and_the_command_that_solves_it(game, 
     assert done.returncode == 3 and done.stdout == "" and done.stderr.count("\n") == 1, done.stderr
     solve = "ShutTheBox %s" % " ".join([*_named(game), *options])
     assert name in done.stderr and solve in done.stderr, done.stderr
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_node_reader_answers_users_lines_as_the_command_does(game):
+    """2,000 lines of bench's generators (the lines users send), each changed as test_surfaces.py changes them (a
+    number short or too many, leading zeros, out of range, any order, a bad option, capitals); Shut the Box's also
+    as --solo and --scores questions: one batch of the command and of the reader, the same bytes."""
+    import random
+    import sys
+
+    from test_surfaces import MUTATIONS
+
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    try:
+        from bench import BATCH_LINES
+    finally:
+        sys.path.pop(0)
+    rng = random.Random(640)
+    lines = [" ".join(MUTATIONS[n % len(MUTATIONS)](BATCH_LINES[game](rng).split(), rng)) for n in range(2000)]
+    if game == registry.DEFAULT:
+        asked = [" ".join(word for word in line.split() if word not in ("--one", "--two")) for line in lines[:400]]
+        lines += ["--solo " + line for line in asked[:200]]
+        lines += ["--scores %d,%d %s" % (rng.randrange(50), rng.randrange(1, 46), line) for line in asked[200:]]
+    stdin = "".join(line + "\n" for line in lines)
+    want, got = command(*_named(game), "--batch", stdin=stdin), node(*_named(game), "--batch", stdin=stdin)
+    assert got.stderr == "" and (got.returncode, got.stdout) == (want.returncode, want.stdout)
+    answered = [line for line in got.stdout.splitlines() if not line.startswith("error:")]
+    assert len(answered) > 200  # not only refusals
