@@ -58,7 +58,7 @@ function parseQuery(tokens) {
       "(the questions are --one/--two with --expect/--move)");
   }
   if (!tokens.length) throw new InvalidQuestion("no question asked: use --one or --two with --expect or --move (see --help)");
-  if (scores !== null) return { ...parseAny(scores, players, questions, args) };
+  if (scores !== null) return parseAny(scores, players, questions, args);
   if (new Set(players).size > 1) throw new InvalidQuestion("ask for one player only: --one or --two, not both");
   if (new Set(questions).size > 1) throw new InvalidQuestion("ask one question only: --expect or --move, not both");
   if (!players.length) throw new InvalidQuestion("say which player: --one or --two");
