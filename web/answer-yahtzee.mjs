@@ -15,29 +15,23 @@
 // solves nothing: a table not there names the command that solves it (exit status 3).
 import path from "node:path";
 
-import { answerBatch, answeredFlags, findTable, notFound, opened, refused, web } from "./io.mjs";
+import { findTable, notFound, opened, web } from "./io.mjs";
+import { usageOf, withTables } from "./runner.mjs";
 
 const { TableError } = await import(path.join(web, "shutthebox", "table.js"));
 const { readOpened } = await import(path.join(web, "lib", "format.js"));
-const { settle } = await import(path.join(web, "lib", "remote.js"));
 const { shownText } = await import(path.join(web, "lib", "notation.js"));
 const Command = await import(path.join(web, "games", "yahtzee-command.js"));
 const Target = await import(path.join(web, "games", "yahtzee-target.js"));
 const { JOKERS, rulesOf } = await import(path.join(web, "games", "yahtzee-rules.js"));
 
-const USAGE = `usage: node answer.mjs yahtzee [--joker J] [--table PATH] --expect [CARD] [--upper N] [--yahtzee-box 50|0]
-       node answer.mjs yahtzee ... --expect|--move|--options CARD [...] DICE REROLLS
-       node answer.mjs yahtzee ... --target X --expect CARD [...] [DICE REROLLS]
-       node answer.mjs yahtzee ... --target X --move CARD [...] DICE REROLLS
-       node answer.mjs yahtzee ... --batch < questions.txt
-The answers of \`ShutTheBox yahtzee\` (see its --help), read from its table files by the games page's reader.
-`;
-
-/** `node answer.mjs yahtzee ARGS`: the command line's answers; its exit status. */
-export async function yahtzeeMain(argv) {
-  try {
-    const { table: tablePath, flags, game, tokens } = Command.splitOptions(argv);
-    if (answeredFlags(flags, tokens, "yahtzee", USAGE)) return 0;
+export const YAHTZEE = {
+  id: "yahtzee",
+  options: Command.GAME_OPTIONS,
+  usage: usageOf("yahtzee", ["yahtzee [--joker J] [--table PATH] --expect [CARD] [--upper N] [--yahtzee-box 50|0]",
+    "yahtzee ... --expect|--move|--options CARD [...] DICE REROLLS", "yahtzee ... --target X --expect CARD [...] [DICE REROLLS]",
+    "yahtzee ... --target X --move CARD [...] DICE REROLLS", "yahtzee ... --batch < questions.txt"]),
+  open(game, tablePath) {
     const session = new Command.YahtzeeSession(Command.ruleSet(game), tablePath);
     const given = Object.keys(game).length > 0;
 
@@ -98,27 +92,16 @@ export async function yahtzeeMain(argv) {
     }
 
     /** A question's answer, its tables opened as it needs them (a table read by ranges: the blocks it reads). */
-    const answer = async (ask) => {
-      for (;;) {
-        try {
-          return await settle(ask);
-        } catch (error) {
-          if (!(error instanceof Command.NeedTable)) throw error;
-          await provide(error.key);
-        }
-      }
+    const answer = (ask) => withTables(ask, Command.NeedTable, (need) => provide(need.key));
+    return {
+      answer: (tokens) => answer(() => session.answer(tokens)),
+      line: (text) => answer(() => Command.answerLine(session, text)),
+      async before() {
+        // before the first line, as the command does: --table's target table answers --target questions only;
+        // otherwise the expected points' table is opened
+        if (tablePath !== null && (await opened(tablePath)).header.game === Target.GAME) session.targetOnly = true;
+        else await provide("score");
+      },
     };
-    if (!flags.batch) {
-      process.stdout.write((await answer(() => session.answer(tokens))) + "\n");
-      return 0;
-    }
-    return await answerBatch((line) => answer(() => Command.answerLine(session, line)), async () => {
-      // before the first line, as the command does: --table's target table answers --target questions only;
-      // otherwise the expected points' table is opened
-      if (tablePath !== null && (await opened(tablePath)).header.game === Target.GAME) session.targetOnly = true;
-      else await provide("score");
-    });
-  } catch (error) {
-    return refused(error);
-  }
-}
+  },
+};

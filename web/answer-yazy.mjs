@@ -5,32 +5,27 @@
 // solves nothing, so a table not solved yet is one line naming the command that solves it (exit status 3).
 import path from "node:path";
 
-import { answerBatch, answeredFlags, findTable, notFound, opened, refused, web } from "./io.mjs";
+import { findTable, notFound, opened, web } from "./io.mjs";
+import { usageOf, withTables } from "./runner.mjs";
 
 const { settle } = await import(path.join(web, "lib", "remote.js"));
 const Command = await import(path.join(web, "games", "yazy-command.js"));
 const Table = await import(path.join(web, "games", "yazy-table.js"));
 const { ALL, gameCategories, gameOf } = await import(path.join(web, "games", "yazy-rules.js"));
 
-const USAGE = `usage: node answer.mjs yazy [--categories LIST] [--table PATH] --expect [CATS [DICE REROLLS]]
-       node answer.mjs yazy ... --move CATS DICE REROLLS
-       node answer.mjs yazy ... --target X --expect [CATS [DICE REROLLS]] | --move CATS DICE REROLLS
-       node answer.mjs yazy ... --players 2 --expect A B --scores S1,S2 [DICE REROLLS]
-       node answer.mjs yazy ... --players 2 --move|--options A B --scores S1,S2 DICE REROLLS
-       node answer.mjs yazy ... --batch < questions.txt
-The answers of \`ShutTheBox yazy\` (see its --help), read from its table files by the games page's reader.
-`;
-
 /** A table is needed by a question and not opened yet (opened, then the question asked again). */
 class NotOpened extends Error {
   constructor(kind) { super(`the ${kind} table is not opened`); this.kind = kind; }
 }
 
-/** `node answer.mjs yazy ARGS`; its exit status. */
-export async function yazyMain(argv) {
-  try {
-    const { table: tablePath, flags, game: given, tokens } = Command.splitOptions(argv);
-    if (answeredFlags(flags, tokens, "yazy", USAGE)) return 0;
+export const YAZY = {
+  id: "yazy",
+  options: Command.GAME_OPTIONS,
+  usage: usageOf("yazy", ["yazy [--categories LIST] [--table PATH] --expect [CATS [DICE REROLLS]]",
+    "yazy ... --move CATS DICE REROLLS", "yazy ... --target X --expect [CATS [DICE REROLLS]] | --move CATS DICE REROLLS",
+    "yazy ... --players 2 --expect A B --scores S1,S2 [DICE REROLLS]",
+    "yazy ... --players 2 --move|--options A B --scores S1,S2 DICE REROLLS", "yazy ... --batch < questions.txt"]),
+  open(given, tablePath) {
     const game = gameOf(Object.hasOwn(given, "--categories") ? gameCategories(given["--categories"]) : ALL);
     const fileOf = () => opened(tablePath);
     const tables = {};
@@ -57,28 +52,17 @@ export async function yazyMain(argv) {
       }
       tables[kind] = await settle(() => Table.readKind(read, kind, own, shown));
     };
-    const answer = async (ask) => {
-      for (;;) {
-        try {
-          return await settle(ask);
-        } catch (error) {
-          if (!(error instanceof NotOpened)) throw error;
-          await open(error.kind);
-        }
-      }
+    const answer = (ask) => withTables(ask, NotOpened, (need) => open(need.kind));
+    return {
+      answer: (tokens) => answer(() => Command.answerWords(session, tokens)),
+      line: (text) => answer(() => Command.answerLine(session, text)),
+      async before() {
+        if (tablePath === null) return;
+        // before its first line, as the command does: the file's kind answers, or refuses
+        const file = await fileOf();
+        session.only = { "yazy-target": "target", "yazy-duel": "duel" }[file.header.game] ?? null;
+        await open(session.only ?? "one", file);
+      },
     };
-    if (!flags.batch) {
-      process.stdout.write((await answer(() => Command.answerWords(session, tokens))) + "\n");
-      return 0;
-    }
-    return await answerBatch((line) => answer(() => Command.answerLine(session, line)), async () => {
-      if (tablePath === null) return;
-      // before its first line, as the command does: the file's kind answers, or refuses
-      const file = await fileOf();
-      session.only = { "yazy-target": "target", "yazy-duel": "duel" }[file.header.game] ?? null;
-      await open(session.only ?? "one", file);
-    });
-  } catch (error) {
-    return refused(error);
-  }
-}
+  },
+};

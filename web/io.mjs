@@ -123,6 +123,26 @@ export function findTable(name) {
   return { found: tried.find((file) => fs.existsSync(file)) ?? null, tried };
 }
 
+/** A game's table file: --table's (`tablePath`), else `shipped().name` found where the command looks (not there: a
+ * refusal naming `shipped().command`, which solves it). With --table and no game option (`given` empty), the
+ * file's own rules, `own(header)` (null for another game's file, which reading it then refuses), as the command
+ * reads them (Rules.from_fields): -> { file, own }. */
+export async function tableFor(tablePath, given, shipped, own) {
+  if (tablePath === null) {
+    const { name, command } = shipped(), { found, tried } = findTable(name);
+    if (found === null) throw notFound(name, tried, command);
+    return { file: await opened(found), own: null };
+  }
+  const file = await opened(tablePath);
+  if (Object.keys(given).length) return { file, own: null };
+  try {
+    return { file, own: own(file.header) };
+  } catch (error) {
+    if (!(error instanceof InvalidQuestion)) throw error;
+    throw new TableError(`The table ${tablePath} holds rules this version does not take (${error.message}).`);
+  }
+}
+
 /** The refusal of a table not found, naming `command`, which solves it. */
 export const notFound = (name, tried, command) => new TableError(`no table file ${name} found (looked at ` +
   `${tried.join(" and ")}); this reader solves nothing: solve it with \`${command}\` (or in the page, under \`ShutTheBox serve\`)`);
@@ -149,19 +169,20 @@ export function answeredFlags(flags, tokens, id, usage) {
     throw new InvalidQuestion(`--batch takes no question on the command line, got ${shownText(tokens.join(" "))}`);
   }
   if (flags.version || flags.rules) {
-    throw new InvalidQuestion(`--${flags.rules ? "rules" : "version"} is the command line's own: ask \`ShutTheBox ${id}\``);
+    const command = id === "shutthebox" ? "ShutTheBox" : `ShutTheBox ${id}`; // the game of a command line naming none
+    throw new InvalidQuestion(`--${flags.rules ? "rules" : "version"} is the command line's own: ask \`${command}\``);
   }
   return false;
 }
 
-/** `--batch`: stdin's lines, one answer a line, as the command answers them: `before()` (its table opened) once
- * there is a line, then `answerLine(line)` (a promise of the answer, "error: ..." for a line refused) each;
+/** `--batch`: stdin's lines, one answer a line, as the command answers them: `before(lines)` (its table opened)
+ * once there is a line, then `answerLine(line)` (a promise of the answer, "error: ..." for a line refused) each;
  * -> the exit status, 1 when a line was refused. */
 export async function answerBatch(answerLine, before = async () => {}) {
   const lines = fs.readFileSync(0, "utf8").split("\n");
   if (lines[lines.length - 1] === "") lines.pop();
   if (!lines.length) return 0;
-  await before();
+  await before(lines);
   let failed = false;
   const out = [];
   for (const line of lines) {

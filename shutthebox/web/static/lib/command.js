@@ -150,8 +150,9 @@ export function oneQuestion(tokens, forms, asked, use, gameOptions) {
   return [questions[0], tokens.filter((t) => !looksLikeOption(t))];
 }
 
-/** "--move takes I J K, but got 2: 1 2" (engine/text.py's wrong_count). */
-export function wrongCount(question, names, args) {
-  const given = args.length ? `${args.length}: ${shownText(args.join(" "))}` : "no arguments";
+/** "--move takes I J K, but got 2: 1 2" (engine/text.py's wrong_count); `noun` counts them instead: "but got 6 numbers". */
+export function wrongCount(question, names, args, noun = "") {
+  const given = noun ? `${args.length} ${noun}${args.length === 1 ? "" : "s"}`
+    : args.length ? `${args.length}: ${shownText(args.join(" "))}` : "no arguments";
   return new InvalidQuestion(`${question} takes ${names}, but got ${given}`);
 }

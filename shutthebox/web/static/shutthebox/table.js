@@ -135,6 +135,7 @@ class Board {
   checkRoll(mask, roll) {
     const rolls = this.possibleRolls(mask);
     if (Number.isInteger(roll) && rolls.includes(roll)) return;
+    if (Number.isInteger(roll) && Math.abs(roll) >= 1e6) throw new InvalidQuestion("the roll is far out of range"); // as the Python's
     if (!Number.isInteger(roll)) throw new InvalidQuestion(`the roll must be a whole number, not ${roll}`);
     const r = this.rules, total = tileSum(mask), choices = this.diceChoices(mask);
     let why = "";
