@@ -41,7 +41,7 @@ _UNUSED = np.iinfo(np.int64).max  # past the last chance outcome: above every dr
 # again (yazy's random play meets about one new state a step; Threes has a few thousand in all).
 _MOST_STATES, _MOST_PLACES = 1 << 18, 1 << 22
 _LAWS = 64  # chance nodes' outcomes kept as arrays (a model shares one list for all its throws of n dice)
-# A model that numbers its states gives them all at once (``dense()``) up to this many, some 400 bytes each:
+# A model that numbers its states and has ``dense()`` gives them all at once up to this many, some 400 bytes each:
 # toggle's 12 cards and 6 sides are 200,704; beyond, they are met one by one as any model's
 _MOST_DENSE = 1 << 18
 
@@ -121,7 +121,7 @@ class Nodes:
         self._laws: dict = {}  # id(a chance node's outcomes) -> (them, the outcomes, their running weights)
         self.successor: Nodes | None = None  # the states that replaced these, once they were too many
         self.drawn = 0  # the total weight of the chance nodes placed
-        self.dense = bool(getattr(game, "numbers", False)) and game.n_states < _MOST_DENSE
+        self.dense = bool(getattr(game, "numbers", False)) and hasattr(game, "dense") and game.n_states < _MOST_DENSE
         if self.dense:
             self._fill(game.dense())
         self.start, self.start_gain = self.meet(game.initial())
@@ -287,9 +287,11 @@ class ModelVectorEnv(ExactVectorEnv):
 
     def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None, exact_info: bool = True, *,
                  game: str, **options):
-        from . import MODEL_GAMES, NAMESPACE
+        from . import MODEL_GAMES, NAMESPACE, SOLO_GAMES
 
-        ids = {name: "%s/%s" % (NAMESPACE, title) for title, name in MODEL_GAMES.items()}
+        # a game of several players alone (``players=1``: Goat's GoatSolo-v0) is its ``SOLO`` id's
+        games = SOLO_GAMES if options.get("players") == 1 and game in SOLO_GAMES.values() else MODEL_GAMES
+        ids = {name: "%s/%s" % (NAMESPACE, title) for title, name in games.items()}
         if game not in ids:
             raise ValueError("%r is not a game with a game model (%s)" % (game, ", ".join(sorted(ids))))
         self.ID, self.game = ids[game], game
