@@ -161,13 +161,67 @@ class GoatSoloModel:
         return at if not dice else self.decisions + at * DICE + dice - 1
 
     def numbered(self, number: int) -> State:
-        """The state of ``number``, its turns 0 (a ValueError where no turn reaches it)."""
+        """The state of ``number``, its turns 0; a number no game reaches (a turn total its rolls cannot make, a
+        roll at the goal) is the end, as ``dense()`` has it."""
+        if not 0 <= number < self.n_states:
+            raise ValueError("Goat to %d numbers its states 0 to %d, not %d" % (self.goal, self.n_states - 1, number))
         at, dice = (number, 0) if number < self.decisions else divmod(number - self.decisions, DICE)
         if number >= self.decisions:
             dice += 1
         rest, rolls = divmod(at, ROLLS)
         banked, turn = divmod(rest, TURN)
-        if banked > self.goal or (banked == self.goal and (turn or rolls or dice)):
-            raise ValueError("no state of Goat to %d is numbered %d" % (self.goal, number))
-        check_turn(turn, rolls)
+        low, high = (0, 0) if not rolls else (rolls, 21 * rolls)
+        if banked >= self.goal or not low <= turn <= high:
+            return (self.goal, 0, 0, 0, 0)
         return (banked, turn, rolls, dice, 0)
+
+    def dense(self) -> dict:
+        """Every numbered state at once, as numpy arrays (``engine/model.py``, "numbers"): what ``player``,
+        ``returns``, ``observation``, ``values``, ``value``, ``best``, ``apply`` and ``outcomes`` say of each, the
+        same floats (each decision's values are ``values``' own). A number no turn reaches is an end."""
+        import numpy as np
+
+        goal, size, decisions = self.goal, self.n_states, self.decisions
+        grid = np.arange(decisions)
+        banked, turn, rolls = grid // (TURN * ROLLS), grid // ROLLS % TURN, grid % ROLLS
+        valid = (banked < goal) & np.where(rolls == 0, turn == 0, (rolls <= turn) & (turn <= 21 * rolls))
+        rows = np.flatnonzero(valid)  # the decisions
+
+        def bank(total):
+            return np.minimum(total, goal) * TURN * ROLLS  # the number of the next turn's start (or the end)
+
+        kind = np.full(size, TERMINAL, dtype=np.int64)
+        kind[rows] = 0
+        seen = np.zeros((size, 3), dtype=np.int64)
+        seen[:decisions] = np.stack([banked, turn, rolls], axis=1)
+        seen[decisions:] = np.repeat(seen[:decisions], DICE, axis=0)
+        q = np.full((size, self.n_actions), -np.inf)
+        value, best = np.zeros(size), np.zeros(size, dtype=np.int64)
+        for number in rows.tolist():
+            state = self.numbered(number)
+            for action, worth in self.values(state).items():
+                q[number, action] = worth
+            value[number], best[number] = self.value(state)[0], self.best(state)
+        after = np.zeros((size, self.n_actions), dtype=np.int64)
+        gain = np.zeros((size, self.n_actions), dtype=np.int64)
+        stopping = rows[rolls[rows] > 0]
+        after[stopping, 0], gain[stopping, 0] = bank(banked[stopping] + turn[stopping]), -1
+        chance = (decisions + rows[:, None] * DICE + np.arange(DICE)).ravel()  # each decision's rolls, in order
+        after[rows, 1:] = chance.reshape(len(rows), DICE)
+        kind[chance] = CHANCE
+        weights = np.zeros((len(chance), self.n_outcomes), dtype=np.int64)
+        leads = np.zeros((len(chance), self.n_outcomes), dtype=np.int64)
+        adds = np.zeros((len(chance), self.n_outcomes), dtype=np.int64)
+        for k in range(1, DICE + 1):
+            at = np.arange(k - 1, len(chance), DICE)  # the rolls of k dice
+            b, t, r = banked[rows], turn[rows], rolls[rows]
+            last = r + 1 == ROLLS
+            leads[at, :], adds[at, :] = bank(b)[:, None], -1  # a match (and the sums k dice cannot show)
+            for outcome, weight in THROWS[k][0]:
+                weights[at, outcome] = weight
+                if outcome:
+                    later = (b * TURN + t + outcome) * ROLLS + r + 1  # the next roll's decision
+                    leads[at, outcome] = np.where(last, bank(b + t + outcome), later)
+                    adds[at, outcome] = np.where(last, -1, 0)
+        return {"kind": kind, "returns": np.zeros(size), "seen": seen, "q": q, "value": value, "best": best,
+                "after": after, "gain": gain, "chance": chance, "weights": weights, "leads": leads, "adds": adds}
