@@ -41,7 +41,7 @@ _UNUSED = np.iinfo(np.int64).max  # past the last chance outcome: above every dr
 # again (yazy's random play meets about one new state a step; Threes has a few thousand in all).
 _MOST_STATES, _MOST_PLACES = 1 << 18, 1 << 22
 _LAWS = 64  # chance nodes' outcomes kept as arrays (a model shares one list for all its throws of n dice)
-# A draw from a law of at most this many outcomes (Goat's rolls: 13 at most) counts the law's running weights at or
+# A draw from a law of at most this many outcomes (Goat's rolls: 11 at most) counts the law's running weights at or
 # below it, a row of a small table, where a search of every chance node's weights would miss the cache each time.
 _LAW_WIDTH = 32
 # A model that numbers its states and has ``dense()`` gives them all at once up to this many, some 400 bytes each:
