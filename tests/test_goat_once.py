@@ -411,9 +411,10 @@ def test_turns_and_strategies_take_the_option():
 
 def test_the_environments_refuse_once_in_one_line():
     pytest.importorskip("gymnasium")
-    from shutthebox.rl.goat import model
+    from shutthebox.games.goat.model import model
+    from shutthebox.games.goat.rules import Rules
 
     with pytest.raises(InvalidQuery, match="the Goat environments play --choose each only"):
-        model("solo", 7, "once")
+        model(Rules(7, "once"), players=1)
     with pytest.raises(InvalidQuery, match="--choose must be one of each, once"):
-        model("two", 7, ["once"])
+        model(Rules(7, ["once"]))

@@ -612,7 +612,7 @@ def test_reset_refuses_a_state_that_is_no_decision():
     with pytest.raises(ValueError, match="dice 6 6 turn no card"):
         gymnasium.make("shutthebox/Toggle-v0", cards=4, sides=6).reset(options={"state": (15, 6, 6, 0)})
     with pytest.raises(ValueError, match="2 rolls cannot make a turn total of 1"):
-        gymnasium.make("shutthebox/GoatSolo-v0").reset(options={"state": (0, 1, 2)})
+        gymnasium.make("shutthebox/GoatSolo-v0").reset(options={"state": (0, 1, 2, 0, 0)})
     with pytest.raises(ValueError, match="is no state of yazy: its observation .* is outside"):  # a die of 7
         gymnasium.make("shutthebox/Yazy-v0").reset(options={"state": (3, 1, 2, 3, 4, 7, 2, 0)})
 
@@ -763,7 +763,8 @@ def test_transitions_the_toy_text_way_give_the_tables_values(env_id, options, sw
     env = gymnasium.make(env_id, **options)
     game = env.unwrapped
     P = game.P
-    over = P[game.encode((0, 0) if "Box" in env_id else (0, 0, 0, 0) if "Toggle" in env_id else (options["goal"], 0, 0))]
+    over = P[game.encode((0, 0) if "Box" in env_id else (0, 0, 0, 0) if "Toggle" in env_id else
+                         (options["goal"], 0, 0, 0, 0))]
     assert len(over) == game.action_space.n and all(len(o) == 1 and o[0][1:] == (o[0][1], 0.0, True) and o[0][0] == 1
                                                     for o in over.values())  # a game over: every action stays
     # the states reachable from a sample of starts
@@ -795,8 +796,8 @@ def test_transitions_the_toy_text_way_give_the_tables_values(env_id, options, sw
         obs, info = env.reset(seed=seed)
         for _ in range(30):
             s = game.encode(game.get_state())
-            state = tuple(game.get_state())  # toggle's numbers leave its rolls out (a tally): decoded at 0
-            assert game.decode(s) == (state[:-1] + (0,) if "Toggle" in env_id else state)
+            state = tuple(game.get_state())  # toggle's and Goat's numbers leave their tally out: decoded at 0
+            assert game.decode(s) == (state if "Box" in env_id else state[:-1] + (0,))
             assert list(P[s]) == np.flatnonzero(info["action_mask"]).tolist()  # the legal actions alone
             for a in np.flatnonzero(info["action_mask"]):  # (less toggle's passes drawn by reset, owed)
                 assert abs(backup(s, int(a)) - (info["q_return"][a] - game._owed)) < 1e-9

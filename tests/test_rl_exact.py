@@ -198,7 +198,7 @@ def test_toggle_agrees_with_the_command(cards, sides, fresh_cache):
 def test_goat_solo_agrees_with_the_command(goal, fresh_cache):
     from shutthebox.games.goat.rules import Rules
     from shutthebox.games.goat.table import load
-    from shutthebox.rl.goat import LAW
+    from shutthebox.games.goat.model import LAW
 
     table = load(Rules(goal))
     env = gymnasium.make("shutthebox/GoatSolo-v0", goal=goal)
@@ -208,13 +208,14 @@ def test_goat_solo_agrees_with_the_command(goal, fresh_cache):
         return 1.0 + table.probe_solo(score) if score < goal else 1.0
 
     def visit(game, info):
-        score, turn, rolls = game.score, game.turn, game.rolls
+        score, turn, rolls = game.get_state()[:3]  # the game model's (banked, turn, rolls, dice, turns)
         words = "%d %d %d" % (score, turn, rolls)
         lines.extend(["--solo --expect " + words, "--solo --move " + words])
-        checks.extend([("value", "%.6f" % game.value()), ("move", set(info["optimal_actions"]))])
-        values = legal_values(info)
+        checks.extend([("value", "%.6f" % -game.value()), ("move", set(info["optimal_actions"]))])
+        # the values are returns: minus the expected turns (the turns so far, 0 at a decision's key, left out)
+        values = {action: -value for action, value in legal_values(info).items()}
         best = min(values.values())
-        assert abs(best - game.value()) < 1e-12
+        assert abs(best + game.value()) < 1e-12
         for action, value in values.items():  # one Bellman step from the table, as the command answers it
             if action == 0:
                 expected = after(score + turn)
@@ -467,4 +468,4 @@ def test_goat_exact_policy_is_the_commands_fixed_strategy(dice, stop_at, fresh_c
 
     report = rl.evaluate(fixed, "shutthebox/GoatSolo-v0", episodes=0)
     answer = batch(["goat"], ["--solo --expect 0 --dice %d --stop-at %d" % (dice, stop_at)], fresh_cache)[0]
-    assert "%.6f" % report.exact == answer
+    assert "%.6f" % -report.exact == answer  # the return: minus the expected turns

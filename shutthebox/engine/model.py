@@ -22,19 +22,20 @@ words), ``value_of(state, seat)`` (``value(state)[seat]`` alone, where the other
 ``decision_key(state)`` (what a decision's legal actions, values and best depend on: the adapters cache
 decisions under it, Pig's seats mirrored sharing one). A model whose states are few may number them
 (``numbers`` True): ``n_states``, ``number(state)`` (a tally's whatever its total), ``numbered(number)`` (a
-tally's at total 0) and ``dense()`` (every numbered state's facts at once as numpy arrays: ``kind`` its
+tally's at total 0) and may have ``dense()`` (every numbered state's facts at once as numpy arrays: ``kind`` its
 player, ``returns``, ``seen`` its observation less a tally's total, ``q`` the values, -inf where illegal,
 ``value``, ``best``, ``after`` and ``gain`` each action's next number and what it adds to the return, and for
 the chance nodes ``chance``, their outcomes' ``weights``, ``leads`` and ``adds``); the Gymnasium adapters then
-give its toy-text ``P`` and fill the vector environment at once (toggle's). A model of several seats may also
-have ``constant_sum`` (the seats' returns add up to this at every end: 1 for win shares; OpenSpiel's
+give its toy-text ``P``, and with ``dense()`` fill the vector environment at once (toggle's). A model of
+several seats may also have ``constant_sum`` (the seats' returns add up to this at every end: 1 for win shares; OpenSpiel's
 two-player games are then zero-sum), ``observer`` (the field of an observation that is the observer's own seat:
 PettingZoo's ``state()`` is seat 0's observation without it) and ``value_info`` (a name: every agent's exact
 value, ``value(state)[seat]``, in its PettingZoo info at every step). A game's ``model.py`` declares
 ``PLAYERS`` (the seats: a number, or a range where the rules choose), and may declare ``OPTIONS``
 (``model()``'s keywords beyond the rules, with the learning environments' defaults), ``SPIEL_OPTIONS`` (the
 same, OpenSpiel's parameters, with their defaults there), ``REWARD_THRESHOLD`` and ``MAX_EPISODE_STEPS`` (its
-Gymnasium id's; else 100).
+Gymnasium id's; else 100); a game of several seats may declare ``SOLO`` (its game alone, ``model(rules,
+players=1)``: a dict of its Gymnasium ``id``, ``max_episode_steps`` and ``reward_threshold``; Goat's).
 """
 
 from __future__ import annotations

@@ -47,7 +47,6 @@ NAMESPACE = "shutthebox"
 # tests/test_rl.py).
 ENVIRONMENTS = {
     "ShutTheBoxSolo-v0": ("shutthebox.rl.solo:ShutTheBoxSoloEnv", 100, 0.0967),
-    "GoatSolo-v0": ("shutthebox.rl.goat:GoatSoloEnv", 1000, -8.58),
     "Pig-v0": ("shutthebox.rl.pig:PigEnv", 1000, 0.5253),
 }
 
@@ -62,6 +61,22 @@ def _model_games() -> dict:
         name = "%s-v0" % declared.title.replace(" ", "")
         if declared.has_model and declared.players() == 1 and name not in ENVIRONMENTS:
             found[name] = game
+    return found
+
+
+def _solo_games() -> dict:
+    """``<id>`` -> game: every game of several players whose ``model.py`` states a one-player game (``SOLO``: its
+    id, time limit and reward threshold; ``model(rules, players=1)`` its model), served as the one-player game
+    models are (Goat's ``GoatSolo-v0``)."""
+    import importlib
+
+    found = {}
+    for game in registry.GAMES:
+        declared = registry.declaration(game)
+        if declared.has_model and declared.hooks is None:
+            solo = getattr(importlib.import_module(declared.package + ".model"), "SOLO", None)
+            if solo is not None:
+                found[solo["id"]] = game
     return found
 
 
@@ -100,12 +115,12 @@ def _threshold(game: str):
 # toggle's 1000, a game of rolls without bound).
 MODEL_GAMES = _model_games()
 MODEL_STEPS = 100
+SOLO_GAMES = _solo_games()
 
-ENV_IDS = tuple("%s/%s" % (NAMESPACE, name) for name in [*ENVIRONMENTS, *MODEL_GAMES])
+ENV_IDS = tuple("%s/%s" % (NAMESPACE, name) for name in [*ENVIRONMENTS, *MODEL_GAMES, *SOLO_GAMES])
 # The native batched environments (shutthebox.rl.vector): gymnasium.make_vec(id, num_envs=1024,
 # vectorization_mode="vector_entry_point").
 VECTOR = {"ShutTheBoxSolo-v0": "shutthebox.rl.vector:ShutTheBoxSoloVectorEnv",
-          "GoatSolo-v0": "shutthebox.rl.vector:GoatSoloVectorEnv",
           "Pig-v0": "shutthebox.rl.vector:PigVectorEnv"}
 # Every game model's (shutthebox.rl.model_vector): the registration's kwargs {"game": ...} reach it too.
 MODEL_VECTOR = "shutthebox.rl.model_vector:ModelVectorEnv"
@@ -124,6 +139,13 @@ def _register() -> None:
                                max_episode_steps=_stated(game, "MAX_EPISODE_STEPS") or MODEL_STEPS,
                                reward_threshold=_threshold(game),
                                vector_entry_point=MODEL_VECTOR)
+    for name, game in SOLO_GAMES.items():
+        env_id = "%s/%s" % (NAMESPACE, name)
+        if env_id not in gymnasium.registry:
+            solo = _stated(game, "SOLO")
+            gymnasium.register(id=env_id, entry_point="shutthebox.rl.model_env:ModelEnv",
+                               kwargs={"game": game, "players": 1}, max_episode_steps=solo["max_episode_steps"],
+                               reward_threshold=solo["reward_threshold"], vector_entry_point=MODEL_VECTOR)
 
 
 _register()

@@ -1,7 +1,7 @@
 """The model of a game the toy-text way (Gymnasium's FrozenLake, Taxi): ``env.unwrapped.P[s][a]`` is a list of
 ``(probability, next state, reward, terminated)``, states being ints (``encode``/``decode``), for dynamic
 programming, model-based RL and planning (docs/RL.md). Shut the Box solo here, and any game model that numbers
-its states (toggle's); the games whose rules live in their own module (Goat solo, Pig) build theirs there from
+its states (toggle's, Goat alone's); Pig-v0, whose rules live in its own module, builds its own there from
 ``Transitions`` and ``merged``, so that this module imports no game.
 
 ``P`` is built state by state as it is read (toggle's 4096 x 36 decision states would be a large dict).

@@ -366,8 +366,6 @@ def optimum_of(game) -> float:
     name = type(game).__name__
     if name == "ShutTheBoxSoloEnv":
         return model.values[model.rules.all_open]
-    if name == "GoatSoloEnv":
-        return model.values[0]
     if name == "PigEnv":
         return model.win[0] if game.seat == 0 else 1.0 - model.win[0]
     if name == "ModelEnv":  # every game of a game model: toggle, yazy, Yahtzee, Threes, ...
@@ -503,11 +501,12 @@ def _toggle_exact(game, choose, replace: bool = False) -> float:
 
 
 def _goat_exact(game, choose, replace: bool = False) -> Fraction:
-    """Goat solo: the policy's expected turns, exactly: within a turn every value is affine in the value of
-    the turn's start (a match starts the same banked score again), solved score by score from the top."""
-    from .goat import LAW
+    """Goat solo: the policy's return (minus its expected turns), exactly: within a turn every value is affine in
+    the value of the turn's start (a match starts the same banked score again), solved score by score from the
+    top."""
+    from ..games.goat.model import LAW
 
-    goal = game.goal
+    goal = game.game_model.goal
     starts: dict = {}
 
     def later(banked):
@@ -556,7 +555,7 @@ def _goat_exact(game, choose, replace: bool = False) -> Fraction:
 
         constant, slope = slot(0, 0)
         starts[score] = constant / (1 - slope)
-    return starts[0]
+    return -starts[0]
 
 
 def _pig_exact(game, choose, replace: bool = False) -> float:

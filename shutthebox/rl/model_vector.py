@@ -41,7 +41,10 @@ _UNUSED = np.iinfo(np.int64).max  # past the last chance outcome: above every dr
 # again (yazy's random play meets about one new state a step; Threes has a few thousand in all).
 _MOST_STATES, _MOST_PLACES = 1 << 18, 1 << 22
 _LAWS = 64  # chance nodes' outcomes kept as arrays (a model shares one list for all its throws of n dice)
-# A model that numbers its states gives them all at once (``dense()``) up to this many, some 400 bytes each:
+# A draw from a law of at most this many outcomes (Goat's rolls: 11 at most) counts the law's running weights at or
+# below it, a row of a small table, where a search of every chance node's weights would miss the cache each time.
+_LAW_WIDTH = 32
+# A model that numbers its states and has ``dense()`` gives them all at once up to this many, some 400 bytes each:
 # toggle's 12 cards and 6 sides are 200,704; beyond, they are met one by one as any model's
 _MOST_DENSE = 1 << 18
 
@@ -110,6 +113,12 @@ class Nodes:
         # die: no search; toggle's 36 throws)
         self.first = np.zeros(_FIRST, dtype=np.int64)
         self.uniform = np.zeros(_FIRST, dtype=bool)
+        # each chance node's law (its outcomes' list, shared) as a row of ``law_bounds``, its running weights padded
+        # with _UNUSED; ``small_laws`` while every law placed has a row (at most _LAWS of them, _LAW_WIDTH wide)
+        self.law = np.zeros(_FIRST, dtype=np.int64)
+        self.law_bounds = np.full((0, _LAW_WIDTH), _UNUSED, dtype=np.int64)
+        self.law_rows: dict = {}  # id(outcomes) -> (outcomes, its row)
+        self.small_laws = True
         self.all_uniform = True  # whether every chance node placed is (a step then reads none of ``uniform``)
         self.one_total = 0  # the total weight of every chance node placed where they share one (else -1)
         self.bounds = np.full(_FIRST, _UNUSED, dtype=np.int64)
@@ -121,7 +130,7 @@ class Nodes:
         self._laws: dict = {}  # id(a chance node's outcomes) -> (them, the outcomes, their running weights)
         self.successor: Nodes | None = None  # the states that replaced these, once they were too many
         self.drawn = 0  # the total weight of the chance nodes placed
-        self.dense = bool(getattr(game, "numbers", False)) and game.n_states < _MOST_DENSE
+        self.dense = bool(getattr(game, "numbers", False)) and hasattr(game, "dense") and game.n_states < _MOST_DENSE
         if self.dense:
             self._fill(game.dense())
         self.start, self.start_gain = self.meet(game.initial())
@@ -198,6 +207,14 @@ class Nodes:
         self.all_uniform = bool(self.uniform[chance].all())
         self.one_total = int(totals[0]) if len(totals) and (totals == totals[0]).all() else -1
         self.placed, self.drawn = places, int(totals.sum())
+        # its laws: the distinct rows of weights, where few and narrow (Goat's six rolls); else searched
+        self.small_laws = False
+        if count and width <= _LAW_WIDTH:
+            laws, which = np.unique(weights, axis=0, return_inverse=True)
+            if len(laws) <= _LAWS:
+                self.law_bounds = np.full((len(laws), _LAW_WIDTH), _UNUSED, dtype=np.int64)
+                self.law_bounds[:, :width] = np.cumsum(laws, axis=1)
+                self.law[chance], self.small_laws = which.ravel(), True
 
     def _place(self, number: int, state) -> None:
         """A chance node's outcomes at the end of ``bounds``: each the running sum of the weights up to and
@@ -226,9 +243,27 @@ class Nodes:
         self.owner[first:first + count] = number
         self.total[number], self.offset[number] = total, self.drawn
         self.first[number], self.uniform[number] = first, law[3]
+        if self.small_laws:
+            self.law[number] = self._law_row(outcomes, law[2])
         self.all_uniform = self.all_uniform and law[3]
         self.one_total = total if self.one_total in (0, total) else -1
         self.placed, self.drawn = first + count, self.drawn + total
+
+    def _law_row(self, outcomes: list, running: np.ndarray) -> int:
+        """The row of ``law_bounds`` of the law ``outcomes`` (its running weights ``running``), added when first
+        met; a law too wide, or one too many, ends ``small_laws`` (the draws then search ``bounds``)."""
+        found = self.law_rows.get(id(outcomes))
+        if found is not None and found[0] is outcomes:
+            return found[1]
+        row = len(self.law_rows)
+        if len(outcomes) > _LAW_WIDTH or row >= _LAWS:
+            self.small_laws = False
+            return 0
+        padded = np.full((1, _LAW_WIDTH), _UNUSED, dtype=np.int64)
+        padded[0, :len(running)] = running
+        self.law_bounds = np.vstack([self.law_bounds, padded])
+        self.law_rows[id(outcomes)] = (outcomes, row)
+        return row
 
     def _grow(self, size: int) -> None:
         self.kind = _grown(self.kind, size, TERMINAL)
@@ -240,6 +275,7 @@ class Nodes:
         self.offset = _grown(self.offset, size)
         self.first = _grown(self.first, size)
         self.uniform = _grown(self.uniform, size)
+        self.law = _grown(self.law, size)
         self.tables.grow(size)
 
     def move(self, numbers: np.ndarray, actions: np.ndarray) -> tuple:
@@ -287,9 +323,11 @@ class ModelVectorEnv(ExactVectorEnv):
 
     def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None, exact_info: bool = True, *,
                  game: str, **options):
-        from . import MODEL_GAMES, NAMESPACE
+        from . import MODEL_GAMES, NAMESPACE, SOLO_GAMES
 
-        ids = {name: "%s/%s" % (NAMESPACE, title) for title, name in MODEL_GAMES.items()}
+        # a game of several players alone (``players=1``: Goat's GoatSolo-v0) is its ``SOLO`` id's
+        games = SOLO_GAMES if options.get("players") == 1 and game in SOLO_GAMES.values() else MODEL_GAMES
+        ids = {name: "%s/%s" % (NAMESPACE, title) for title, name in games.items()}
         if game not in ids:
             raise ValueError("%r is not a game with a game model (%s)" % (game, ", ".join(sorted(ids))))
         self.ID, self.game = ids[game], game
@@ -353,6 +391,9 @@ class ModelVectorEnv(ExactVectorEnv):
             draw = self.dice.die(rows, sides) - 1
             if nodes.all_uniform or nodes.uniform.take(at).all():  # outcomes of weight 1: the draw is a place
                 places = nodes.first.take(at) + draw
+            elif nodes.small_laws:  # the outcome's index in its law: its running weights at or below the draw
+                places = nodes.first.take(at) + (nodes.law_bounds.take(nodes.law.take(at), axis=0)
+                                                 <= draw[:, None]).sum(axis=1)
             else:
                 places = np.searchsorted(nodes.bounds, draw + nodes.offset.take(at), side="right")
             at, gain = nodes.lead(places)

@@ -523,84 +523,6 @@ class ShutTheBoxSoloVectorEnv(ExactVectorEnv):
 # -- Goat solo ---------------------------------------------------------------------------------------------
 
 
-class GoatSoloVectorEnv(ExactVectorEnv):
-    """``shutthebox/GoatSolo-v0``, batched (``goal``)."""
-
-    ID = "shutthebox/GoatSolo-v0"
-
-    def __init__(self, num_envs: int = 1, max_episode_steps=None, exact_info: bool = True, **options):
-        super().__init__(num_envs, max_episode_steps, exact_info, **options)
-        self.goal = self.model.goal
-        n = self.num_envs
-        self.score = np.zeros(n, dtype=np.int64)
-        self.turn = np.zeros(n, dtype=np.int64)
-        self.rolls = np.zeros(n, dtype=np.int64)
-
-    def _tables(self) -> Tables:
-        from .goat import check_slot
-
-        model = self.model
-
-        def build():
-            def states():
-                for score in range(model.goal):
-                    for turn in range(43):
-                        for rolls in range(3):
-                            try:
-                                check_slot(turn, rolls)
-                            except ValueError:
-                                continue
-                            yield (score * 43 + turn) * 3 + rolls, (score, turn, rolls)
-
-            return _loop_tables(model, states(), (model.goal + 1) * 43 * 3)
-
-        return _cached_tables(model, build)
-
-    def _start(self, rows) -> np.ndarray:
-        self.score[rows] = self.turn[rows] = self.rolls[rows] = 0
-        return np.zeros(len(rows))
-
-    def _play(self, rows, actions):
-        gain = np.zeros(len(rows), dtype=np.int64)
-        bank = actions == 0
-        gain[bank] = self.turn[rows[bank]]
-        rolling = ~bank
-        if rolling.any():
-            some, k = rows[rolling], actions[rolling]
-            faces = np.zeros((len(some), 6), dtype=np.int64)
-            for column in range(6):
-                more = k > column
-                faces[more, column] = self.dice.die(some[more], 6)
-            ordered = np.sort(faces, axis=1)
-            match = ((ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] > 0)).any(axis=1)
-            total = faces.sum(axis=1)
-            turn = self.turn[some] + total
-            rolls = self.rolls[some] + 1
-            ends = match | (rolls == 3)
-            gain[rolling] = np.where(match, 0, turn)
-            bank[rolling] = ends
-            going = ~ends
-            self.turn[some[going]], self.rolls[some[going]] = turn[going], rolls[going]
-        banked = rows[bank]
-        self.score[banked] += gain[bank]
-        self.turn[banked] = self.rolls[banked] = 0
-        reward = np.where(bank, -1.0, 0.0)
-        ended = bank & (self.score[rows] >= self.goal)
-        return reward, ended
-
-    def _numbers(self, rows) -> np.ndarray:
-        return (np.minimum(self.score[rows], self.goal) * 43 + self.turn[rows]) * 3 + self.rolls[rows]
-
-    def _observe(self) -> np.ndarray:
-        seen = np.empty((self.num_envs, 3), dtype=np.int64)
-        np.minimum(self.score, self.goal, out=seen[:, 0])
-        seen[:, 1], seen[:, 2] = self.turn, self.rolls
-        return seen
-
-
-# -- Pig-v0 ------------------------------------------------------------------------------------------------
-
-
 class PigVectorEnv(ExactVectorEnv):
     """``shutthebox/Pig-v0``, batched (``variant``, ``goal``, ``sides``, ``seat``): the opponents' whole turns
     played by the table's moves, all rows at once."""
@@ -757,4 +679,4 @@ class PigVectorEnv(ExactVectorEnv):
         return seen
 
 
-__all__ = ["ExactVectorEnv", "GoatSoloVectorEnv", "PigVectorEnv", "ShutTheBoxSoloVectorEnv"]
+__all__ = ["ExactVectorEnv", "PigVectorEnv", "ShutTheBoxSoloVectorEnv"]

@@ -24,6 +24,12 @@ from .rules import DICE, EACH, MAX_GAIN, NEEDS, ROLLS, SLOTS, Rules, slot
 from .table import load
 
 PLAYERS = 2
+# ``model()``'s keywords beyond the rules, with the learning environments' defaults: ``players=1`` is Goat alone
+# (``solo.py``), served as ``SOLO`` says.
+OPTIONS = {"players": 2}
+# The one-player game's Gymnasium id, time limit (far above optimal play's mean of 8.5 turns) and reward threshold
+# (within 1% of optimal play's -8.497837 at goal 100).
+SOLO = {"id": "GoatSolo-v0", "max_episode_steps": 1000, "reward_threshold": -8.58}
 TIE = 1e-11  # the table's tie (docs/GOAT.md), where its header gives none
 OVER = 2  # the seat field once the game is over
 SHARES = ([1.0, 0.0], [0.0, 1.0], [0.5, 0.5])  # the returns: seat 0 wins, seat 1 wins, a tie
@@ -67,17 +73,26 @@ def action_values(stop_allowed: bool, turn: int, rolls: int, payoff, later) -> d
     return values
 
 
-def model(rules: Any = None) -> "GoatModel":
-    """The model of ``rules`` (default: goal 100), made once per process; its table is read when a value is
-    first asked. ``--choose once`` is refused, in the command's words."""
+def model(rules: Any = None, players: int = PLAYERS) -> Any:
+    """The model of ``rules`` (default: goal 100) for ``players`` (2, or 1: Goat alone, ``solo.py``), made once
+    per process; the two-player table is read when a value is first asked. ``--choose once`` is refused, in the
+    command's words."""
     rules = Rules() if rules is None else rules
     if rules.choose != EACH:
         raise InvalidQuery("the Goat environments play --choose each only (the dice chosen before every roll); "
                            "--choose once is answered by ShutTheBox goat --choose once and "
                            "shutthebox.open('goat', choose='once')")
-    found = _MODELS.get(rules)
+    if players not in (1, 2) or isinstance(players, bool):
+        raise ValueError("Goat is played by 1 or 2 players here, not %r" % (players,))
+    found = _MODELS.get((rules, players))
     if found is None:
-        found = _MODELS[rules] = GoatModel(rules)
+        if players == 1:
+            from .solo import GoatSoloModel
+
+            found = GoatSoloModel(rules)
+        else:
+            found = GoatModel(rules)
+        _MODELS[rules, players] = found
     return found
 
 
