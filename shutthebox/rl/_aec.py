@@ -159,7 +159,8 @@ class ModelAEC(AECEnv):
         if mover is None or ended:
             self.infos = {agent: self._info(agent) for agent in self.agents}
         else:
-            self.infos[mover] = self._info(mover)
+            if mover != self.agent_selection:  # a turn passed: the mover's last action, in its own info
+                self.infos[mover] = self._info(mover)
             self.infos[self.agent_selection] = self._info(self.agent_selection)
         if self._value_info is not None and (ended or self.exact_info):
             values = self.model.worth(state)  # every seat's moves with each step, not the mover's alone
