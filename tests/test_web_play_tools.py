@@ -188,6 +188,8 @@ def test_share_without_a_clipboard_selects_the_link(open_page):
                                                   ("coach", "#coach-share", "#coach-share-status")])
 def test_shut_the_box_share(open_stb, mode, button, status):
     page = open_stb("?mode=%s&seed=4242&anim=0" % mode)
+    if mode != "coach":  # the game has started (Solo's starts once its table is read): it says whose turn it is
+        page.wait_for_function("document.querySelector(%r).textContent.trim() !== ''" % status)
     page.evaluate(CLIPBOARD)
     page.click(button)
     page.wait_for_function("window.copied !== null")
