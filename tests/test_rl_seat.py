@@ -2,6 +2,7 @@
 served by the one-player environments (``ModelEnv(game, seat=k)``, ``ModelVectorEnv``; docs/RL.md). Its
 values against an exact solution in fractions of the game it plays, its refusals, Gymnasium's checks."""
 
+import pickle
 from fractions import Fraction
 
 import pytest
@@ -157,7 +158,11 @@ def test_refusals():
 @pytest.mark.parametrize("game,rules", [("pig", {"seat": 1}), ("goat", {"seat": 0}),
                                         ("shutthebox", {"seat": 0, "players": 3})])
 def test_gymnasiums_checks(game, rules):
-    check_env(ModelEnv(game, **rules), skip_render_check=True)
+    env = ModelEnv(game, **rules)
+    check_env(env, skip_render_check=True)
+    env.reset(seed=2)
+    again = pickle.loads(pickle.dumps(env))  # the seat comes back with the model
+    assert again.model is env.model and again.get_state() == env.get_state() and again.game_model.seat == rules["seat"]
     envs = ModelVectorEnv(4, game=game, **rules)
     obs, info = envs.reset(seed=1)
     assert obs in envs.observation_space and info["action_mask"].shape == (4, envs.single_action_space.n)
