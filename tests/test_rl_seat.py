@@ -96,6 +96,7 @@ def exact_values(view) -> dict:
     return {state: rows[number[state]][n] for state in states}
 
 
+@pytest.mark.slow  # each a table solved on first use and the equations in fractions: over a second
 @pytest.mark.parametrize("game,rules", [
     ("pig", {"seat": 0, "variant": "piglet", "goal": 4}), ("pig", {"seat": 1, "variant": "piglet", "goal": 4}),
     ("pig", {"seat": 0, "variant": "pig", "goal": 8, "sides": 3}),
