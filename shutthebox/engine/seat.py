@@ -9,6 +9,7 @@ play, so the seat's values in the view are its values in the game.
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 from .model import CHANCE, TERMINAL, State
@@ -17,12 +18,20 @@ from .model import CHANCE, TERMINAL, State
 _PASSED = ("tie", "question", "board", "outcome_text", "decision_key")
 
 
+def whole_seat(seat: Any) -> int:
+    """``seat`` as an int (ValueError where it is no whole number; a bool is none, though it equals one)."""
+    if isinstance(seat, bool) or not hasattr(seat, "__index__"):
+        raise ValueError("seat must be a whole number, not %r" % (seat,))
+    return operator.index(seat)
+
+
 def seat_model(game: Any, seat: int) -> "SeatModel":
     """``game`` (a game model of several players) played from ``seat`` against the table (ValueError where
     there is no such seat, or where the others may end the game before the seat's first decision)."""
     if game.players == 1:
         raise ValueError("%s is a game of one player: it has no seat to choose" % game.id)
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < game.players:
+    seat = whole_seat(seat)
+    if not 0 <= seat < game.players:
         raise ValueError("seat must be one of 0 .. %d of %s's %d players, not %r"
                          % (game.players - 1, game.id, game.players, seat))
     found = SeatModel(game, seat)

@@ -17,7 +17,7 @@ import numpy as np
 
 from .. import registry
 from ..engine.model import CHANCE, TERMINAL
-from ..engine.seat import seat_model
+from ..engine.seat import seat_model, whole_seat
 from ..errors import InvalidQuery
 from ._base import _CACHE, Decision, ExactEnv, Model, cached
 
@@ -152,6 +152,8 @@ def options_of(game: str) -> dict:
 
 
 def model(game: str, rules, options: tuple = (), seat: int | None = None) -> GameModelModel:
+    if seat is not None:  # checked before the cache, where True would find seat 1's model
+        seat = whole_seat(seat)
     key = (game, rules, options, seat)
 
     def make() -> GameModelModel:
