@@ -24,8 +24,12 @@ CASES = [(game, SHORT.get(game, {})) for game in rl.MODEL_GAMES.values()] + [("t
 # The games of several players alone (``players=1``: GoatSolo-v0), under their default rules and a small one.
 SOLO_OF = {game: "%s/%s" % (rl.NAMESPACE, name) for name, game in rl.SOLO_GAMES.items()}
 CASES += [(game, {"players": 1}) for game in SOLO_OF] + [("goat", {"players": 1, "goal": 7})]
+# One seat of the games of several players against the table (``seat``: no id; the environments made directly).
+SEATS = [("pig", {"seat": 0, "variant": "piglet", "goal": 10}), ("pig", {"seat": 1, "goal": 50}),
+         ("goat", {"seat": 1}), ("shutthebox", {"seat": 0, "players": 3, "tiles": 6})]
+CASES += SEATS
 THREES_TOTAL = -6.253979  # ShutTheBox threes --expect, as a return
-LONG = {"yazy", "yahtzee", "goat"}  # games of some 20 to 30 decisions: more steps to end as many, fewer games to average
+LONG = {"yazy", "yahtzee", "goat", "pig"}  # games of some 20 to 30 decisions: more steps to end as many, fewer games to average
 # Goat's only illegal action is a stop before the turn's first roll: random actions are more often any action
 ANY_ACTION = {"goat": 0.5}
 
@@ -39,7 +43,16 @@ def env_of(game, options):
 
 
 def native(game, n, **options):
+    if "seat" in options:
+        return ModelVectorEnv(n, game=game, **options)
     return gymnasium.make_vec(env_of(game, options), num_envs=n, vectorization_mode="vector_entry_point", **options)
+
+
+def synced(game, n, **options):
+    """A SyncVectorEnv of ``n`` one-player environments of ``game`` (``ModelEnv`` itself for one seat)."""
+    if "seat" in options:
+        return gymnasium.vector.SyncVectorEnv([lambda: ModelEnv(game, **options)] * n)
+    return gymnasium.make_vec(env_of(game, options), num_envs=n, vectorization_mode="sync", **options)
 
 
 def same(native_array, sync_array, what):
@@ -111,7 +124,7 @@ def compare(native_envs, sync, steps, seed, illegal_share=0.1):
 @pytest.mark.parametrize("game,rules", CASES)
 def test_rows_are_the_one_player_environments_step_by_step(game, rules):
     envs = native(game, 6, **rules)
-    sync = gymnasium.make_vec(env_of(game, rules), num_envs=6, vectorization_mode="sync", **rules)
+    sync = synced(game, 6, **rules)
     assert compare(envs, sync, 1000 if game == "goat" else 600 if game in LONG else 200, seed=3) > 50
 
 
@@ -232,7 +245,7 @@ def test_values_states_and_numbers(game, rules):
 
 
 @pytest.mark.parametrize("game,options", [(game, {}) for game in sorted(ENV_OF)] + [
-    (game, {"players": 1}) for game in sorted(SOLO_OF)])
+    (game, {"players": 1}) for game in sorted(SOLO_OF)] + SEATS)
 def test_optimal_play_averages_the_tables_value(game, options):
     single = ModelEnv(game, **options)
     optimum = single.optimum()
@@ -241,12 +254,16 @@ def test_optimal_play_averages_the_tables_value(game, options):
     envs = native(game, 512, **options)
     _, info = envs.reset(seed=21)
     total = np.zeros(512)
+    # each row's first games alone: the first games to end of all the rows would be the short ones (Pig's
+    # second seat loses the shortest)
+    games, ended = 2 if game in LONG else 40, np.zeros(512, dtype=np.int64)
     returns = []
-    while len(returns) < (1000 if game in LONG else 20000):
+    while (ended < games).any():
         _, reward, terminated, truncated, info = envs.step(np.argmax(info["optimal_mask"], axis=1))
         assert not truncated.any() and (info["regret"] == 0.0).all()
         total += reward
-        returns.extend(total[terminated].tolist())
+        returns.extend(total[terminated & (ended < games)].tolist())
+        ended += terminated
         total[terminated | truncated] = 0.0
     mean, error = np.mean(returns), np.std(returns, ddof=1) / math.sqrt(len(returns))
     assert abs(mean - optimum) <= 4 * error, (mean, optimum, error)

@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import registry
 from ..engine.model import CHANCE, TERMINAL
+from ..engine.seat import seat_model, whole_seat
 from ..errors import InvalidQuery
 from ._base import _CACHE, Decision, ExactEnv, Model, cached
 
@@ -150,15 +151,22 @@ def options_of(game: str) -> dict:
     return dict(getattr(importlib.import_module(declared.package + ".model"), "OPTIONS", {}))
 
 
-def model(game: str, rules, options: tuple = ()) -> GameModelModel:
-    key = (game, rules, options)
-    return cached(_MODELS, key, lambda: GameModelModel(registry.declaration(game).model(rules, **dict(options))),
-                  model_of, key)
+def model(game: str, rules, options: tuple = (), seat: int | None = None) -> GameModelModel:
+    if seat is not None:  # checked before the cache, where True would find seat 1's model
+        seat = whole_seat(seat)
+    key = (game, rules, options, seat)
+
+    def make() -> GameModelModel:
+        found = registry.declaration(game).model(rules, **dict(options))
+        return GameModelModel(found if seat is None else seat_model(found, seat))
+
+    return cached(_MODELS, key, make, model_of, key)
 
 
-def model_of(game: str, rules, options: tuple = ()) -> GameModelModel:
-    """The model of ``game`` under ``rules`` and ``options`` (how a pickled model comes back)."""
-    return model(game, rules, options)
+def model_of(game: str, rules, options: tuple = (), seat: int | None = None) -> GameModelModel:
+    """The model of ``game`` under ``rules`` and ``options``, from ``seat`` against the table where it is given
+    (how a pickled model comes back)."""
+    return model(game, rules, options, seat)
 
 
 class ModelEnv(ExactEnv):
@@ -167,7 +175,8 @@ class ModelEnv(ExactEnv):
     ``gymnasium.make("shutthebox/<Title>-v0", **rules)``: the game's rule options as keywords (those of its
     command line, ``--dice 3`` as ``dice=3``), checked as the command line checks them, and its model's
     ``OPTIONS`` (Yahtzee's ``rational``); a table not shipped is solved on first use and cached, as the
-    command does. ``ModelEnv(game, **rules)`` makes one directly.
+    command does. ``ModelEnv(game, **rules)`` makes one directly; ``ModelEnv(game, seat=k, **rules)`` plays seat
+    ``k`` of a game of several players against the table's moves for the others (``engine/seat.py``).
 
     - **Actions**: ``Discrete(model.n_actions)``, the model's actions; the legal ones in ``info["action_mask"]``.
     - **Observation**: ``MultiDiscrete(model.observation_nvec)``: ``model.observation(state, 0)``; a tally's
@@ -191,13 +200,14 @@ class ModelEnv(ExactEnv):
 
     def __init__(self, game: str, render_mode: str | None = None, exact_info: bool = True, *,
                  illegal: str = "noop", illegal_penalty: float | None = None, mask_observation: bool = False,
-                 **rules):
+                 seat: int | None = None, **rules):
         options = tuple((name, rules.pop(name, default)) for name, default in options_of(game).items())
         rules = rules_of(game, rules)
-        found = model(game, rules, options)
+        found = model(game, rules, options, seat)
         game_model = found.game
         if game_model.players != 1:
-            raise ValueError("%s is a game of %d players: this environment plays one" % (game, game_model.players))
+            raise ValueError("%s is a game of %d players: this environment plays one (or one seat of them: seat=)"
+                             % (game, game_model.players))
         self.game, self.rules, self.game_model = game, rules, game_model
         self.default_penalty = float(getattr(game_model, "illegal_penalty", None) or getattr(
             game_model, "min_to_come", game_model.min_return - game_model.max_return) - 1.0)

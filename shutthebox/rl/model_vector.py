@@ -319,18 +319,26 @@ class Numbered:
 
 class ModelVectorEnv(ExactVectorEnv):
     """``shutthebox/<Title>-v0`` of any one-player game model, batched: ``game`` (the registry's name, which the
-    registration passes) and the game's rule options, as the one-player environment takes them."""
+    registration passes) and the game's rule options, as the one-player environment takes them; ``seat`` plays
+    that seat of a game of several players against the table (``ModelEnv(game, seat=k)``, no id of its own)."""
 
     def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None, exact_info: bool = True, *,
-                 game: str, **options):
+                 game: str, seat: int | None = None, **options):
         from . import MODEL_GAMES, NAMESPACE, SOLO_GAMES
+        from .model_env import aec_games
 
-        # a game of several players alone (``players=1``: Goat's GoatSolo-v0) is its ``SOLO`` id's
-        games = SOLO_GAMES if options.get("players") == 1 and game in SOLO_GAMES.values() else MODEL_GAMES
-        ids = {name: "%s/%s" % (NAMESPACE, title) for title, name in games.items()}
-        if game not in ids:
-            raise ValueError("%r is not a game with a game model (%s)" % (game, ", ".join(sorted(ids))))
-        self.ID, self.game = ids[game], game
+        self.game, self.seat = game, seat
+        if seat is not None:  # one seat of a game of several players: no id (the rows' ``ModelEnv`` made directly)
+            if game not in aec_games().values():
+                raise ValueError("%r is not a game with a game model of several players (%s)"
+                                 % (game, ", ".join(sorted(aec_games().values()))))
+        else:
+            # a game of several players alone (``players=1``: Goat's GoatSolo-v0) is its ``SOLO`` id's
+            games = SOLO_GAMES if options.get("players") == 1 and game in SOLO_GAMES.values() else MODEL_GAMES
+            ids = {name: "%s/%s" % (NAMESPACE, title) for title, name in games.items()}
+            if game not in ids:
+                raise ValueError("%r is not a game with a game model (%s)" % (game, ", ".join(sorted(ids))))
+            self.ID = ids[game]
         self.nodes: Nodes  # the rule set's states (``_tables``, at the start of ``super().__init__``)
         super().__init__(num_envs, max_episode_steps, exact_info, **options)
         self.node = np.zeros(self.num_envs, dtype=np.int64)  # each row's state number (0 before any reset)
@@ -362,6 +370,13 @@ class ModelVectorEnv(ExactVectorEnv):
                              dtype=np.int64)
         self.number = np.where(self.number == self.tables.over, nodes.tables.over, self.node)
         self.nodes, self.tables = nodes, nodes.tables
+
+    def _single(self, **options):
+        if self.seat is None:
+            return super()._single(**options)
+        from .model_env import ModelEnv
+
+        return ModelEnv(self.game, seat=self.seat, **options)
 
     def _tables(self) -> Tables:
         nodes = getattr(self.model, "vector_nodes", None)

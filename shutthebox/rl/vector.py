@@ -186,8 +186,7 @@ class ExactVectorEnv(VectorEnv):
         if options.pop("mask_observation", False):
             raise ValueError("mask_observation is the one-player environment's: here infos['action_mask'] has the "
                              "masks")
-        single = gymnasium.make(self.ID, exact_info=exact_info, illegal=illegal, illegal_penalty=illegal_penalty,
-                                **options).unwrapped
+        single = self._single(exact_info=exact_info, illegal=illegal, illegal_penalty=illegal_penalty, **options)
         if illegal not in ILLEGAL:  # the one-player environment has refused it already
             raise ValueError(illegal)
         self.single = single
@@ -212,6 +211,10 @@ class ExactVectorEnv(VectorEnv):
         self.owes = False  # whether a game owes rewards to the first step (a game model's: toggle's passes)
         self.autoreset = np.zeros(n, dtype=bool)
         self._seeded = False
+
+    def _single(self, **options):
+        """The one-player environment each row plays (``gymnasium.make`` of ``ID``, unwrapped)."""
+        return gymnasium.make(self.ID, **options).unwrapped
 
     # -- the vector API ---------------------------------------------------------------------------
 
