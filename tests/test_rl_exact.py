@@ -198,7 +198,7 @@ def test_toggle_agrees_with_the_command(cards, sides, fresh_cache):
 def test_goat_solo_agrees_with_the_command(goal, fresh_cache):
     from shutthebox.games.goat.rules import Rules
     from shutthebox.games.goat.table import load
-    from shutthebox.games.goat.model import LAW
+    from shutthebox.games.goat.law import LAW
 
     table = load(Rules(goal))
     env = gymnasium.make("shutthebox/GoatSolo-v0", goal=goal)

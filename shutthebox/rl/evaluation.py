@@ -504,7 +504,7 @@ def _goat_exact(game, choose, replace: bool = False) -> Fraction:
     """Goat solo: the policy's return (minus its expected turns), exactly: within a turn every value is affine in
     the value of the turn's start (a match starts the same banked score again), solved score by score from the
     top."""
-    from ..games.goat.model import LAW
+    from ..games.goat.law import LAW
 
     goal = game.game_model.goal
     starts: dict = {}

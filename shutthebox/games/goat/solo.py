@@ -18,7 +18,7 @@ numbers ``encode`` gave before the model), then the rolls under way after them.
 from __future__ import annotations
 
 from ...engine.model import CHANCE, TERMINAL, State
-from .model import THROWS, action_values
+from .law import THROWS, action_values
 from .rules import DICE, MAX_GAIN, ROLLS, SLOTS, check_turn, slot
 from .table import load
 
@@ -51,9 +51,7 @@ class GoatSoloModel:
         self.moves = table.file.whole("solo_move").tolist()
 
     def __reduce__(self):
-        from .model import model
-
-        return (model, (self.rules, 1))
+        return (GoatSoloModel, (self.rules,))
 
     def initial(self) -> State:
         return (0, 0, 0, 0, 0)
