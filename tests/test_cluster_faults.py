@@ -193,8 +193,11 @@ def ctrl_c_build(tmp_path, ready):
     command = [sys.executable, os.path.join(ROOT, "ShutTheBox"), "yazy", "--categories",
                "ones,twos,threes,fours,fives,sixes,three-kind,full-house,yazy", "--players", "2", "--expect", "all", "all",
                "--scores", "0,0"]
+    # A terminal's command takes Ctrl-C; a test run started in the background of a shell ignores SIGINT, and the
+    # build would inherit that (and rightly keep ignoring it): its default is set back before it starts.
     build = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             start_new_session=True, cwd=ROOT)
+                             start_new_session=True, cwd=ROOT,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     layers = tmp_path / "cache" / "layers"
     workers, deadline = [], time.monotonic() + 120
     try:
