@@ -154,16 +154,5 @@ function setAsidePart(game, table) {
 
 /** A set-aside game's Play: game { id, title }, table() the rules' table, ctx the page's context,
  * openInCoach({ dice }) asks a roll in Coach. */
-export class SetAsidePlay {
-  constructor(game, table, ctx, openInCoach) {
-    this.shell = createPlay(setAsidePart(game, table), { params: ctx.params, setParams: ctx.setParams, historyRow: coachRow, openInCoach });
-    this.root = this.shell.root;
-  }
-
-  get state() { return this.shell.game(); }
-  get inProgress() { return this.shell.inProgress(); }
-  start(seed) { this.shell.start(seed); }
-  clear() { this.shell.clear(); }
-  key(event) { return this.shell.key(event); }
-  snapshot() { return this.shell.snapshot(); }
-}
+export const setAsidePlay = (game, table, ctx, openInCoach) => createPlay(setAsidePart(game, table),
+  { params: ctx.params, setParams: ctx.setParams, historyRow: coachRow, openInCoach });

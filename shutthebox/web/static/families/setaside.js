@@ -5,7 +5,7 @@
  * Coach: the dice showing -> what `ShutTheBox GAME --expect [DICE]`, `--move DICE` and `--options DICE` print,
  * refused in the command's words (setaside-table.js), and any question in the command line's words
  * (setaside-command.js, which web/answer.mjs runs too).
- * Play (setaside-play.js): a seeded game with the table's hint and the cost of every choice. */
+ * Play (setaside-play.js, loaded when Play is first shown: lib/later.js): a seeded game with the table's hint and the cost of every choice. */
 
 import { TableError } from "../lib/format.js";
 import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
@@ -15,7 +15,7 @@ import { answerBox, linkParam, loadOrShipped, modeSwitch, rulesPanel } from "../
 import { tapDice } from "../games/tap-dice.js";
 import { answer, checkTable, describeRules, diceText, exampleDice, optionValue, optionWords, parseDice, row, tableSpec } from "./setaside-table.js";
 import { answerLine } from "./setaside-command.js";
-import { SetAsidePlay } from "./setaside-play.js";
+import { playLater } from "../lib/later.js";
 
 export { answer, tableSpec } from "./setaside-table.js";
 export const family = "setaside";
@@ -79,7 +79,7 @@ export function mount(section, ctx) {
     el("div", { class: "row" }, askField.root), said);
 
   // -- play
-  const play = new SetAsidePlay(game, () => table, ctx, openInCoach);
+  const play = playLater(() => import("./setaside-play.js").then((m) => m.setAsidePlay(game, () => table, ctx, openInCoach)), `${id}-play`);
   rulesPanel(section, rulesNote, el("div", { class: "row" }, diceField.root, sidesField.root), diceField.error,
     sidesField.error, rulesNote);
   section.append(modes.root, tableError, coach, play.root);
@@ -153,7 +153,7 @@ export function mount(section, ctx) {
   function setMode(m) {
     mode = m;
     modes.set(m, { coach, play: play.root });
-    if (m === "play" && table && !play.state) {
+    if (m === "play" && table && !play.started) {
       play.start(linkSeed);
       linkSeed = null;
     }
@@ -231,7 +231,9 @@ export function mount(section, ctx) {
     setMode(mode);
     update();
     ask();
+    await play.settled(); // a link to Play is ready once its game is shown
     ctx.ready();
+    play.prefetch(); // Play's modules, while the player reads Coach's first answer
   }
   diceField.input.addEventListener("change", loadRules);
   sidesField.input.addEventListener("change", loadRules);
@@ -268,7 +270,7 @@ export function mount(section, ctx) {
       asks: (lines) => lines.map(askLine),
       table: () => table,
       rules: () => table && { ...table.rules },
-      play: { state: () => play.snapshot(), start: (seed) => { setMode("play"); play.start(seed ?? null); return play.snapshot(); } },
+      play: { state: () => play.snapshot(), start: async (seed) => { setMode("play"); await play.start(seed ?? null); return play.snapshot(); } },
       mode: (m) => setMode(m),
     },
   };

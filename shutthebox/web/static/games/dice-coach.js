@@ -10,7 +10,8 @@ import { choiceParam, el, field, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadTable, modeSwitch, radios, toggles } from "./ui.js";
 import { categorySet, formatSet, rerollsLeft, rollIndex } from "./yazy-rules.js";
 import { tapDice } from "./tap-dice.js";
-import { keptIndexes, scoredBox, spoken } from "./dice-play.js";
+import { keptIndexes, scoredBox, spoken } from "./dice-moves.js";
+import { playLater } from "../lib/later.js";
 
 const MODES = ["coach", "play"];
 const DICE = "13366"; // Coach's dice when the link gives none
@@ -29,8 +30,8 @@ const diceText = (text) => {
  *     parameters, read(card) -> { q: its part of the question, problem: why there is no answer or null },
  *     restore(params) },
  *   show(table, q, box) shows the answer of q, or (q null) only `box.problem`'s text,
- *   play(table getter, ctx, coach) -> its Play controller (coach.open(mask, dice, rerolls) asks a
- *     decision in Coach), api(table getter) -> the game's own test hooks }.
+ *   play(table getter, ctx, coach) -> a promise of its Play shell (lib/play.js; its modules imported then:
+ *     lib/later.js), coach.open(mask, dice, rerolls) asking a decision in Coach, api(table getter) -> the game's own test hooks }.
  * -> the controller games.js keeps: { activate, restore, key, api }.
  */
 export function mountDiceGame(section, ctx, game) {
@@ -83,7 +84,7 @@ export function mountDiceGame(section, ctx, game) {
       diceField.input.focus();
     },
   };
-  const play = game.play(() => table, ctx, coachApi);
+  const play = playLater(() => game.play(() => table, ctx, coachApi), `${id}-play`);
   const modes = modeSwitch(id, game.title, (m) => setMode(m), ctx);
   section.append(modes.root, tableError, coach, play.root);
 
@@ -124,7 +125,7 @@ export function mountDiceGame(section, ctx, game) {
   function setMode(m) {
     mode = m;
     modes.set(m, { coach, play: play.root });
-    if (m === "play" && table && !play.state) play.start(seed);
+    if (m === "play" && table && !play.started) play.start(seed);
   }
 
   /** A history entry (Back, Forward): its mode and Coach's question. */
@@ -141,7 +142,9 @@ export function mountDiceGame(section, ctx, game) {
     if (!table) return;
     setMode(mode);
     update();
+    await play.settled(); // a link to Play is ready once its game is shown
     ctx.ready();
+    play.prefetch(); // Play's modules, while the player reads Coach's first answer
   }
 
   return {

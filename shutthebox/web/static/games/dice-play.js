@@ -5,32 +5,16 @@
  * codes in the link: 31 the first roll of a turn, 0-30 a reroll keeping the dice of those bits (bit i: die
  * i + 1, as shown), 32 + c score box c. The hint marks the best keep's dice ("keep") and the best box. */
 
-import { sixDecimals } from "../lib/notation.js";
-import { score, scoreCost } from "../lib/numbers.js";
-import { createPlay, isOptimal, tieOf } from "../lib/play.js";
-import { dieNode, el, facesAt, plural, setFace } from "../lib/ui.js";
+import { scoreCost } from "../lib/numbers.js";
+import { createPlay } from "../lib/play.js";
+import { isOptimal, tieOf } from "../lib/ties.js";
+import { dieNode, el, plural, setFace } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow } from "./ui.js";
 import { DICE, REROLLS, SIDES } from "./yazy-rules.js";
+import { keptIndexes, points, scoredBox, sorted, spoken } from "./dice-moves.js";
 
 const ROLL = 31, SCORE = 32;
-/** A box as a player says it, in a text of the command line's words: "three-kind" is "three of a kind",
- * "full-house" "full house" (the command line's own spelling stays in its review text and the tests' hooks). */
-export const spoken = (text) => (Array.isArray(text) ? text.map((x) => (typeof x === "string" ? spoken(x) : x)) // words and numbers
-  : text.replace(/\b([a-z]+)-kind\b/g, "$1 of a kind").replace(/([a-z])-(?=[a-z])/g, "$1 "));
-export const sorted = (dice) => [...dice].sort((a, b) => a - b);
-/** Expected points as players read them (lib/numbers.js): a number, or the exact text already computed. */
-export const points = (value) => (typeof value === "number" ? score(value, sixDecimals(value)) : score(Number(value), value));
-
-/** The dice (indexes) a move of the command line's words keeps ("keep 3 3 6", "keep none"): the first die
- * showing each face kept; [] for any other move. */
-export function keptIndexes(move, dice) {
-  const m = /^keep (.*)$/.exec(move ?? "");
-  return m && dice ? facesAt(dice, m[1] === "none" ? [] : m[1].split(" ").map(Number)) : [];
-}
-
-/** The box a move of the command line's words scores ("score full-house" -> full-house), else null. */
-export const scoredBox = (move) => /^score (.+)$/.exec(move ?? "")?.[1] ?? null;
 const keptMask = (kept) => kept.reduce((mask, k, i) => mask | (k ? 1 << i : 0), 0);
 
 /**
@@ -286,18 +270,7 @@ function dicePart(rules) {
   }
 }
 
-/** A five-dice game's Play: rules (above), ctx the page's context, openInCoach(record), page: more of the
- * shell's page ({ anim }). -> the old controller's face: root, state, start(seed), key(event), snapshot(). */
-export class DicePlay {
-  constructor(rules, ctx, openInCoach, page = {}) {
-    this.shell = createPlay(dicePart(rules), { params: ctx.params, setParams: ctx.setParams, openInCoach, historyRow: coachRow,
-      owns: rules.owns, ...page });
-    this.root = this.shell.root;
-  }
-
-  get state() { return this.shell.game(); }
-  get inProgress() { return this.shell.inProgress(); }
-  start(seed) { this.shell.start(seed); }
-  key(event) { this.shell.key(event); }
-  snapshot() { return this.shell.snapshot(); }
-}
+/** A five-dice game's Play shell (lib/play.js's createPlay): rules (above), ctx the page's context,
+ * openInCoach(record), page: more of the shell's page ({ anim }). */
+export const dicePlay = (rules, ctx, openInCoach, page = {}) => createPlay(dicePart(rules),
+  { params: ctx.params, setParams: ctx.setParams, openInCoach, historyRow: coachRow, owns: rules.owns, ...page });

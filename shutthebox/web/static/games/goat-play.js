@@ -4,7 +4,8 @@
  * Move codes in the link (yours only: the computer's follow from the seed): 0 stop, K roll K dice. */
 
 import { sixDecimals } from "../lib/notation.js";
-import { createPlay, isOptimal, tieOf } from "../lib/play.js";
+import { createPlay } from "../lib/play.js";
+import { isOptimal, tieOf } from "../lib/ties.js";
 import { chance as chanceNum, chanceCost } from "../lib/numbers.js";
 import { dieNode, el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
@@ -246,19 +247,7 @@ function goatPart(getTable) {
   };
 }
 
-/**
- * The Play panel. options: { getTable() -> the goal's table, openInCoach(question), params, setParams(values),
- * anim (false: the computer plays at once) } -> { root, start(seed, seat), key(event), ... }.
- */
-export function mountPlay({ getTable, openInCoach, params, setParams, anim }) {
-  const shell = createPlay(goatPart(getTable), { params: params ?? new URLSearchParams(), setParams, openInCoach, anim,
-    historyRow: coachRow });
-  return {
-    root: shell.root,
-    start: (seed, seat) => (getTable() ? shell.start(seed, { seat }) : null),
-    key: (event) => shell.key(event),
-    focus: () => shell.focus(),
-    game: () => shell.game(),
-    inProgress: () => shell.inProgress(),
-  };
-}
+/** The Play shell. options: { getTable() -> the goal's table, openInCoach(question), params, setParams(values),
+ * anim (false: the computer plays at once) }; start(seed, { seat }). */
+export const goatPlay = ({ getTable, openInCoach, params, setParams, anim }) => createPlay(goatPart(getTable),
+  { params: params ?? new URLSearchParams(), setParams, openInCoach, anim, historyRow: coachRow });

@@ -2,16 +2,16 @@
  * Coach: solo, first or second player; banked scores, turn total, rolls taken -> the value and the
  * best action, as `ShutTheBox goat --solo|--one|--two --expect ...` and `--move ...` print them; and a
  * fixed strategy (K dice every roll, stop at T) as `--solo --expect SCORE --dice K --stop-at T`.
- * Play (goat-play.js): you against the table's optimal play. */
+ * Play (goat-play.js, loaded when Play is first shown: lib/later.js): you against the table's optimal play. */
 
 import { InvalidQuestion, unlessInvalid, wholeNumber } from "../lib/notation.js";
 import { score as scoreNum } from "../lib/numbers.js";
-import { isOptimal, tieOf } from "../lib/play.js";
+import { isOptimal, tieOf } from "../lib/ties.js";
 import { askDiscard, choiceParam, el, field, plural, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadOrShipped, modeSwitch, radios, rulesPanel } from "./ui.js";
 import { answer, bestFixed, goalValue, locate, tableSpec } from "./goat-table.js";
 import { actionValues } from "./goat-values.js";
-import { mountPlay } from "./goat-play.js";
+import { playLater } from "../lib/later.js";
 
 export { actionText, answer, checkGoal, locate, tableSpec } from "./goat-table.js";
 export const id = "goat";
@@ -37,7 +37,7 @@ export function mount(section, ctx) {
   const animText = choiceParam(params, "anim", ["0", "1"], "1", "the computer plays step by step");
   if (params.has("anim") && params.get("anim") !== animText) ctx.setParams({ anim: null }); // named once, not at every refresh
   const anim = animText === "1";
-  const wantedSeed = seedParam(params);
+  let wantedSeed = seedParam(params);
   const wantedSeat = Number(choiceParam(params, "seat", ["1", "2"], "1", "you play first (seat 1) instead"));
 
   const modes = modeSwitch("goat", "Goat", (m) => setMode(m), ctx);
@@ -65,7 +65,8 @@ export function mount(section, ctx) {
   const coach = el("div", { id: "goat-coach" }, who.root,
     el("div", { class: "row" }, myField.root, oppField.root), oppNote, turnRow, fixedRow,
     myField.error, oppField.error, turnField.error, rollsField.error, diceField.error, stopField.error, box.root, fixedBest);
-  const play = mountPlay({ getTable: () => table, openInCoach, params: ctx.params, setParams: ctx.setParams, anim });
+  const play = playLater(() => import("./goat-play.js").then((m) => m.goatPlay({ getTable: () => table, openInCoach,
+    params: ctx.params, setParams: ctx.setParams, anim })), "goat-play");
   rulesPanel(section, rulesNote, el("div", { class: "row" }, goalField.root), goalField.error, rulesNote);
   section.append(modes.root, tableError, coach, play.root);
 
@@ -168,14 +169,14 @@ export function mount(section, ctx) {
   function setMode(m) {
     mode = m;
     modes.set(m, { coach, play: play.root });
-    if (m === "play" && table && !play.game()) play.start(wantedSeed, wantedSeat);
+    if (m === "play" && table && !play.started) play.start(wantedSeed, { seat: wantedSeat });
   }
 
   let goal = null, asking = false;
   async function activate() {
     let wanted = unlessInvalid(() => goalField.read(goalValue), () => null);
     if (wanted === null) return;
-    if (table && wanted !== goal && play.inProgress()) {
+    if (table && wanted !== goal && play.inProgress) {
       if (asking) return; // the field's own change event as the dialog takes the focus
       asking = true;
       const discard = await askDiscard("Change the goal");
@@ -187,7 +188,10 @@ export function mount(section, ctx) {
     if (!got) return;
     const loaded = got.table;
     if (got.shipped) goalField.input.value = String(wanted = SHIPPED_GOAL);
-    if (loaded !== table && table) play.start(null, play.game() ? play.game().seat : wantedSeat);
+    if (loaded !== table && table) { // a new game on the new rules (the link's was on the old ones)
+      wantedSeed = null;
+      if (play.started) play.start(null, { seat: play.state ? play.state.seat : wantedSeat });
+    }
     table = loaded;
     goal = wanted;
     if (!linkChecked) checkLink();
@@ -196,7 +200,9 @@ export function mount(section, ctx) {
       "Among equally good actions the table's is the first of stop, roll 1, …, roll 6; Coach names the others beside it.";
     setMode(mode);
     update();
+    await play.settled(); // a link to Play is ready once its game is shown
     ctx.ready();
+    play.prefetch(); // Play's modules, while the player reads Coach's first answer
   }
   goalField.input.addEventListener("change", activate);
 
@@ -224,8 +230,8 @@ export function mount(section, ctx) {
       actionValues: (p) => unlessInvalid(() => actionValues(table, p), (error) => ({ error })),
       manyActionValues: (ps) => ps.map((p) => actionValues(table, p)),
       play: {
-        state: () => play.game() && play.game().snapshot(),
-        start: (seed, seat) => { setMode("play"); return play.start(seed, seat).snapshot(); },
+        state: () => play.state && play.state.snapshot(),
+        start: async (seed, seat) => { setMode("play"); return (await play.start(seed, { seat })).snapshot(); },
       },
     },
   };

@@ -4,7 +4,8 @@
  * --options I J K` prints as its loss), a history whose rows open Coach, and a review of every decision.
  * Move codes in the link (yours only: the computer's follow from the seed): 1 roll, 0 hold. */
 
-import { createPlay, tieOf } from "../lib/play.js";
+import { createPlay } from "../lib/play.js";
+import { tieOf } from "../lib/ties.js";
 import { chance as chanceNum, chanceCost } from "../lib/numbers.js";
 import { dieNode, el } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
@@ -259,21 +260,7 @@ function pigPart(getTable, openInCoach) {
   };
 }
 
-/**
- * The Play panel. options: { getTable() -> the rules' table, openInCoach({i, j, k}), params, setParams(values),
- * anim (false: the computer plays at once) } -> { root, start(seed, seat), key(event), ... }.
- */
-export function mountPlay({ getTable, openInCoach, params, setParams, anim }) {
-  const shell = createPlay(pigPart(getTable, openInCoach), { params: params ?? new URLSearchParams(), setParams, openInCoach, anim,
-    historyRow: coachRow });
-  return {
-    root: shell.root,
-    start: (seed, seat) => (getTable() ? shell.start(seed, { seat }) : null),
-    key: (event) => shell.key(event),
-    focus: () => shell.focus(),
-    game: () => shell.game(),
-    inProgress: () => shell.inProgress(),
-    snapshot: () => shell.snapshot(),
-    clear: () => shell.clear(),
-  };
-}
+/** The Play shell. options: { getTable() -> the rules' table, openInCoach({i, j, k}), params, setParams(values),
+ * anim (false: the computer plays at once) }; start(seed, { seat }). */
+export const pigPlay = ({ getTable, openInCoach, params, setParams, anim }) => createPlay(pigPart(getTable, openInCoach),
+  { params: params ?? new URLSearchParams(), setParams, openInCoach, anim, historyRow: coachRow });

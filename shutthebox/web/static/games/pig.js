@@ -4,12 +4,12 @@
  * Coach: a state (I, J, K) -> the mover's chance to win, the best choice, and the chance to win of rolling
  * and of holding with what each gives away against the best, as `ShutTheBox pig --expect`, `--move` and
  * `--options I J K` print them (pig-table.js).
- * Play (pig-play.js): you against the table's optimal player. */
+ * Play (pig-play.js, loaded when Play is first shown: lib/later.js): you against the table's optimal player. */
 
 import { whole } from "../lib/command.js";
 import { fixed } from "../lib/printing.js";
 import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
-import { isOptimal, tieOf } from "../lib/play.js";
+import { isOptimal, tieOf } from "../lib/ties.js";
 import { chance, chanceCost } from "../lib/numbers.js";
 import { askDiscard, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadOrShipped, modeSwitch, radios, rulesPanel } from "./ui.js";
@@ -17,7 +17,7 @@ import { DEFAULT_GOAL, DEFAULT_SIDES, FIXED_SIDES, NUMBER_NAMES, VARIANTS, chanc
   expectText, lossOf, makeRules, moveText, noSides, optionValue, optionWords, optionsText, rulesFromOptions,
   stateIndex, tableSpec } from "./pig-table.js";
 import { answerWords, words } from "./pig-command.js";
-import { mountPlay } from "./pig-play.js";
+import { playLater } from "../lib/later.js";
 
 export { tableSpec } from "./pig-table.js";
 export const id = "pig";
@@ -70,7 +70,7 @@ export function mount(section, ctx) {
   let mode = choiceParam(params, "mode", MODES, "coach", "Coach instead");
   const animText = choiceParam(params, "anim", ["0", "1"], "1", "the computer plays step by step");
   if (params.has("anim") && params.get("anim") !== animText) ctx.setParams({ anim: null });
-  const wantedSeed = seedParam(params);
+  let wantedSeed = seedParam(params);
   const wantedSeat = Number(choiceParam(params, "seat", ["1", "2"], "1", "you play first (seat 1) instead"));
 
   // -- the rules control: the command line's --variant, --goal and --sides
@@ -95,7 +95,8 @@ export function mount(section, ctx) {
     el("p", { class: "hint" }, "The mover (you) has banked I points, the opponent J, and this turn has made K so far: roll again, " +
       "or hold to bank K and pass the dice. A turn starts with a roll."),
     el("div", { class: "row" }, ...fields.map((f) => f.root)), ...fields.map((f) => f.error), box.root, commandLine);
-  const play = mountPlay({ getTable: () => table, openInCoach, params, setParams: ctx.setParams, anim: animText === "1" });
+  const play = playLater(() => import("./pig-play.js").then((m) => m.pigPlay({ getTable: () => table, openInCoach, params,
+    setParams: ctx.setParams, anim: animText === "1" })), "pig-play");
   rulesPanel(section, rulesNote, variantRadios.root,
     el("div", { class: "row" }, goalField.root, sidesField.root), goalField.error, sidesField.error, rulesNote);
   section.append(modes.root, tableError, coach, play.root);
@@ -157,7 +158,7 @@ export function mount(section, ctx) {
   function setMode(m) {
     mode = m;
     modes.set(m, { coach, play: play.root });
-    if (m === "play" && table && !play.game()) play.start(wantedSeed, wantedSeat);
+    if (m === "play" && table && !play.started) play.start(wantedSeed, { seat: wantedSeat });
   }
 
   /** The link's state, checked once against the first table: a refused one is named (the command line's words)
@@ -217,7 +218,7 @@ export function mount(section, ctx) {
     let rules = readRules();
     if (!rules) return;
     const same = table && ["variant", "goal", "sides"].every((key) => table.rules[key] === rules[key]);
-    if (!same && table && play.inProgress()) {
+    if (!same && table && play.inProgress) {
       if (asking) return; // the field's own change event as the dialog takes the focus
       asking = true;
       const discard = await askDiscard("Change the rules", "The game in progress is played with the old rules: it will be lost.");
@@ -240,7 +241,10 @@ export function mount(section, ctx) {
       ctx.failed(error);
       return;
     }
-    if (loaded !== table && table) play.start(null, play.game() ? play.game().seat : wantedSeat);
+    if (loaded !== table && table) { // a new game on the new rules (the link's was on the old ones)
+      wantedSeed = null;
+      if (play.started) play.start(null, { seat: play.state ? play.state.seat : wantedSeat });
+    }
     table = loaded;
     if (got.shipped) restoreRules();
     if (!linkChecked) checkLink();
@@ -250,7 +254,9 @@ export function mount(section, ctx) {
       `Among choices whose chances differ by at most ${table.header.tie}, the table's choice is hold.`;
     setMode(mode);
     update();
+    await play.settled(); // a link to Play is ready once its game is shown
     ctx.ready();
+    play.prefetch(); // Play's modules, while the player reads Coach's first answer
   }
   goalField.input.addEventListener("change", activate);
   sidesField.input.addEventListener("change", activate);
@@ -284,7 +290,7 @@ export function mount(section, ctx) {
       rules: () => table && { ...table.rules },
       play: {
         state: () => play.snapshot(),
-        start: (seed, seat) => { setMode("play"); return play.start(seed, seat) && play.snapshot(); },
+        start: async (seed, seat) => { setMode("play"); return (await play.start(seed, { seat })) && play.snapshot(); },
       },
     },
   };

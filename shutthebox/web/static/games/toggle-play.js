@@ -4,7 +4,8 @@
 
 import { sixDecimals } from "../lib/notation.js";
 import { score, scoreCost } from "../lib/numbers.js";
-import { createPlay, tieOf } from "../lib/play.js";
+import { createPlay } from "../lib/play.js";
+import { tieOf } from "../lib/ties.js";
 import { dieNode, el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow } from "./ui.js";
@@ -122,18 +123,6 @@ function togglePart(table) {
   };
 }
 
-/** Toggle's Play: table() the rules' table, ctx the page's context, openInCoach(up mask, x, y). */
-export class TogglePlay {
-  constructor(table, ctx, openInCoach) {
-    this.shell = createPlay(togglePart(table), { params: ctx.params, setParams: ctx.setParams, historyRow: coachRow,
-      openInCoach: ({ up, x, y }) => openInCoach(up, x, y) });
-    this.root = this.shell.root;
-  }
-
-  get state() { return this.shell.game(); }
-  get inProgress() { return this.shell.inProgress(); }
-  start(seed) { this.shell.start(seed); }
-  clear() { this.shell.clear(); }
-  key(event) { this.shell.key(event); }
-  snapshot() { return this.shell.snapshot(); }
-}
+/** Toggle's Play shell: table() the rules' table, ctx the page's context, openInCoach(up mask, x, y). */
+export const togglePlay = (table, ctx, openInCoach) => createPlay(togglePart(table), { params: ctx.params,
+  setParams: ctx.setParams, historyRow: coachRow, openInCoach: ({ up, x, y }) => openInCoach(up, x, y) });

@@ -9,7 +9,7 @@ import { askDiscard, asking, badParam, choiceParam, el, field, seedParam } from 
 import { answerBox, linkParam, loadOrShipped, modeSwitch, rulesPanel, toggles } from "./ui.js";
 import { DEFAULT_RULES, answer, cardValues, cardsOf, checkRules, dieValue, ruleValue, stateText, tableSpec, upCards }
   from "./toggle-table.js";
-import { TogglePlay } from "./toggle-play.js";
+import { playLater } from "../lib/later.js";
 
 export { answer, cardValues, cardsOf, checkRules, choices, tableSpec } from "./toggle-table.js";
 export const id = "toggle";
@@ -67,7 +67,7 @@ export function mount(section, ctx) {
     xField.error, yField.error, box.root);
 
   // -- play
-  const play = new TogglePlay(() => table, ctx, openInCoach);
+  const play = playLater(() => import("./toggle-play.js").then((m) => m.togglePlay(() => table, ctx, openInCoach)), "toggle-play");
 
   rulesPanel(section, rulesNote,
     el("div", { class: "row" }, cardsField.root, sidesField.root), cardsField.error, sidesField.error, rulesNote);
@@ -145,7 +145,7 @@ export function mount(section, ctx) {
     coach.hidden = m !== "coach";
     play.root.hidden = m !== "play";
     ctx.setParams({ mode: m });
-    if (m === "play" && table && !play.state) {
+    if (m === "play" && table && !play.started) {
       play.start(linkSeed);
       linkSeed = null;
     }
@@ -222,7 +222,9 @@ export function mount(section, ctx) {
       `values within ${table.header.error_bound} of the exact ones.`;
     setMode(mode);
     update();
+    await play.settled(); // a link to Play is ready once its game is shown
     ctx.ready();
+    play.prefetch(); // Play's modules, while the player reads Coach's first answer
   }
   cardsField.input.addEventListener("change", loadRules);
   sidesField.input.addEventListener("change", loadRules);
@@ -256,7 +258,7 @@ export function mount(section, ctx) {
       cardValues: values,
       manyCardValues: (qs) => qs.map(values),
       table: () => table,
-      play: { state: () => play.snapshot(), start: (seed) => { setMode("play"); play.start(seed ?? null); return play.snapshot(); } },
+      play: { state: () => play.snapshot(), start: async (seed) => { setMode("play"); await play.start(seed ?? null); return play.snapshot(); } },
       mode: (m) => setMode(m),
     },
   };

@@ -7,7 +7,8 @@ import { sixDecimals } from "../lib/notation.js";
 import { el, plural } from "../lib/ui.js";
 import { coachRow } from "./ui.js";
 import { scoreCost } from "../lib/numbers.js";
-import { DicePlay, points, sorted, spoken } from "./dice-play.js";
+import { dicePlay } from "./dice-play.js";
+import { points, sorted, spoken } from "./dice-moves.js";
 import { ALL, CATEGORIES, FIFTY, OPEN, SIXES, UPPER_BONUS, UPPER_GOAL, YAHTZEE, YAHTZEE_BONUS, boxChoices, openBoxes, scored, stateIndex,
   stateWords } from "./yahtzee-rules.js";
 import { Turn, optionsOf, turnOf } from "./yahtzee-turn.js";
@@ -121,11 +122,9 @@ const yahtzeeRules = (table, coach, onSheet) => {
   };
 };
 
-/** Yahtzee's Play: table() the read table, ctx the page's context, openInCoach(card, upper, box, dice, rerolls),
- * onSheet(g) after each move. */
-export class YahtzeePlay extends DicePlay {
-  constructor(table, ctx, openInCoach, onSheet) {
-    const coach = (d) => openInCoach(d.card, d.upper, d.box, d.dice.join(""), d.rerolls);
-    super(yahtzeeRules(table, coach, onSheet), ctx, coach);
-  }
+/** Yahtzee's Play shell: table() the read table, ctx the page's context, openInCoach(card, upper, box, dice,
+ * rerolls), onSheet(g) after each move. */
+export function yahtzeePlay(table, ctx, openInCoach, onSheet) {
+  const coach = (d) => openInCoach(d.card, d.upper, d.box, d.dice.join(""), d.rerolls);
+  return dicePlay(yahtzeeRules(table, coach, onSheet), ctx, coach);
 }

@@ -5,10 +5,10 @@
  * Coach: a card (open boxes, upper total, what a closed yahtzee box holds), five dice and the rerolls
  * left -> the start-of-turn value, the mid-turn value and every choice with its value and loss, as
  * `ShutTheBox yahtzee --expect CARD`, `--expect CARD DICE REROLLS` and `--options ...` print them.
- * Play (yahtzee-play.js): a seeded game of 13 turns with hints, each decision's loss and a review. */
+ * Play (yahtzee-play.js, loaded when Play is first shown): a seeded game of 13 turns with hints, each decision's loss and a review. */
 
 import { answerOf, InvalidQuestion, sixDecimals, unlessInvalid } from "../lib/notation.js";
-import { isOptimal, tieOf } from "../lib/play.js";
+import { isOptimal, tieOf } from "../lib/ties.js";
 import { el, field, plural } from "../lib/ui.js";
 import { score, scoreCost } from "../lib/numbers.js";
 import { linkParam, radios } from "./ui.js";
@@ -17,7 +17,6 @@ import { CATEGORIES, FIFTY, OPEN, REROLLS, ROLLS, STATES, YAHTZEE, cardOf, rules
   from "./yahtzee-rules.js";
 import { optionsOf, turnOf } from "./yahtzee-turn.js";
 import { mountDiceGame } from "./dice-coach.js";
-import { YahtzeePlay } from "./yahtzee-play.js";
 import { targetCoach, targetPlay } from "./yahtzee-target-view.js";
 
 export { CATEGORIES };
@@ -145,9 +144,10 @@ export function mount(section, ctx) {
         el("td", {}, o.choice), el("td", { class: "num" }, score(Number(o.value), o.value)),
         el("td", { class: "num" }, scoreCost(o.lossFloat, o.loss)))));
     },
-    play(table, ctx, coach) {
-      const aim = targetPlay(ctx, () => aim.update(play.state)); // `aim=`: the chance to reach a final score
-      const play = new YahtzeePlay(table, ctx, (card, upper, holds, dice, left) => {
+    async play(table, ctx, coach) {
+      const { yahtzeePlay } = await import("./yahtzee-play.js");
+      const aim = targetPlay(ctx, () => aim.update(play.game())); // `aim=`: the chance to reach a final score
+      const play = yahtzeePlay(table, ctx, (card, upper, holds, dice, left) => {
         own.set(upper, holds);
         coach.open(card, dice, left);
       }, (g) => aim.update(g));

@@ -15,8 +15,8 @@ import { answerBox, linkParam, loadTable, modeSwitch, radios, toggles } from "./
 import { ALL, CATEGORIES, gameCategories, gameOf, openCategories, rerollsLeft, rollIndex } from "./yazy-rules.js";
 import { checkKind, tableSpec } from "./yazy-table.js";
 import { fixed } from "../lib/printing.js";
-import { duelChoices, moveText, rankedChoices, winText } from "./yazy-duel.js";
-import { DuelPlay, ID, setWords } from "./yazy-duel-play.js";
+import { ID, duelChoices, moveText, rankedChoices, setWords, winText } from "./yazy-duel.js";
+import { playLater } from "../lib/later.js";
 
 /** What Coach shows for q = { mine, theirs (masks), scores "S1,S2", dice (text or null), rerolls }: the command
  * line's chance and move, and every choice { move, chance, value (the six decimals), cost }, or the refusal. */
@@ -65,7 +65,8 @@ export function mountDuel(section, ctx) {
     el("div", { class: "row" }, el("span", { class: "label" }, "The opponent's open categories"), cards[1].root),
     el("div", { class: "row" }, scoresField.root, diceField.root, rerolls.root), scoresField.error, diceField.error,
     box.root, choicesTable, command);
-  const play = new DuelPlay(() => table, ctx, (d) => {
+  const play = playLater(() => import("./yazy-duel-play.js").then((m) => m.duelPlay(() => table, ctx, openInCoach)), `${ID}-play`);
+  function openInCoach(d) {
     setCard(cards[0], d.mineMask);
     setCard(cards[1], d.theirsMask);
     scoresField.input.value = d.scores;
@@ -74,7 +75,7 @@ export function mountDuel(section, ctx) {
     setMode("coach");
     update();
     diceField.input.focus();
-  });
+  }
   let mode = params.get("mode") === "play" ? "play" : "coach";
   const modes = modeSwitch(ID, "Two-player yazy", (m) => setMode(m), ctx);
   section.append(el("div", { class: "row" }, gameField.root, use), gameField.error, modes.root, tableError, coach, play.root);
@@ -111,7 +112,7 @@ export function mountDuel(section, ctx) {
   function setMode(m) {
     mode = m;
     modes.set(m, { coach, play: play.root });
-    if (m === "play" && table && !play.state) play.start(seedParam(params));
+    if (m === "play" && table && !play.started) play.start(seedParam(params));
   }
 
   /** The table of the categories asked for, solved on first use under `ShutTheBox serve`. */
@@ -130,10 +131,12 @@ export function mountDuel(section, ctx) {
     }
     setCard(cards[0], readSet("mine"));
     setCard(cards[1], readSet("theirs"));
-    if (play.state && play.state.table !== table) play.shell.clear(); // another game's categories: a new game
+    if (play.state && play.state.table !== table) play.clear(); // another game's categories: a new game
     setMode(mode);
     update();
+    await play.settled(); // a link to Play is ready once its game is shown
     ctx.ready();
+    play.prefetch(); // Play's modules, while the player reads Coach's first answer
   }
 
   return {
@@ -143,7 +146,7 @@ export function mountDuel(section, ctx) {
       /** What Coach shows for q (masks or the command line's words), as coachAnswer gives it. */
       coach: (q) => coachAnswer(table, q),
       table: () => table,
-      play: { state: () => play.snapshot(), start: (s) => play.start(s ?? null), undo: () => play.shell.undo() },
+      play: { state: () => play.snapshot(), start: (s) => play.start(s ?? null), undo: () => play.shell?.undo() },
     },
   };
 }

@@ -7,17 +7,15 @@
 
 import { el, plural } from "../lib/ui.js";
 import { chance as chanceNum, chanceCost, percent } from "../lib/numbers.js";
-import { CATEGORIES, formatSet, openCategories, score } from "./yazy-rules.js";
+import { CATEGORIES, openCategories, score } from "./yazy-rules.js";
 import { fixed } from "../lib/printing.js";
-import { chance, duelChoices, moveText, rankedChoices } from "./yazy-duel.js";
+import { ID, chance, duelChoices, moveText, rankedChoices, setWords } from "./yazy-duel.js";
 import { TIE, best } from "./yazy-turn.js";
-import { DicePlay, keptIndexes, scoredBox, sorted } from "./dice-play.js";
+import { dicePlay } from "./dice-play.js";
+import { keptIndexes, scoredBox, sorted } from "./dice-moves.js";
 
-export const ID = "yazy2";
 const ROLL = 31, SCORE = 32; // dice-play.js's codes
 
-/** A set of the game's categories in the command line's words: `all` (the game's), `ones,yazy` or `none`. */
-export const setWords = (game, mask) => (mask === game.mask ? "all" : formatSet(CATEGORIES, mask));
 
 const count = (mask) => openCategories(mask).length;
 
@@ -138,10 +136,6 @@ function duelRules(table) {
   };
 }
 
-/** The duel's Play: table() the read duel table, ctx the page's context, openInCoach(record) with the decision's
- * words and masks ({ mineMask, theirsMask, scores, dice, rerolls }). */
-export class DuelPlay extends DicePlay {
-  constructor(table, ctx, openInCoach) {
-    super(duelRules(table), { ...ctx, params: ctx.params, setParams: ctx.setParams }, openInCoach, { anim: false });
-  }
-}
+/** The duel's Play shell: table() the read duel table, ctx the page's context, openInCoach(record) with the
+ * decision's words and masks ({ mineMask, theirsMask, scores, dice, rerolls }). */
+export const duelPlay = (table, ctx, openInCoach) => dicePlay(duelRules(table), ctx, openInCoach, { anim: false });

@@ -18,8 +18,12 @@ import { BEST, CATEGORIES, POINTS, ROLLS, formatSet, openCategories, packed, sco
 import { TIE, best, turnChoices } from "./yazy-turn.js";
 import { turnState } from "./yazy-table.js";
 
+export const ID = "yazy2"; // the duel's element ids' prefix (its Coach and Play)
 export const ERROR_BOUND = 2e-13; // absolute (duel/turn.py)
 const SCALE = 2 ** 48; // a chance is round(W * 2^48), its high 32 bits and low 16 bits
+
+/** A set of the game's categories in the command line's words: `all` (the game's), `ones,yazy` or `none`. */
+export const setWords = (game, mask) => (mask === game.mask ? "all" : formatSet(CATEGORIES, mask));
 
 /** The mover's chance once no category is open for either player: the higher total wins, a tie is half. */
 export const over = (d) => (d > 0 ? 1.0 : d === 0 ? 0.5 : 0.0);

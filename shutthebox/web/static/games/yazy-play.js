@@ -3,7 +3,8 @@
 
 import { sixDecimals } from "../lib/notation.js";
 import { scoreCost } from "../lib/numbers.js";
-import { DicePlay, points, sorted } from "./dice-play.js";
+import { dicePlay } from "./dice-play.js";
+import { points, sorted } from "./dice-moves.js";
 import { ALL, CATEGORIES, SCORE, keepCode, openCategories, score } from "./yazy-rules.js";
 import { choices } from "./yazy-choices.js";
 
@@ -41,9 +42,6 @@ const yazyRules = (table) => ({
   },
 });
 
-/** yazy's Play: table() the read table, ctx the page's context, openInCoach(mask, dice, rerolls). */
-export class YazyPlay extends DicePlay {
-  constructor(table, ctx, openInCoach) {
-    super(yazyRules(table), ctx, (d) => openInCoach(d.open, d.dice.join(""), d.rerolls));
-  }
-}
+/** yazy's Play shell: table() the read table, ctx the page's context, openInCoach(mask, dice, rerolls). */
+export const yazyPlay = (table, ctx, openInCoach) => dicePlay(yazyRules(table), ctx,
+  (d) => openInCoach(d.open, d.dice.join(""), d.rerolls));

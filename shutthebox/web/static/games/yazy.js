@@ -4,14 +4,13 @@
  * Play (yazy-play.js): a seeded game with hints and the cost of every choice (yazy-choices.js). */
 
 import { answerOf, InvalidQuestion, sixDecimals, unlessInvalid } from "../lib/notation.js";
-import { isOptimal, tieOf } from "../lib/play.js";
+import { isOptimal, tieOf } from "../lib/ties.js";
 import { el, plural } from "../lib/ui.js";
 import { radios, rulesPanel } from "./ui.js";
 import { mountDuel } from "./yazy-duel-page.js";
 import { ALL, CATEGORIES, NO_MOVE, REROLLS, ROLLS, categorySet, describeMove, rollIndex } from "./yazy-rules.js";
 import { choiceValue, choices } from "./yazy-choices.js";
 import { mountDiceGame } from "./dice-coach.js";
-import { YazyPlay } from "./yazy-play.js";
 
 export { CATEGORIES, ROLLS, describeMove, rollIndex };
 export const id = "yazy";
@@ -117,7 +116,7 @@ function mountOne(section, ctx) {
       box.show(a, { value: q.dice === null ? "Expected score to come, at the start of a turn" : `Expected score to come (${plural(q.rerolls, "reroll")} left)`,
         move: "Best move" }, { score: true, alike: a.move === null ? [] : alike(table, q) });
     },
-    play: (table, ctx, coach) => new YazyPlay(table, ctx, (mask, dice, left) => coach.open(mask, dice, left)),
+    play: (table, ctx, coach) => import("./yazy-play.js").then((m) => m.yazyPlay(table, ctx, (mask, dice, left) => coach.open(mask, dice, left))),
     api: (table) => ({
       choices: (q) => ranked(table(), q),
       choicesMany: (qs) => qs.map((q) => ranked(table(), q)),

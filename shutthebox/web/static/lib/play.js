@@ -94,6 +94,7 @@ import { askDiscard, asking, badParam, el } from "./ui.js";
 import { newSeed } from "./random.js";
 import { retryWhenBack } from "./offline.js";
 import { shareButton } from "./share.js";
+import { isOptimal } from "./ties.js";
 
 export const MOVE_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 /** The keys that press the n-th item: 1-9, then 0, - and = for 10, 11 and 12. */
@@ -101,12 +102,6 @@ export const ITEM_KEYS = "1234567890-=";
 const STEP_MS = 650; // the computer's pace: quick, but each move can be read
 const FOLD_AFTER = 20, FOLDED_ROWS = 10; // a history longer than FOLD_AFTER rows shows its last FOLDED_ROWS (style.css)
 const ARROWS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
-
-/** The tie width of a table: its header's `tie` (0 without one: only equal values tie). */
-export const tieOf = (table) => Number(table?.header?.tie) || 0;
-
-/** A choice whose cost (its value's distance below the best) is within the tie width is optimal. */
-export const isOptimal = (cost, tie = 0) => cost <= tie;
 
 /** Words (text, a node, or an array of them) as children. */
 const words = (x) => [x].flat();
