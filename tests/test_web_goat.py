@@ -309,7 +309,7 @@ def test_a_game_as_the_second_player_by_clicks_and_the_same_seed_gives_the_same_
     s = play_to_the_end(page, table, 77)
     check_game(page, table, s)
     # the same seed and the same choices: the same game
-    again = page.evaluate("window.games.goat.play.start(77, 2)")
+    again = page.evaluate("window.games.goat.play.start(77, { seat: 2 })")
     assert again["history"] == s["history"][: len(again["history"])]
 
 

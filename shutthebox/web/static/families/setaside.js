@@ -5,21 +5,20 @@
  * Coach: the dice showing -> what `ShutTheBox GAME --expect [DICE]`, `--move DICE` and `--options DICE` print,
  * refused in the command's words (setaside-table.js), and any question in the command line's words
  * (setaside-command.js, which web/answer.mjs runs too).
- * Play (setaside-play.js, loaded when Play is first shown: lib/later.js): a seeded game with the table's hint and the cost of every choice. */
+ * Play (setaside-play.js, loaded after Coach's first answer: games/modes.js): a seeded game with the table's hint and the cost of every choice. */
 
 import { TableError } from "../lib/format.js";
 import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
 import { score, scoreCost } from "../lib/numbers.js";
-import { askDiscard, asking, badParam, choiceParam, el, facesAt, field, seedParam } from "../lib/ui.js";
-import { answerBox, linkParam, loadOrShipped, modeSwitch, rulesPanel } from "../games/ui.js";
+import { askDiscard, badParam, el, facesAt, field, seedParam } from "../lib/ui.js";
+import { answerBox, linkParam, loadOrShipped, rulesPanel } from "../games/ui.js";
 import { tapDice } from "../games/tap-dice.js";
 import { answer, checkTable, describeRules, diceText, exampleDice, optionValue, optionWords, parseDice, row, tableSpec } from "./setaside-table.js";
 import { answerLine } from "./setaside-command.js";
-import { playLater } from "../lib/later.js";
+import { coachAndPlay } from "../games/modes.js";
 
 export { answer, tableSpec } from "./setaside-table.js";
 export const family = "setaside";
-const MODES = ["coach", "play"];
 
 /** The game of games.json's entry: { id, title, dice, sides, points (faces 1 to 12), best }; a TableError when the
  * entry holds no rules of this family. */
@@ -44,13 +43,11 @@ function linkRules(params, game) {
 export function mount(section, ctx) {
   const game = gameOf(ctx.game), id = game.id, params = ctx.params;
   let table = null;
-  let mode = choiceParam(params, "mode", MODES, "coach", "showing Coach");
   let linkSeed = seedParam(params); // for the first game only
   let linkRoll = params.get("showing"); // checked against the first table
 
   // -- rules: the command line's --dice and --sides
   const linked = linkRules(params, game);
-  const modes = modeSwitch(id, game.title, (m) => setMode(m), ctx);
   const diceField = field("Dice", String(linked.dice), { id: `${id}-dice`, size: 2 });
   const sidesField = field("Sides of each die", String(linked.sides), { id: `${id}-sides`, size: 2 });
   const rulesNote = el("p", { class: "hint", id: `${id}-rules` });
@@ -79,7 +76,10 @@ export function mount(section, ctx) {
     el("div", { class: "row" }, askField.root), said);
 
   // -- play
-  const play = playLater(() => import("./setaside-play.js").then((m) => m.setAsidePlay(game, () => table, ctx, openInCoach)), `${id}-play`);
+  const modes = coachAndPlay(ctx, { id, title: game.title, coach, ready: () => table !== null,
+    load: () => import("./setaside-play.js").then((m) => m.setAsidePlay(game, () => table, ctx, openInCoach)),
+    start: () => { const seed = linkSeed; linkSeed = null; return [seed]; } });
+  const play = modes.play;
   rulesPanel(section, rulesNote, el("div", { class: "row" }, diceField.root, sidesField.root), diceField.error,
     sidesField.error, rulesNote);
   section.append(modes.root, tableError, coach, play.root);
@@ -145,18 +145,9 @@ export function mount(section, ctx) {
   /** A roll of the game, asked in Coach (Play keeps the game). */
   function openInCoach({ dice }) {
     rollField.input.value = dice;
-    setMode("coach");
+    modes.show("coach");
     update();
     modes.buttons.play.focus();
-  }
-
-  function setMode(m) {
-    mode = m;
-    modes.set(m, { coach, play: play.root });
-    if (m === "play" && table && !play.started) {
-      play.start(linkSeed);
-      linkSeed = null;
-    }
   }
 
   /** The link's roll, checked once against the first table: a refused one is named and Coach shows the example roll. */
@@ -228,12 +219,10 @@ export function mount(section, ctx) {
     ctx.setParams({ dice: String(rules.dice), sides: String(rules.sides) });
     rulesNote.textContent = `${describeRules(game, rules)}: ${table.name}. Among choices of exactly equal value the move sets ` +
       `aside ${table.header.tie.replace(/^more dice set aside/, "more dice")}.`;
-    setMode(mode);
+    modes.show();
     update();
     ask();
-    await play.settled(); // a link to Play is ready once its game is shown
-    ctx.ready();
-    play.prefetch(); // Play's modules, while the player reads Coach's first answer
+    await modes.ready();
   }
   diceField.input.addEventListener("change", loadRules);
   sidesField.input.addEventListener("change", loadRules);
@@ -245,14 +234,9 @@ export function mount(section, ctx) {
     return { ...wanted, first: (t) => [t.arrays.expect[rules.dice], t.arrays.move[row(rules.sides, first)]] };
   }
 
-  function key(event) {
-    if (mode !== "play" || !table || !play.state || asking()) return;
-    play.key(event);
-  }
-
   /** A history entry (Back, Forward): its mode and Coach's question; the rules stay the table's. */
   function restore() {
-    mode = MODES.includes(params.get("mode")) ? params.get("mode") : "coach";
+    modes.restore();
     const same = table && (params.get("dice") ?? String(game.dice)) === String(table.rules.dice) &&
       (params.get("sides") ?? String(game.sides)) === String(table.rules.sides);
     if (same) rollField.input.value = params.get("showing") ?? "";
@@ -262,7 +246,7 @@ export function mount(section, ctx) {
   return {
     activate: () => loadRules(null),
     restore,
-    key,
+    key: modes.key,
     api: {
       answer: (q) => answer(table, q),
       /** A question in the command line's words (`--options 36`): the line the command prints, or "error: ...". */
@@ -270,8 +254,7 @@ export function mount(section, ctx) {
       asks: (lines) => lines.map(askLine),
       table: () => table,
       rules: () => table && { ...table.rules },
-      play: { state: () => play.snapshot(), start: async (seed) => { setMode("play"); await play.start(seed ?? null); return play.snapshot(); } },
-      mode: (m) => setMode(m),
+      ...modes.api,
     },
   };
 }

@@ -5,15 +5,32 @@
  * The dice can be typed or tapped (tap-dice.js), and the best move is drawn on them: the dice its keep keeps
  * ("keep"), or the box it scores ("best") on the card. */
 
-import { unlessInvalid } from "../lib/notation.js";
-import { choiceParam, el, field, seedParam } from "../lib/ui.js";
-import { answerBox, linkParam, loadTable, modeSwitch, radios, toggles } from "./ui.js";
+import { sixDecimals, unlessInvalid } from "../lib/notation.js";
+import { score } from "../lib/numbers.js";
+import { el, facesAt, field, seedParam } from "../lib/ui.js";
+import { answerBox, linkParam, loadTable, radios, toggles } from "./ui.js";
 import { categorySet, formatSet, rerollsLeft, rollIndex } from "./yazy-rules.js";
 import { tapDice } from "./tap-dice.js";
-import { keptIndexes, scoredBox, spoken } from "./dice-moves.js";
-import { playLater } from "../lib/later.js";
+import { coachAndPlay } from "./modes.js";
 
-const MODES = ["coach", "play"];
+/** A box as a player says it, in a text of the command line's words: "three-kind" is "three of a kind",
+ * "full-house" "full house" (the command line's own spelling stays in its review text and the tests' hooks). */
+export const spoken = (text) => (Array.isArray(text) ? text.map((x) => (typeof x === "string" ? spoken(x) : x)) // words and numbers
+  : text.replace(/\b([a-z]+)-kind\b/g, "$1 of a kind").replace(/([a-z])-(?=[a-z])/g, "$1 "));
+export const sorted = (dice) => [...dice].sort((a, b) => a - b);
+/** Expected points as players read them (lib/numbers.js): a number, or the exact text already computed. */
+export const points = (value) => (typeof value === "number" ? score(value, sixDecimals(value)) : score(Number(value), value));
+
+/** The dice (indexes) a move of the command line's words keeps ("keep 3 3 6", "keep none"): the first die
+ * showing each face kept; [] for any other move. */
+export function keptIndexes(move, dice) {
+  const m = /^keep (.*)$/.exec(move ?? "");
+  return m && dice ? facesAt(dice, m[1] === "none" ? [] : m[1].split(" ").map(Number)) : [];
+}
+
+/** The box a move of the command line's words scores ("score full-house" -> full-house), else null. */
+export const scoredBox = (move) => /^score (.+)$/.exec(move ?? "")?.[1] ?? null;
+
 const DICE = "13366"; // Coach's dice when the link gives none
 
 /** Five dice as typed (digits in any order, trimmed; "" the start of a turn); InvalidQuestion otherwise. */
@@ -31,14 +48,13 @@ const diceText = (text) => {
  *     restore(params) },
  *   show(table, q, box) shows the answer of q, or (q null) only `box.problem`'s text,
  *   play(table getter, ctx, coach) -> a promise of its Play shell (lib/play.js; its modules imported then:
- *     lib/later.js), coach.open(mask, dice, rerolls) asking a decision in Coach, api(table getter) -> the game's own test hooks }.
+ *     games/modes.js), coach.open(mask, dice, rerolls) asking a decision in Coach, api(table getter) -> the game's own test hooks }.
  * -> the controller games.js keeps: { activate, restore, key, api }.
  */
 export function mountDiceGame(section, ctx, game) {
   const params = ctx.params, id = game.id;
   const every = `every ${game.noun === "boxes" ? "box" : "category"} open instead`;
   let table = null;
-  let mode = choiceParam(params, "mode", MODES, "coach", "showing Coach");
   const seed = seedParam(params);
 
   // -- coach: the link's question, each refused parameter named with the command line's words
@@ -79,14 +95,14 @@ export function mountDiceGame(section, ctx, game) {
       setCard(card);
       diceField.input.value = dice;
       rerolls.set(left);
-      setMode("coach");
+      modes.show("coach");
       update();
       diceField.input.focus();
     },
   };
-  const play = playLater(() => game.play(() => table, ctx, coachApi), `${id}-play`);
-  const modes = modeSwitch(id, game.title, (m) => setMode(m), ctx);
-  section.append(modes.root, tableError, coach, play.root);
+  const modes = coachAndPlay(ctx, { id, title: game.title, coach, load: () => game.play(() => table, ctx, coachApi),
+    ready: () => table !== null, start: () => [seed] });
+  section.append(modes.root, tableError, coach, modes.play.root);
 
   function update() {
     if (!table) return;
@@ -122,15 +138,9 @@ export function mountDiceGame(section, ctx, game) {
   }
   diceField.input.addEventListener("input", update);
 
-  function setMode(m) {
-    mode = m;
-    modes.set(m, { coach, play: play.root });
-    if (m === "play" && table && !play.started) play.start(seed);
-  }
-
   /** A history entry (Back, Forward): its mode and Coach's question. */
   function restore() {
-    mode = MODES.includes(params.get("mode")) ? params.get("mode") : "coach";
+    modes.restore();
     setCard(unlessInvalid(() => readCard(params.get("cats") ?? "all"), () => categorySet(names, "all")));
     diceField.input.value = params.get("dice") ?? DICE;
     rerolls.set(unlessInvalid(() => String(rerollsLeft(params.get("rerolls") ?? "2")), () => "2"));
@@ -138,25 +148,20 @@ export function mountDiceGame(section, ctx, game) {
   }
 
   async function activate() {
-    table = await loadTable(ctx, game.tableSpec(), tableError, [coach, play.root]);
+    table = await loadTable(ctx, game.tableSpec(), tableError, [coach, modes.play.root]);
     if (!table) return;
-    setMode(mode);
+    modes.show();
     update();
-    await play.settled(); // a link to Play is ready once its game is shown
-    ctx.ready();
-    play.prefetch(); // Play's modules, while the player reads Coach's first answer
+    await modes.ready();
   }
 
   return {
     activate,
     restore,
-    key(event) {
-      if (mode === "play" && table && play.state) play.key(event);
-    },
+    key: modes.key,
     api: {
       answer: (q) => game.answer(table, q), answers: (qs) => qs.map((q) => game.answer(table, q)), table: () => table,
-      play: { state: () => play.snapshot(), start: (s) => play.start(s ?? null) },
-      mode: (m) => setMode(m),
+      ...modes.api,
       ...game.api?.(() => table),
     },
   };

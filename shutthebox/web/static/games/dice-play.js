@@ -5,14 +5,13 @@
  * codes in the link: 31 the first roll of a turn, 0-30 a reroll keeping the dice of those bits (bit i: die
  * i + 1, as shown), 32 + c score box c. The hint marks the best keep's dice ("keep") and the best box. */
 
-import { scoreCost } from "../lib/numbers.js";
+import { scoreCost, isOptimal, tieOf } from "../lib/numbers.js";
 import { createPlay } from "../lib/play.js";
-import { isOptimal, tieOf } from "../lib/ties.js";
 import { dieNode, el, plural, setFace } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow } from "./ui.js";
 import { DICE, REROLLS, SIDES } from "./yazy-rules.js";
-import { keptIndexes, points, scoredBox, sorted, spoken } from "./dice-moves.js";
+import { keptIndexes, points, scoredBox, sorted, spoken } from "./dice-coach.js";
 
 const ROLL = 31, SCORE = 32;
 const keptMask = (kept) => kept.reduce((mask, k, i) => mask | (k ? 1 << i : 0), 0);

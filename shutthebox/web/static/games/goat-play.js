@@ -5,8 +5,7 @@
 
 import { sixDecimals } from "../lib/notation.js";
 import { createPlay } from "../lib/play.js";
-import { isOptimal, tieOf } from "../lib/ties.js";
-import { chance as chanceNum, chanceCost } from "../lib/numbers.js";
+import { chance as chanceNum, chanceCost, isOptimal, tieOf } from "../lib/numbers.js";
 import { dieNode, el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow, seatChooser } from "./ui.js";

@@ -2,16 +2,15 @@
  * Coach: solo, first or second player; banked scores, turn total, rolls taken -> the value and the
  * best action, as `ShutTheBox goat --solo|--one|--two --expect ...` and `--move ...` print them; and a
  * fixed strategy (K dice every roll, stop at T) as `--solo --expect SCORE --dice K --stop-at T`.
- * Play (goat-play.js, loaded when Play is first shown: lib/later.js): you against the table's optimal play. */
+ * Play (goat-play.js, loaded after Coach's first answer: games/modes.js): you against the table's optimal play. */
 
 import { InvalidQuestion, unlessInvalid, wholeNumber } from "../lib/notation.js";
-import { score as scoreNum } from "../lib/numbers.js";
-import { isOptimal, tieOf } from "../lib/ties.js";
+import { score as scoreNum, isOptimal, tieOf } from "../lib/numbers.js";
 import { askDiscard, choiceParam, el, field, plural, seedParam } from "../lib/ui.js";
-import { answerBox, linkParam, loadOrShipped, modeSwitch, radios, rulesPanel } from "./ui.js";
+import { answerBox, linkParam, loadOrShipped, radios, rulesPanel } from "./ui.js";
 import { answer, bestFixed, goalValue, locate, tableSpec } from "./goat-table.js";
 import { actionValues } from "./goat-values.js";
-import { playLater } from "../lib/later.js";
+import { coachAndPlay } from "./modes.js";
 
 export { actionText, answer, checkGoal, locate, tableSpec } from "./goat-table.js";
 export const id = "goat";
@@ -33,14 +32,12 @@ const SHIPPED_GOAL = 100; // the goal of the table shipped (data/goat-g100.msgpa
 export function mount(section, ctx) {
   const params = ctx.params;
   let table = null;
-  let mode = choiceParam(params, "mode", ["coach", "play"], "coach", "Coach instead");
   const animText = choiceParam(params, "anim", ["0", "1"], "1", "the computer plays step by step");
   if (params.has("anim") && params.get("anim") !== animText) ctx.setParams({ anim: null }); // named once, not at every refresh
   const anim = animText === "1";
   let wantedSeed = seedParam(params);
   const wantedSeat = Number(choiceParam(params, "seat", ["1", "2"], "1", "you play first (seat 1) instead"));
 
-  const modes = modeSwitch("goat", "Goat", (m) => setMode(m), ctx);
   const goalField = field("Goal", String(linkParam(params, "goal", goalValue, SHIPPED_GOAL, `the goal ${SHIPPED_GOAL} instead`)), { id: "goat-goal", size: 3 });
   const who = radios("Question", "goat-player",
     [["0", "Solo (fewest turns)"], ["1", "First player"], ["2", "Second player"], ["fixed", "Solo, fixed strategy"]],
@@ -65,8 +62,11 @@ export function mount(section, ctx) {
   const coach = el("div", { id: "goat-coach" }, who.root,
     el("div", { class: "row" }, myField.root, oppField.root), oppNote, turnRow, fixedRow,
     myField.error, oppField.error, turnField.error, rollsField.error, diceField.error, stopField.error, box.root, fixedBest);
-  const play = playLater(() => import("./goat-play.js").then((m) => m.goatPlay({ getTable: () => table, openInCoach,
-    params: ctx.params, setParams: ctx.setParams, anim })), "goat-play");
+  const modes = coachAndPlay(ctx, { id: "goat", title: "Goat", coach, ready: () => table !== null,
+    load: () => import("./goat-play.js").then((m) => m.goatPlay({ getTable: () => table, openInCoach, params: ctx.params,
+      setParams: ctx.setParams, anim })),
+    start: () => [wantedSeed, { seat: wantedSeat }] });
+  const play = modes.play;
   rulesPanel(section, rulesNote, el("div", { class: "row" }, goalField.root), goalField.error, rulesNote);
   section.append(modes.root, tableError, coach, play.root);
 
@@ -161,15 +161,9 @@ export function mount(section, ctx) {
     oppField.input.value = String(q.opp);
     turnField.input.value = String(q.turn);
     rollsField.input.value = String(q.rolls);
-    setMode("coach");
+    modes.show("coach");
     update();
     modes.buttons.play.focus();
-  }
-
-  function setMode(m) {
-    mode = m;
-    modes.set(m, { coach, play: play.root });
-    if (m === "play" && table && !play.started) play.start(wantedSeed, { seat: wantedSeat });
   }
 
   let goal = null, asking = false;
@@ -198,21 +192,15 @@ export function mount(section, ctx) {
     ctx.setParams({ goal: String(goal) });
     rulesNote.textContent = `First to ${goal}; 1 to 6 dice a roll, at most 3 rolls a turn: ${table.name}. ` +
       "Among equally good actions the table's is the first of stop, roll 1, …, roll 6; Coach names the others beside it.";
-    setMode(mode);
+    modes.show();
     update();
-    await play.settled(); // a link to Play is ready once its game is shown
-    ctx.ready();
-    play.prefetch(); // Play's modules, while the player reads Coach's first answer
+    await modes.ready();
   }
   goalField.input.addEventListener("change", activate);
 
-  function key(event) {
-    if (mode === "play" && play.key(event)) event.preventDefault();
-  }
-
   /** A history entry (Back, Forward): its mode and Coach's question; the goal stays the table's. */
   function restore() {
-    mode = ["coach", "play"].includes(params.get("mode")) ? params.get("mode") : "coach";
+    modes.restore();
     who.set(KINDS.includes(params.get("player")) ? params.get("player") : "0");
     for (const [name, f] of Object.entries(FIELDS)) f.input.value = params.get(name) || DEFAULTS[name];
   }
@@ -220,7 +208,7 @@ export function mount(section, ctx) {
   return {
     activate,
     restore,
-    key,
+    key: modes.key,
     api: {
       answer: (q) => answer(table, q),
       answers: (qs) => qs.map((q) => answer(table, q)),
@@ -229,10 +217,7 @@ export function mount(section, ctx) {
       /** Every legal action's win chance at a two-player decision (null and the reason if it cannot occur). */
       actionValues: (p) => unlessInvalid(() => actionValues(table, p), (error) => ({ error })),
       manyActionValues: (ps) => ps.map((p) => actionValues(table, p)),
-      play: {
-        state: () => play.state && play.state.snapshot(),
-        start: async (seed, seat) => { setMode("play"); return (await play.start(seed, { seat })).snapshot(); },
-      },
+      ...modes.api,
     },
   };
 }

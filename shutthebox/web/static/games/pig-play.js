@@ -5,8 +5,7 @@
  * Move codes in the link (yours only: the computer's follow from the seed): 1 roll, 0 hold. */
 
 import { createPlay } from "../lib/play.js";
-import { tieOf } from "../lib/ties.js";
-import { chance as chanceNum, chanceCost } from "../lib/numbers.js";
+import { chance as chanceNum, chanceCost, tieOf } from "../lib/numbers.js";
 import { dieNode, el } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow, seatChooser } from "./ui.js";

@@ -4,25 +4,23 @@
  * Coach: a state (I, J, K) -> the mover's chance to win, the best choice, and the chance to win of rolling
  * and of holding with what each gives away against the best, as `ShutTheBox pig --expect`, `--move` and
  * `--options I J K` print them (pig-table.js).
- * Play (pig-play.js, loaded when Play is first shown: lib/later.js): you against the table's optimal player. */
+ * Play (pig-play.js, loaded after Coach's first answer: games/modes.js): you against the table's optimal player. */
 
 import { whole } from "../lib/command.js";
 import { fixed } from "../lib/printing.js";
 import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
-import { isOptimal, tieOf } from "../lib/ties.js";
-import { chance, chanceCost } from "../lib/numbers.js";
+import { chance, chanceCost, isOptimal, tieOf } from "../lib/numbers.js";
 import { askDiscard, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
-import { answerBox, linkParam, loadOrShipped, modeSwitch, radios, rulesPanel } from "./ui.js";
+import { answerBox, linkParam, loadOrShipped, radios, rulesPanel } from "./ui.js";
 import { DEFAULT_GOAL, DEFAULT_SIDES, FIXED_SIDES, NUMBER_NAMES, VARIANTS, chanceText, checkValues, choiceChances, describeRules,
   expectText, lossOf, makeRules, moveText, noSides, optionValue, optionWords, optionsText, rulesFromOptions,
   stateIndex, tableSpec } from "./pig-table.js";
 import { answerWords, words } from "./pig-command.js";
-import { playLater } from "../lib/later.js";
+import { coachAndPlay } from "./modes.js";
 
 export { tableSpec } from "./pig-table.js";
 export const id = "pig";
 export const title = "Pig";
-const MODES = ["coach", "play"];
 const VARIANT_WORDS = { pig: "Pig (one die)", piglet: "Piglet (a coin)", "two-dice": "Two-Dice Pig", "big-pig": "Big Pig" };
 const STATE = ["i", "j", "k"]; // the link's names of I, J and K
 
@@ -67,7 +65,6 @@ function linkRules(params) {
 export function mount(section, ctx) {
   const params = ctx.params;
   let table = null;
-  let mode = choiceParam(params, "mode", MODES, "coach", "Coach instead");
   const animText = choiceParam(params, "anim", ["0", "1"], "1", "the computer plays step by step");
   if (params.has("anim") && params.get("anim") !== animText) ctx.setParams({ anim: null });
   let wantedSeed = seedParam(params);
@@ -75,7 +72,6 @@ export function mount(section, ctx) {
 
   // -- the rules control: the command line's --variant, --goal and --sides
   const linked = linkRules(params);
-  const modes = modeSwitch("pig", "Pig", (m) => setMode(m), ctx);
   const variantRadios = radios("Variant", "pig-variant", VARIANTS.map((v) => [v, VARIANT_WORDS[v]]), linked.variant, () => variantChanged());
   const goalField = field("Goal", String(linked.goal), { id: "pig-goal", size: 3 });
   const sidesField = field("Sides of the die", String(linked.sides), { id: "pig-sides", size: 2 });
@@ -95,8 +91,11 @@ export function mount(section, ctx) {
     el("p", { class: "hint" }, "The mover (you) has banked I points, the opponent J, and this turn has made K so far: roll again, " +
       "or hold to bank K and pass the dice. A turn starts with a roll."),
     el("div", { class: "row" }, ...fields.map((f) => f.root)), ...fields.map((f) => f.error), box.root, commandLine);
-  const play = playLater(() => import("./pig-play.js").then((m) => m.pigPlay({ getTable: () => table, openInCoach, params,
-    setParams: ctx.setParams, anim: animText === "1" })), "pig-play");
+  const modes = coachAndPlay(ctx, { id: "pig", title: "Pig", coach, ready: () => table !== null,
+    load: () => import("./pig-play.js").then((m) => m.pigPlay({ getTable: () => table, openInCoach, params,
+      setParams: ctx.setParams, anim: animText === "1" })),
+    start: () => [wantedSeed, { seat: wantedSeat }] });
+  const play = modes.play;
   rulesPanel(section, rulesNote, variantRadios.root,
     el("div", { class: "row" }, goalField.root, sidesField.root), goalField.error, sidesField.error, rulesNote);
   section.append(modes.root, tableError, coach, play.root);
@@ -150,16 +149,11 @@ export function mount(section, ctx) {
   /** A decision of the game, asked in Coach (the game is kept: Play returns to it). */
   function openInCoach(p) {
     STATE.forEach((name, n) => { fields[n].input.value = String(p[name]); });
-    setMode("coach");
+    modes.show("coach");
     update();
     modes.buttons.play.focus();
   }
 
-  function setMode(m) {
-    mode = m;
-    modes.set(m, { coach, play: play.root });
-    if (m === "play" && table && !play.started) play.start(wantedSeed, { seat: wantedSeat });
-  }
 
   /** The link's state, checked once against the first table: a refused one is named (the command line's words)
    * and Coach starts from 0 0 0. */
@@ -252,23 +246,17 @@ export function mount(section, ctx) {
     ctx.setParams(written);
     rulesNote.textContent = `${describeRules(rules)}: ${table.name}, chances within ${table.header.error_bound} of the exact ones. ` +
       `Among choices whose chances differ by at most ${table.header.tie}, the table's choice is hold.`;
-    setMode(mode);
+    modes.show();
     update();
-    await play.settled(); // a link to Play is ready once its game is shown
-    ctx.ready();
-    play.prefetch(); // Play's modules, while the player reads Coach's first answer
+    await modes.ready();
   }
   goalField.input.addEventListener("change", activate);
   sidesField.input.addEventListener("change", activate);
   showSides();
 
-  function key(event) {
-    if (mode === "play" && play.key(event)) event.preventDefault();
-  }
-
   /** A history entry (Back, Forward): its mode and Coach's question; the rules stay the table's. */
   function restore() {
-    mode = MODES.includes(params.get("mode")) ? params.get("mode") : "coach";
+    modes.restore();
     STATE.forEach((name, n) => { fields[n].input.value = params.get(name) ?? "0"; });
   }
 
@@ -278,7 +266,7 @@ export function mount(section, ctx) {
   return {
     activate,
     restore,
-    key,
+    key: modes.key,
     api: {
       answer: (q) => answer(table, q),
       /** What the command line prints for each state: { expect, move, options } ("error: ..." when refused). */
@@ -288,10 +276,7 @@ export function mount(section, ctx) {
       asks: (lines) => lines.map(ask),
       table: () => table,
       rules: () => table && { ...table.rules },
-      play: {
-        state: () => play.snapshot(),
-        start: async (seed, seat) => { setMode("play"); return (await play.start(seed, { seat })) && play.snapshot(); },
-      },
+      ...modes.api,
     },
   };
 }

@@ -3,9 +3,8 @@
  * gets its cost in expected rolls. Move codes in the link: 0 roll, N turn card N. */
 
 import { sixDecimals } from "../lib/notation.js";
-import { score, scoreCost } from "../lib/numbers.js";
+import { score, scoreCost, tieOf } from "../lib/numbers.js";
 import { createPlay } from "../lib/play.js";
-import { tieOf } from "../lib/ties.js";
 import { dieNode, el, plural } from "../lib/ui.js";
 import { mulberry32, rollDie } from "../lib/random.js";
 import { coachRow } from "./ui.js";

@@ -5,16 +5,15 @@
  * opens in Coach. */
 
 import { InvalidQuestion, unlessInvalid, wholeNumber } from "../lib/notation.js";
-import { askDiscard, asking, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
-import { answerBox, linkParam, loadOrShipped, modeSwitch, rulesPanel, toggles } from "./ui.js";
+import { askDiscard, badParam, el, field, seedParam } from "../lib/ui.js";
+import { answerBox, linkParam, loadOrShipped, rulesPanel, toggles } from "./ui.js";
 import { DEFAULT_RULES, answer, cardValues, cardsOf, checkRules, dieValue, ruleValue, stateText, tableSpec, upCards }
   from "./toggle-table.js";
-import { playLater } from "../lib/later.js";
+import { coachAndPlay } from "./modes.js";
 
 export { answer, cardValues, cardsOf, checkRules, choices, tableSpec } from "./toggle-table.js";
 export const id = "toggle";
 export const title = "Toggle";
-const MODES = ["coach", "play"];
 
 /** The rules of the link (`cards`, `sides`), each refused one named with the command line's words and
  * replaced: by the default, or by the most cards the dice can turn when the two do not make a game. */
@@ -37,7 +36,6 @@ function linkRules(params) {
 export function mount(section, ctx) {
   const params = ctx.params;
   let table = null;
-  let mode = choiceParam(params, "mode", MODES, "coach", "showing Coach");
   let linkSeed = seedParam(params); // for the first game only
   let linkUp = params.get("up"); // for the first table only
   let linkDice = true; // the link's x and y, checked against the first table's dice
@@ -47,7 +45,6 @@ export function mount(section, ctx) {
   const cardsField = field("Cards", String(rules.cards), { id: "toggle-cards", size: 2 });
   const sidesField = field("Sides of each die", String(rules.sides), { id: "toggle-sides", size: 2 });
   const rulesNote = el("p", { class: "hint", id: "toggle-rules" });
-  const modes = modeSwitch("toggle", "Toggle", (m) => setMode(m));
   const tableError = el("div", { class: "error", role: "alert", id: "toggle-error", hidden: true });
 
   // -- coach
@@ -67,7 +64,10 @@ export function mount(section, ctx) {
     xField.error, yField.error, box.root);
 
   // -- play
-  const play = playLater(() => import("./toggle-play.js").then((m) => m.togglePlay(() => table, ctx, openInCoach)), "toggle-play");
+  const modes = coachAndPlay(ctx, { id, title, coach, ready: () => table !== null,
+    load: () => import("./toggle-play.js").then((m) => m.togglePlay(() => table, ctx, openInCoach)),
+    start: () => { const seed = linkSeed; linkSeed = null; return [seed]; } });
+  const play = modes.play;
 
   rulesPanel(section, rulesNote,
     el("div", { class: "row" }, cardsField.root, sidesField.root), cardsField.error, sidesField.error, rulesNote);
@@ -134,21 +134,9 @@ export function mount(section, ctx) {
     cardButtons.set(cardsOf(up));
     xField.input.value = String(x);
     yField.input.value = String(y);
-    setMode("coach");
+    modes.show("coach");
     update();
     modes.buttons.play.focus();
-  }
-
-  function setMode(m) {
-    mode = m;
-    modes.set(m);
-    coach.hidden = m !== "coach";
-    play.root.hidden = m !== "play";
-    ctx.setParams({ mode: m });
-    if (m === "play" && table && !play.started) {
-      play.start(linkSeed);
-      linkSeed = null;
-    }
   }
 
   /** The coach's cards for new rules: the link's `up` the first time (a bad one is named), else all. */
@@ -220,27 +208,19 @@ export function mount(section, ctx) {
     ctx.setParams({ cards: String(rules.cards), sides: String(rules.sides) });
     rulesNote.textContent = `Cards 1-${rules.cards}, two dice of ${rules.sides} sides: ${table.name}, ` +
       `values within ${table.header.error_bound} of the exact ones.`;
-    setMode(mode);
+    modes.show();
     update();
-    await play.settled(); // a link to Play is ready once its game is shown
-    ctx.ready();
-    play.prefetch(); // Play's modules, while the player reads Coach's first answer
+    await modes.ready();
   }
   cardsField.input.addEventListener("change", loadRules);
   sidesField.input.addEventListener("change", loadRules);
-
-  function key(event) {
-    if (mode !== "play" || !table || !play.state || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.target instanceof HTMLInputElement || asking()) return;
-    play.key(event);
-  }
 
   /** q = { up, x, y } as for `answer` -> every card the dice allow with its value (cardValues), or { error }. */
   const values = (q) => unlessInvalid(() => cardValues(table, q), (error) => ({ error }));
 
   /** A history entry (Back, Forward): its mode and Coach's question; the rules stay the table's. */
   function restore() {
-    mode = MODES.includes(params.get("mode")) ? params.get("mode") : "coach";
+    modes.restore();
     const same = table && (params.get("cards") ?? "12") === String(table.rules.cards) && (params.get("sides") ?? "6") === String(table.rules.sides);
     if (!same) return;
     unlessInvalid(() => cardButtons.set(upCards(params.get("up") ?? "all", table.rules.cards)), () => null);
@@ -251,15 +231,14 @@ export function mount(section, ctx) {
   return {
     activate: () => loadRules(null),
     restore,
-    key,
+    key: modes.key,
     api: {
       answer: (q) => answer(table, q),
       answers: (qs) => qs.map((q) => { try { return answer(table, q); } catch (e) { return { error: e.message }; } }),
       cardValues: values,
       manyCardValues: (qs) => qs.map(values),
       table: () => table,
-      play: { state: () => play.snapshot(), start: async (seed) => { setMode("play"); await play.start(seed ?? null); return play.snapshot(); } },
-      mode: (m) => setMode(m),
+      ...modes.api,
     },
   };
 }

@@ -8,7 +8,7 @@ import { el, plural } from "../lib/ui.js";
 import { coachRow } from "./ui.js";
 import { scoreCost } from "../lib/numbers.js";
 import { dicePlay } from "./dice-play.js";
-import { points, sorted, spoken } from "./dice-moves.js";
+import { points, sorted, spoken } from "./dice-coach.js";
 import { ALL, CATEGORIES, FIFTY, OPEN, SIXES, UPPER_BONUS, UPPER_GOAL, YAHTZEE, YAHTZEE_BONUS, boxChoices, openBoxes, scored, stateIndex,
   stateWords } from "./yahtzee-rules.js";
 import { Turn, optionsOf, turnOf } from "./yahtzee-turn.js";

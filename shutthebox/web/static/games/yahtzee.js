@@ -8,9 +8,8 @@
  * Play (yahtzee-play.js, loaded when Play is first shown): a seeded game of 13 turns with hints, each decision's loss and a review. */
 
 import { answerOf, InvalidQuestion, sixDecimals, unlessInvalid } from "../lib/notation.js";
-import { isOptimal, tieOf } from "../lib/ties.js";
 import { el, field, plural } from "../lib/ui.js";
-import { score, scoreCost } from "../lib/numbers.js";
+import { score, scoreCost, isOptimal, tieOf } from "../lib/numbers.js";
 import { linkParam, radios } from "./ui.js";
 import { rollIndex } from "./yazy-rules.js";
 import { CATEGORIES, FIFTY, OPEN, REROLLS, ROLLS, STATES, YAHTZEE, cardOf, rulesOf, stateIndex, upperTotal, yahtzeeBox }

@@ -11,12 +11,12 @@
 import { unlessInvalid } from "../lib/notation.js";
 import { el, field, seedParam } from "../lib/ui.js";
 import { chance, chanceCost } from "../lib/numbers.js";
-import { answerBox, linkParam, loadTable, modeSwitch, radios, toggles } from "./ui.js";
+import { answerBox, linkParam, loadTable, radios, toggles } from "./ui.js";
 import { ALL, CATEGORIES, gameCategories, gameOf, openCategories, rerollsLeft, rollIndex } from "./yazy-rules.js";
 import { checkKind, tableSpec } from "./yazy-table.js";
 import { fixed } from "../lib/printing.js";
 import { ID, duelChoices, moveText, rankedChoices, setWords, winText } from "./yazy-duel.js";
-import { playLater } from "../lib/later.js";
+import { coachAndPlay } from "./modes.js";
 
 /** What Coach shows for q = { mine, theirs (masks), scores "S1,S2", dice (text or null), rerolls }: the command
  * line's chance and move, and every choice { move, chance, value (the six decimals), cost }, or the refusal. */
@@ -65,19 +65,20 @@ export function mountDuel(section, ctx) {
     el("div", { class: "row" }, el("span", { class: "label" }, "The opponent's open categories"), cards[1].root),
     el("div", { class: "row" }, scoresField.root, diceField.root, rerolls.root), scoresField.error, diceField.error,
     box.root, choicesTable, command);
-  const play = playLater(() => import("./yazy-duel-play.js").then((m) => m.duelPlay(() => table, ctx, openInCoach)), `${ID}-play`);
+  const modes = coachAndPlay(ctx, { id: ID, title: "Two-player yazy", coach, ready: () => table !== null,
+    load: () => import("./yazy-duel-play.js").then((m) => m.duelPlay(() => table, ctx, openInCoach)),
+    start: () => [seedParam(params)] });
+  const play = modes.play;
   function openInCoach(d) {
     setCard(cards[0], d.mineMask);
     setCard(cards[1], d.theirsMask);
     scoresField.input.value = d.scores;
     diceField.input.value = d.dice;
     rerolls.set(String(d.rerolls));
-    setMode("coach");
+    modes.show("coach");
     update();
     diceField.input.focus();
   }
-  let mode = params.get("mode") === "play" ? "play" : "coach";
-  const modes = modeSwitch(ID, "Two-player yazy", (m) => setMode(m), ctx);
   section.append(el("div", { class: "row" }, gameField.root, use), gameField.error, modes.root, tableError, coach, play.root);
 
   const setCard = (group, mask) => group.set(openCategories(mask).map((c) => CATEGORIES[c]));
@@ -109,12 +110,6 @@ export function mountDuel(section, ctx) {
   }
   for (const f of [scoresField, diceField]) f.input.addEventListener("input", update);
 
-  function setMode(m) {
-    mode = m;
-    modes.set(m, { coach, play: play.root });
-    if (m === "play" && table && !play.started) play.start(seedParam(params));
-  }
-
   /** The table of the categories asked for, solved on first use under `ShutTheBox serve`. */
   async function activate() {
     const text = unlessInvalid(() => gameField.read((t) => gameOf(gameCategories(t.trim())).text), () => null);
@@ -132,21 +127,20 @@ export function mountDuel(section, ctx) {
     setCard(cards[0], readSet("mine"));
     setCard(cards[1], readSet("theirs"));
     if (play.state && play.state.table !== table) play.clear(); // another game's categories: a new game
-    setMode(mode);
+    modes.show();
     update();
-    await play.settled(); // a link to Play is ready once its game is shown
-    ctx.ready();
-    play.prefetch(); // Play's modules, while the player reads Coach's first answer
+    await modes.ready();
   }
 
   return {
     activate, restore() {},
-    key(event) { if (mode === "play" && table && play.state) play.key(event); },
+    key: modes.key,
     api: {
       /** What Coach shows for q (masks or the command line's words), as coachAnswer gives it. */
       coach: (q) => coachAnswer(table, q),
       table: () => table,
-      play: { state: () => play.snapshot(), start: (s) => play.start(s ?? null), undo: () => play.shell?.undo() },
+      ...modes.api,
+      play: { ...modes.api.play, undo: () => play.shell?.undo() },
     },
   };
 }

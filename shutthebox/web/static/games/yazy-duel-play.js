@@ -12,7 +12,7 @@ import { fixed } from "../lib/printing.js";
 import { ID, chance, duelChoices, moveText, rankedChoices, setWords } from "./yazy-duel.js";
 import { TIE, best } from "./yazy-turn.js";
 import { dicePlay } from "./dice-play.js";
-import { keptIndexes, scoredBox, sorted } from "./dice-moves.js";
+import { keptIndexes, scoredBox, sorted } from "./dice-coach.js";
 
 const ROLL = 31, SCORE = 32; // dice-play.js's codes
 

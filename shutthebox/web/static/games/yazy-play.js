@@ -4,7 +4,7 @@
 import { sixDecimals } from "../lib/notation.js";
 import { scoreCost } from "../lib/numbers.js";
 import { dicePlay } from "./dice-play.js";
-import { points, sorted } from "./dice-moves.js";
+import { points, sorted } from "./dice-coach.js";
 import { ALL, CATEGORIES, SCORE, keepCode, openCategories, score } from "./yazy-rules.js";
 import { choices } from "./yazy-choices.js";
 

@@ -4,7 +4,7 @@
  * Play (yazy-play.js): a seeded game with hints and the cost of every choice (yazy-choices.js). */
 
 import { answerOf, InvalidQuestion, sixDecimals, unlessInvalid } from "../lib/notation.js";
-import { isOptimal, tieOf } from "../lib/ties.js";
+import { isOptimal, tieOf } from "../lib/numbers.js";
 import { el, plural } from "../lib/ui.js";
 import { radios, rulesPanel } from "./ui.js";
 import { mountDuel } from "./yazy-duel-page.js";

@@ -94,7 +94,7 @@ import { askDiscard, asking, badParam, el } from "./ui.js";
 import { newSeed } from "./random.js";
 import { retryWhenBack } from "./offline.js";
 import { shareButton } from "./share.js";
-import { isOptimal } from "./ties.js";
+import { isOptimal } from "./numbers.js";
 
 export const MOVE_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
 /** The keys that press the n-th item: 1-9, then 0, - and = for 10, 11 and 12. */

@@ -1,0 +1,112 @@
+/* Coach and Play, the two modes of every game's panel: the mode buttons, the link's `mode`, Play's game started
+ * when Play is shown with its table there, its keys, a history entry's mode, and the hooks the tests drive.
+ *
+ * Play's modules are fetched after Coach's first answer, not before it: a game's Play (the Play shell
+ * lib/play.js and the game's part, some 20 kB gzipped for Yahtzee) is most of its page's code, and a phone on
+ * a slow network waits for every module a page imports before it answers. A link to Play asks for them at once
+ * (games.html preloads them) and waits for them before the page says it is ready. */
+
+import { choiceParam, el } from "../lib/ui.js";
+import { modeSwitch } from "./ui.js";
+
+const MODES = ["coach", "play"];
+
+/**
+ * coachAndPlay(ctx, { id, title, coach, load, ready, start }) -> a game's modes.
+ *   id, title: the game's; coach: Coach's panel; load(): a promise of Play's shell (lib/play.js's createPlay);
+ *   ready(): the table is there (Play starts no game before); start(): the arguments of a game Play starts of
+ *   its own accord (shown with none: the link's seed the first time, as the mount keeps it)
+ * -> { root: the mode buttons and Share, buttons, play (playLater's), mode,
+ *      show(m = mode): that mode shown (and Play's game started if it has none),
+ *      restore(): a history entry's mode, key(event): Play's keys,
+ *      ready(): once the last start asked is made, the page said ready and Play's modules fetched,
+ *      api: { play: { state(), start(seed, options) -> a promise of state() }, mode(m) } }
+ */
+export function coachAndPlay(ctx, { id, title, coach, load, ready, start }) {
+  let mode = choiceParam(ctx.params, "mode", MODES, "coach", "showing Coach");
+  const play = playLater(load, `${id}-play`);
+  const buttons = modeSwitch(id, title, (m) => show(m), ctx);
+  if (mode === "play") play.prefetch(); // beside the table, not after it
+
+  function show(m = mode) {
+    mode = m;
+    buttons.set(m, { coach, play: play.root });
+    if (m === "play" && ready() && !play.started) play.start(...start());
+  }
+
+  return {
+    root: buttons.root,
+    buttons: buttons.buttons,
+    play,
+    get mode() { return mode; },
+    show,
+    restore() { mode = MODES.includes(ctx.params.get("mode")) ? ctx.params.get("mode") : "coach"; },
+    key(event) { if (mode === "play") play.key(event); },
+    async ready() {
+      await play.settled(); // a link to Play is ready once its game is shown
+      ctx.ready();
+      play.prefetch(); // Play's modules, while the player reads Coach's first answer
+    },
+    api: {
+      play: {
+        state: () => play.snapshot(),
+        start: async (seed, options) => { show("play"); await play.start(seed ?? null, options); return play.snapshot(); },
+      },
+      mode: (m) => show(m),
+    },
+  };
+}
+
+/**
+ * playLater(load, id) -> Play as a mount uses it, before and after its modules come. load() -> a promise of the
+ * Play shell (lib/play.js's createPlay `play`), asked once, at the first start (again after a failure); id: the
+ * shell root's id, which its place holds until then.
+ *
+ *   root           Play's element: its place, then the shell's panel, which takes the place's `hidden`
+ *   shell          the shell, null until it comes
+ *   state          its game, null before one
+ *   started        a game is on, or its start waits for the modules: a mount starts Play once
+ *   inProgress     a game is on that a player would not want to lose
+ *   start(...args) -> a promise of the shell's start(...args), made in the order asked (null: Play could not load)
+ *   settled()      -> a promise of the last start asked (at once: none was)
+ *   prefetch()     fetch the modules now, without a game (after Coach's first answer, while the player reads it)
+ *   key(event)     the shell's, false while there is no shell; clear(); snapshot() (null before a game)
+ */
+export function playLater(load, id) {
+  let root = el("div", { id });
+  let shell = null, coming = null, waiting = 0, last = Promise.resolve(null);
+  const loaded = () => (coming ??= load().then((made) => {
+    shell = made;
+    made.root.hidden = root.hidden;
+    root.replaceWith(made.root);
+    root = made.root;
+    return made;
+  }, (error) => {
+    coming = null; // asked again at the next start (the network may be back)
+    throw error;
+  }));
+  return {
+    get root() { return root; },
+    get shell() { return shell; },
+    get state() { return shell ? shell.game() : null; },
+    get started() { return waiting > 0 || Boolean(shell?.game()); },
+    get inProgress() { return Boolean(shell?.inProgress()); },
+    start(...args) {
+      waiting += 1;
+      last = loaded().catch((error) => {
+        root.replaceChildren(el("p", { class: "error", role: "alert" },
+          `Play could not be loaded (${error.message}): check the connection and press Play again.`));
+        return null;
+      }).then((made) => {
+        waiting -= 1;
+        return made && made.start(...args);
+      });
+      return last;
+    },
+    settled: () => last,
+    prefetch: () => { loaded().catch(() => {}); }, // a failure is said at the next start
+    key: (event) => Boolean(shell?.key(event)),
+    clear: () => shell?.clear(),
+    snapshot: () => (shell ? shell.snapshot() : null),
+  };
+}
