@@ -10,7 +10,7 @@
 import { TableError } from "../lib/format.js";
 import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
 import { score, scoreCost } from "../lib/numbers.js";
-import { askDiscard, badParam, el, facesAt, field, seedParam } from "../lib/ui.js";
+import { badParam, el, facesAt, field, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadOrShipped, rulesPanel } from "../games/ui.js";
 import { tapDice } from "../games/tap-dice.js";
 import { answer, checkTable, describeRules, diceText, exampleDice, optionValue, optionWords, parseDice, row, tableSpec } from "./setaside-table.js";
@@ -169,7 +169,6 @@ export function mount(section, ctx) {
     focus.focus();
   }
 
-  let rulesAsked = false;
   /** Read the rules' fields and show their table (solved first when not shipped); a game in progress is
    * discarded only when the player says so. */
   async function loadRules(event) {
@@ -181,13 +180,9 @@ export function mount(section, ctx) {
       return;
     }
     const same = table && table.rules.dice === rules.dice && table.rules.sides === rules.sides;
-    if (!same && play.inProgress) {
-      if (rulesAsked) return; // the field's own change event as the dialog takes the focus
-      rulesAsked = true;
-      const discard = await askDiscard("Change the rules", "The game in progress is played with the old rules: it will be lost.");
-      rulesAsked = false;
-      if (!discard) { restoreRules(event && event.target instanceof HTMLElement ? event.target : diceField.input); return; }
-    }
+    const may = same || await modes.mayChange("Change the rules");
+    if (may === null) return;
+    if (!may) { restoreRules(event && event.target instanceof HTMLElement ? event.target : diceField.input); return; }
     if (!same && table) play.clear();
     if (same) tableError.hidden = true; // back to the table shown, after other rules failed to load
     const defaults = { dice: game.dice, sides: game.sides }; // the table shipped with the game

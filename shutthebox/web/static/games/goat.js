@@ -6,7 +6,7 @@
 
 import { InvalidQuestion, unlessInvalid, wholeNumber } from "../lib/notation.js";
 import { score as scoreNum, isOptimal, tieOf } from "../lib/numbers.js";
-import { askDiscard, choiceParam, el, field, plural, seedParam } from "../lib/ui.js";
+import { choiceParam, el, field, plural, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadOrShipped, radios, rulesPanel } from "./ui.js";
 import { answer, bestFixed, goalValue, locate, tableSpec } from "./goat-table.js";
 import { actionValues } from "./goat-values.js";
@@ -166,17 +166,13 @@ export function mount(section, ctx) {
     modes.buttons.play.focus();
   }
 
-  let goal = null, asking = false;
+  let goal = null;
   async function activate() {
     let wanted = unlessInvalid(() => goalField.read(goalValue), () => null);
     if (wanted === null) return;
-    if (table && wanted !== goal && play.inProgress) {
-      if (asking) return; // the field's own change event as the dialog takes the focus
-      asking = true;
-      const discard = await askDiscard("Change the goal");
-      asking = false;
-      if (!discard) { goalField.input.value = String(goal); return; }
-    }
+    const may = !table || wanted === goal || await modes.mayChange("Change the goal", "The game in progress will be lost.");
+    if (may === null) return;
+    if (!may) { goalField.input.value = String(goal); return; }
     const got = await loadOrShipped(ctx, tableSpec(wanted), tableSpec(SHIPPED_GOAL), tableError, [coach, play.root],
       `the goal ${SHIPPED_GOAL}`);
     if (!got) return;

@@ -6,7 +6,7 @@
  * a slow network waits for every module a page imports before it answers. A link to Play asks for them at once
  * (games.html preloads them) and waits for them before the page says it is ready. */
 
-import { choiceParam, el } from "../lib/ui.js";
+import { askDiscard, choiceParam, el } from "../lib/ui.js";
 import { modeSwitch } from "./ui.js";
 
 const MODES = ["coach", "play"];
@@ -18,12 +18,13 @@ const MODES = ["coach", "play"];
  *   its own accord (shown with none: the link's seed the first time, as the mount keeps it)
  * -> { root: the mode buttons and Share, buttons, play (playLater's), mode,
  *      show(m = mode): that mode shown (and Play's game started if it has none),
- *      restore(): a history entry's mode, key(event): Play's keys,
+ *      restore(): a history entry's mode, key(event): Play's keys, mayChange(what): may new rules end the game?,
  *      ready(): once the last start asked is made, the page said ready and Play's modules fetched,
  *      api: { play: { state(), start(seed, options) -> a promise of state() }, mode(m) } }
  */
 export function coachAndPlay(ctx, { id, title, coach, load, ready, start }) {
   let mode = choiceParam(ctx.params, "mode", MODES, "coach", "showing Coach");
+  let asking = false;
   const play = playLater(load, `${id}-play`);
   const buttons = modeSwitch(id, title, (m) => show(m), ctx);
   if (mode === "play") play.prefetch(); // beside the table, not after it
@@ -42,6 +43,16 @@ export function coachAndPlay(ctx, { id, title, coach, load, ready, start }) {
     show,
     restore() { mode = MODES.includes(ctx.params.get("mode")) ? ctx.params.get("mode") : "coach"; },
     key(event) { if (mode === "play") play.key(event); },
+    /** Whether new rules may end Play's game: true with none in progress, else the player's answer to "what"
+     * (a promise); null while that question is open (a field's own change event as the dialog takes the focus). */
+    async mayChange(what, detail = "The game in progress is played with the old rules: it will be lost.") {
+      if (!play.inProgress) return true;
+      if (asking) return null;
+      asking = true;
+      const yes = await askDiscard(what, detail);
+      asking = false;
+      return yes;
+    },
     async ready() {
       await play.settled(); // a link to Play is ready once its game is shown
       ctx.ready();

@@ -10,7 +10,7 @@ import { whole } from "../lib/command.js";
 import { fixed } from "../lib/printing.js";
 import { InvalidQuestion, unlessInvalid } from "../lib/notation.js";
 import { chance, chanceCost, isOptimal, tieOf } from "../lib/numbers.js";
-import { askDiscard, badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
+import { badParam, choiceParam, el, field, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadOrShipped, radios, rulesPanel } from "./ui.js";
 import { DEFAULT_GOAL, DEFAULT_SIDES, FIXED_SIDES, NUMBER_NAMES, VARIANTS, chanceText, checkValues, choiceChances, describeRules,
   expectText, lossOf, makeRules, moveText, noSides, optionValue, optionWords, optionsText, rulesFromOptions,
@@ -205,20 +205,15 @@ export function mount(section, ctx) {
     showSides();
   }
 
-  let asking = false;
   /** Read the rules control and show their table (solved first when not shipped); a game in progress is
    * discarded only when the player says so. */
   async function activate() {
     let rules = readRules();
     if (!rules) return;
     const same = table && ["variant", "goal", "sides"].every((key) => table.rules[key] === rules[key]);
-    if (!same && table && play.inProgress) {
-      if (asking) return; // the field's own change event as the dialog takes the focus
-      asking = true;
-      const discard = await askDiscard("Change the rules", "The game in progress is played with the old rules: it will be lost.");
-      asking = false;
-      if (!discard) { restoreRules(); return; }
-    }
+    const may = same || !table || await modes.mayChange("Change the rules");
+    if (may === null) return;
+    if (!may) { restoreRules(); return; }
     if (same) tableError.hidden = true;
     const shipped = makeRules({ variant: "pig", goal: null, sides: null }); // the table shipped with the game
     const got = same ? { table } : await loadOrShipped(ctx, tableSpec(rules), tableSpec(shipped), tableError, [coach, play.root],

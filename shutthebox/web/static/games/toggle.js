@@ -5,7 +5,7 @@
  * opens in Coach. */
 
 import { InvalidQuestion, unlessInvalid, wholeNumber } from "../lib/notation.js";
-import { askDiscard, badParam, el, field, seedParam } from "../lib/ui.js";
+import { badParam, el, field, seedParam } from "../lib/ui.js";
 import { answerBox, linkParam, loadOrShipped, rulesPanel, toggles } from "./ui.js";
 import { DEFAULT_RULES, answer, cardValues, cardsOf, checkRules, dieValue, ruleValue, stateText, tableSpec, upCards }
   from "./toggle-table.js";
@@ -167,7 +167,6 @@ export function mount(section, ctx) {
     focus.focus();
   }
 
-  let rulesAsked = false;
   /** Read the rules' fields and show their table; a game in progress is discarded only when the player says so. */
   async function loadRules(event) {
     let rules;
@@ -182,13 +181,9 @@ export function mount(section, ctx) {
       return;
     }
     const same = table && table.rules.cards === rules.cards && table.rules.sides === rules.sides;
-    if (!same && play.inProgress) {
-      if (rulesAsked) return; // the field's own change event as the dialog takes the focus
-      rulesAsked = true;
-      const discard = await askDiscard("Change the rules", "The game in progress is played with the old rules: it will be lost.");
-      rulesAsked = false;
-      if (!discard) { restoreRules(event && event.target instanceof HTMLElement ? event.target : cardsField.input); return; }
-    }
+    const may = same || await modes.mayChange("Change the rules");
+    if (may === null) return;
+    if (!may) { restoreRules(event && event.target instanceof HTMLElement ? event.target : cardsField.input); return; }
     if (!same && table) play.clear(); // the rules of the game in progress are gone (or it was not in progress)
     if (same) tableError.hidden = true; // back to the table shown, after other rules failed to load
     const got = same ? { table } : await loadOrShipped(ctx, tableSpec(rules), tableSpec(DEFAULT_RULES), tableError,
