@@ -1,10 +1,6 @@
-/* Coach and Play, the two modes of every game's panel: the mode buttons, the link's `mode`, Play's game started
- * when Play is shown with its table there, its keys, a history entry's mode, and the hooks the tests drive.
- *
- * Play's modules are fetched after Coach's first answer, not before it: a game's Play (the Play shell
- * lib/play.js and the game's part, some 20 kB gzipped for Yahtzee) is most of its page's code, and a phone on
- * a slow network waits for every module a page imports before it answers. A link to Play asks for them at once
- * (games.html preloads them) and waits for them before the page says it is ready. */
+/* Coach and Play, the two modes of every game's panel. Play's modules (lib/play.js and the game's part, most
+ * of a page's code) come after Coach's first answer, which a phone would otherwise wait for; a link to Play
+ * preloads them (games.html) and is ready once its game is shown. */
 
 import { askDiscard, choiceParam, el } from "../lib/ui.js";
 import { modeSwitch } from "./ui.js";
@@ -68,22 +64,11 @@ export function coachAndPlay(ctx, { id, title, coach, load, ready, start }) {
   };
 }
 
-/**
- * playLater(load, id) -> Play as a mount uses it, before and after its modules come. load() -> a promise of the
- * Play shell (lib/play.js's createPlay `play`), asked once, at the first start (again after a failure); id: the
- * shell root's id, which its place holds until then.
- *
- *   root           Play's element: its place, then the shell's panel, which takes the place's `hidden`
- *   shell          the shell, null until it comes
- *   state          its game, null before one
- *   started        a game is on, or its start waits for the modules: a mount starts Play once
- *   inProgress     a game is on that a player would not want to lose
- *   start(...args) -> a promise of the shell's start(...args), made in the order asked (null: Play could not load)
- *   settled()      -> a promise of the last start asked (at once: none was)
- *   prefetch()     fetch the modules now, without a game (after Coach's first answer, while the player reads it)
- *   key(event)     the shell's, false while there is no shell; clear(); snapshot() (null before a game)
- */
-export function playLater(load, id) {
+/** Play before and after its modules come: load() -> a promise of its shell (asked once; again after a
+ * failure), whose root takes the place of an empty one of that id. `started`: a game is on or waits for the
+ * modules; start(...) -> a promise of the shell's start (in the order asked; null: Play could not load);
+ * settled() -> a promise of the last start asked. */
+function playLater(load, id) {
   let root = el("div", { id });
   let shell = null, coming = null, waiting = 0, last = Promise.resolve(null);
   const loaded = () => (coming ??= load().then((made) => {
