@@ -48,7 +48,8 @@ const diceText = (text) => {
  *     restore(params) },
  *   show(table, q, box) shows the answer of q, or (q null) only `box.problem`'s text,
  *   play(table getter, ctx, coach) -> a promise of its Play shell (lib/play.js; its modules imported then:
- *     games/modes.js), coach.open(mask, dice, rerolls) asking a decision in Coach, api(table getter) -> the game's own test hooks }.
+ *     games/modes.js), coach.open(mask, dice, rerolls) asking a decision in Coach,
+ *   api(table getter) -> the game's own test hooks }.
  * -> the controller games.js keeps: { activate, restore, key, api }.
  */
 export function mountDiceGame(section, ctx, game) {

@@ -5,7 +5,8 @@
  * Coach: a card (open boxes, upper total, what a closed yahtzee box holds), five dice and the rerolls
  * left -> the start-of-turn value, the mid-turn value and every choice with its value and loss, as
  * `ShutTheBox yahtzee --expect CARD`, `--expect CARD DICE REROLLS` and `--options ...` print them.
- * Play (yahtzee-play.js, loaded when Play is first shown): a seeded game of 13 turns with hints, each decision's loss and a review. */
+ * Play (yahtzee-play.js, loaded after Coach's first answer: games/modes.js): a seeded game of 13 turns with hints,
+ * each decision's loss and a review. */
 
 import { answerOf, InvalidQuestion, sixDecimals, unlessInvalid } from "../lib/notation.js";
 import { el, field, plural } from "../lib/ui.js";
