@@ -12,7 +12,7 @@ const MODES = ["coach", "play"];
  *   id, title: the game's; coach: Coach's panel; load(): a promise of Play's shell (lib/play.js's createPlay);
  *   ready(): the table is there (Play starts no game before); start(): the arguments of a game Play starts of
  *   its own accord (shown with none: the link's seed the first time, as the mount keeps it)
- * -> { root: the mode buttons and Share, buttons, play (playLater's), mode,
+ * -> { root: the mode buttons and Share, buttons, play (playLater's),
  *      show(m = mode): that mode shown (and Play's game started if it has none),
  *      restore(): a history entry's mode, key(event): Play's keys, mayChange(what): may new rules end the game?,
  *      ready(): once the last start asked is made, the page said ready and Play's modules fetched,
@@ -35,7 +35,6 @@ export function coachAndPlay(ctx, { id, title, coach, load, ready, start }) {
     root: buttons.root,
     buttons: buttons.buttons,
     play,
-    get mode() { return mode; },
     show,
     restore() { mode = MODES.includes(ctx.params.get("mode")) ? ctx.params.get("mode") : "coach"; },
     key(event) { if (mode === "play") play.key(event); },
